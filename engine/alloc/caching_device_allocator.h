@@ -1,0 +1,66 @@
+// The CUDA caching allocator's rules (c10/cuda/CUDACachingAllocator.cpp), written once over Backend,
+// so the simulated and real devices account memory exactly like PyTorch.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "backend/backend.h"
+#include "trace/snapshot.h"
+
+namespace ds {
+
+struct DeviceAllocation {
+  void* ptr = nullptr;
+  size_t size = 0;           // rounded block size (what memory_allocated counts)
+  size_t requested = 0;      // what the caller asked for
+  StreamId stream = kDefaultStream;
+  bool virtual_bytes = false;
+  explicit operator bool() const { return ptr != nullptr; }
+};
+
+struct DeviceAllocatorStats {
+  uint64_t allocated = 0;       // memory_allocated(): rounded sizes of live blocks
+  uint64_t reserved = 0;        // memory_reserved(): all segments obtained from the backend
+  uint64_t max_allocated = 0;
+  uint64_t max_reserved = 0;
+  uint64_t active_blocks = 0;
+  uint64_t segments = 0;
+  uint64_t alloc_retries = 0;   // times the cache was flushed to satisfy a request
+  uint64_t ooms = 0;
+};
+
+class CachingDeviceAllocator {
+ public:
+  CachingDeviceAllocator(Backend& backend, int device);
+  ~CachingDeviceAllocator();  // returns every segment to the backend
+  CachingDeviceAllocator(const CachingDeviceAllocator&) = delete;
+  CachingDeviceAllocator& operator=(const CachingDeviceAllocator&) = delete;
+
+  // PyTorch's malloc: round, pick pool, reuse a cached block of the same stream (splitting per the
+  // rules), else get a segment from the backend; on failure free cached segments and retry; then
+  // raise OutOfMemoryError with PyTorch's message. bytes == 0 returns an empty allocation.
+  DeviceAllocation allocate(size_t bytes, StreamId stream = kDefaultStream, bool virtual_bytes = false);
+  // Back to the cache of its stream (merging with free neighbours). Never returns memory to the backend.
+  void free(const DeviceAllocation& allocation);
+  // Release every segment that has no live block (torch.cuda.empty_cache()).
+  void empty_cache();
+
+  DeviceAllocatorStats stats() const;
+  void reset_peak_stats();
+  std::vector<SegmentInfo> segments() const;  // address order, blocks inside
+
+  // The rounding and segment-size rules, exposed for tests and the lessons.
+  static size_t round_size(size_t bytes);         // multiple of 512, minimum 512
+  static size_t allocation_size(size_t rounded);  // segment size requested from the backend
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ds

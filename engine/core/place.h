@@ -1,0 +1,27 @@
+// Where bytes live: pageable host memory, pinned (page-locked) host memory, or one CUDA device.
+#pragma once
+
+#include <string>
+
+namespace ds {
+
+enum class MemoryKind : int8_t { Pageable = 0, Pinned = 1, Device = 2 };
+
+struct Place {
+  MemoryKind kind = MemoryKind::Pageable;
+  int device = -1;  // CUDA device index when kind == Device, else -1
+
+  static Place pageable() { return {MemoryKind::Pageable, -1}; }
+  static Place pinned() { return {MemoryKind::Pinned, -1}; }
+  static Place cuda(int index) { return {MemoryKind::Device, index}; }
+  bool is_host() const { return kind != MemoryKind::Device; }
+  bool operator==(const Place& o) const { return kind == o.kind && device == o.device; }
+  bool operator!=(const Place& o) const { return !(*this == o); }
+  std::string str() const {  // "pageable", "pinned", "cuda:0"
+    if (kind == MemoryKind::Pageable) return "pageable";
+    if (kind == MemoryKind::Pinned) return "pinned";
+    return "cuda:" + std::to_string(device);
+  }
+};
+
+}  // namespace ds
