@@ -1,0 +1,348 @@
+// Runtime: backend + allocators + live storages + event log, and the single copy path.
+#include "runtime/runtime.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+#include "core/errors.h"
+#include "core/format.h"
+
+namespace ds {
+namespace {
+
+const char* kCudaErrorSuffix =
+    "\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might "
+    "be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to "
+    "enable device-side assertions.\n";
+
+uint64_t host_physical_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : ~0ull;
+}
+
+double wall_ns() {
+  return double(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                    std::chrono::steady_clock::now().time_since_epoch())
+                    .count());
+}
+
+}  // namespace
+
+std::shared_ptr<Runtime> Runtime::create(const RuntimeOptions& options) {
+  BackendChoice choice = make_backend(options.backend);
+  return std::shared_ptr<Runtime>(new Runtime(std::move(choice.backend), choice.note, options.event_log));
+}
+
+std::shared_ptr<Runtime> Runtime::create_with_backend(std::unique_ptr<Backend> backend, std::string note) {
+  return std::shared_ptr<Runtime>(new Runtime(std::move(backend), std::move(note), true));
+}
+
+Runtime::Runtime(std::unique_ptr<Backend> backend, std::string note, bool event_log)
+    : backend_(std::move(backend)), backend_note_(std::move(note)) {
+  log_.set_enabled(event_log);
+  for (int i = 0; i < backend_->device_count(); ++i)
+    device_allocators_.push_back(std::make_unique<CachingDeviceAllocator>(*backend_, i));
+  current_streams_.assign(size_t(backend_->device_count()), kDefaultStream);
+  host_allocator_ = std::make_unique<CachingHostAllocator>(*backend_);
+}
+
+Runtime::~Runtime() {
+  // Storages hold a shared_ptr to the runtime, so none is alive here; finish queued copies first.
+  try {
+    for (int i = 0; i < backend_->device_count(); ++i) backend_->synchronize_device(i);
+  } catch (...) {
+  }
+  device_allocators_.clear();
+  host_allocator_.reset();
+}
+
+CachingDeviceAllocator& Runtime::device_allocator(int device) {
+  check_cuda_device(device);
+  return *device_allocators_[size_t(device)];
+}
+
+void Runtime::check_cuda_device(int index) const {
+  if (backend_->device_count() == 0) raise(ErrorKind::RuntimeError, "No CUDA GPUs are available");
+  if (index < 0 || index >= backend_->device_count())
+    raise(ErrorKind::RuntimeError, std::string("CUDA error: invalid device ordinal") + kCudaErrorSuffix);
+}
+
+int Runtime::current_device() const {
+  check_cuda_device(0);
+  return current_device_;
+}
+
+void Runtime::set_current_device(int device) {
+  if (device < 0) return;  // torch.cuda.set_device(-1) is a no-op, like PyTorch
+  check_cuda_device(device);
+  current_device_ = device;
+}
+
+StreamId Runtime::current_stream(int device) const {
+  check_cuda_device(device);
+  return current_streams_[size_t(device)];
+}
+
+void Runtime::set_current_stream(int device, StreamId stream) {
+  check_cuda_device(device);
+  current_streams_[size_t(device)] = stream;
+}
+
+Device Runtime::resolve(const Device& device) const {
+  if (!device.is_cuda()) return device;
+  if (!device.has_index()) return Device(DeviceType::CUDA, current_device());
+  check_cuda_device(device.index());
+  return device;
+}
+
+StoragePtr Runtime::allocate(Place place, size_t nbytes, bool virtual_bytes) {
+  StoragePtr s(new Storage());
+  s->runtime_ = shared_from_this();
+  s->place_ = place;
+  s->nbytes_ = nbytes;
+  s->virtual_ = virtual_bytes;
+  switch (place.kind) {
+    case MemoryKind::Device: {
+      CachingDeviceAllocator& a = device_allocator(place.device);
+      s->device_block_ = a.allocate(nbytes, current_streams_[size_t(place.device)], virtual_bytes);
+      if (!virtual_bytes) s->data_ = s->device_block_.ptr;
+      break;
+    }
+    case MemoryKind::Pinned:
+      if (!virtual_bytes && nbytes > 0) {
+        s->pinned_block_ = host_allocator_->allocate(nbytes);
+        s->data_ = s->pinned_block_.ptr;
+      }
+      break;
+    case MemoryKind::Pageable:
+      if (!virtual_bytes && nbytes > 0) {
+        // Same wording as c10's DefaultCPUAllocator, so a huge request is an error, not a killed process.
+        const std::string too_much = "[enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: not enough memory: you tried to allocate " +
+                                     std::to_string(nbytes) + " bytes.";
+        check(nbytes <= host_physical_bytes(), too_much);
+        s->data_ = std::aligned_alloc(64, (nbytes + 63) / 64 * 64);
+        check(s->data_ != nullptr, too_much);
+        pageable_bytes_ += nbytes;
+      }
+      break;
+  }
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex_);
+    s->id_ = next_storage_id_++;
+    live_[s->id_] = s;
+  }
+  record_alloc_event(EventKind::Alloc, *s);
+  s->created_seq_ = log_.last_seq();
+  return s;
+}
+
+Storage::~Storage() {
+  if (runtime_) runtime_->release(*this);
+}
+
+size_t Storage::block_bytes() const {
+  if (place_.kind == MemoryKind::Device) return device_block_.size;
+  if (place_.kind == MemoryKind::Pinned) return pinned_block_.size;
+  return nbytes_;
+}
+
+uint64_t Storage::block_address() const {
+  if (place_.kind == MemoryKind::Device) return reinterpret_cast<uint64_t>(device_block_.ptr);
+  if (place_.kind == MemoryKind::Pinned) return reinterpret_cast<uint64_t>(pinned_block_.ptr);
+  return reinterpret_cast<uint64_t>(data_);
+}
+
+void Runtime::release(Storage& s) {
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex_);
+    live_.erase(s.id_);
+  }
+  try {
+    switch (s.place_.kind) {
+      case MemoryKind::Device:
+        if (s.device_block_.size > 0) device_allocators_[size_t(s.place_.device)]->free(s.device_block_);
+        s.device_block_ = {};
+        break;
+      case MemoryKind::Pinned:
+        if (s.pinned_block_.ptr) host_allocator_->free(s.pinned_block_.ptr);
+        s.pinned_block_ = {};
+        break;
+      case MemoryKind::Pageable:
+        if (s.data_) {
+          std::free(s.data_);
+          pageable_bytes_ -= s.nbytes_;
+        }
+        break;
+    }
+  } catch (...) {
+    // A destructor must not throw; a failed free leaves the block accounted, which the views show.
+  }
+  s.data_ = nullptr;
+  record_alloc_event(EventKind::Free, s);
+}
+
+void Runtime::record_alloc_event(EventKind kind, const Storage& s) {
+  if (!log_.enabled()) return;
+  Event e;
+  e.kind = kind;
+  e.time_ns = backend_->now_ns();
+  e.place = s.place_;
+  e.storage_id = s.id_;
+  e.bytes = s.nbytes_;
+  e.label = s.owner_;
+  if (s.place_.kind == MemoryKind::Device) {
+    const DeviceAllocatorStats st = device_allocators_[size_t(s.place_.device)]->stats();
+    e.allocated_after = st.allocated;
+    e.reserved_after = st.reserved;
+  } else if (s.place_.kind == MemoryKind::Pinned) {
+    const HostAllocatorStats st = host_allocator_->stats();
+    e.allocated_after = st.allocated;
+    e.reserved_after = st.reserved;
+  } else {
+    e.allocated_after = e.reserved_after = pageable_bytes_;
+  }
+  log_.append(std::move(e));
+}
+
+uint64_t Runtime::host_copy(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes) {
+  const bool virtual_bytes = dst.is_virtual() || src.is_virtual();
+  const double t0 = wall_ns();
+  if (!virtual_bytes && bytes > 0)
+    std::memcpy(static_cast<char*>(dst.data()) + dst_offset, static_cast<const char*>(src.data()) + src_offset, bytes);
+  const double measured = wall_ns() - t0;
+  if (dst.place().kind == src.place().kind || !log_.enabled()) return 0;  // a copy inside one place is not a transfer
+  TransferRecord r;
+  r.src = src.place();
+  r.dst = dst.place();
+  r.bytes = bytes;
+  r.route = Route::Direct;
+  r.enqueue_ns = r.start_ns = backend_->now_ns();
+  r.end_ns = r.start_ns + uint64_t(measured);
+  r.measured_ns = measured;
+  r.simulated = false;  // a real host memcpy, measured
+  r.complete = true;
+  r.src_storage = src.id();
+  r.dst_storage = dst.id();
+  r.owner = owner_hint_.empty() ? src.owner() : owner_hint_;
+  return log_.add_transfer(std::move(r));
+}
+
+uint64_t Runtime::copy_bytes(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes,
+                             bool non_blocking, int stream_device) {
+  if (dst.place().is_host() && src.place().is_host()) return host_copy(dst, dst_offset, src, src_offset, bytes);
+
+  // The stream that orders the copy: the device side's current stream (the destination's for D2D).
+  if (stream_device < 0) stream_device = dst.place().kind == MemoryKind::Device ? dst.place().device : src.place().device;
+  CopyRequest req;
+  req.dst = dst.data() ? static_cast<char*>(dst.data()) + dst_offset : nullptr;
+  req.dst_place = dst.place();
+  req.src = src.data() ? static_cast<const char*>(src.data()) + src_offset : nullptr;
+  req.src_place = src.place();
+  req.bytes = bytes;
+  req.stream_device = stream_device;
+  req.stream = current_streams_[size_t(stream_device)];
+  req.non_blocking = non_blocking;
+  req.virtual_bytes = dst.is_virtual() || src.is_virtual();
+  const CopyTiming t = backend_->copy(req);
+
+  // Note [Pinned staging]: a pinned block read or written by an in-flight async copy must not be
+  // reused before the copy finishes, so the host allocator holds it until this event completes.
+  if (t.async && !t.complete) {
+    const EventId ev = backend_->record_event(stream_device, req.stream);
+    if (src.place().kind == MemoryKind::Pinned && src.data()) host_allocator_->record_event(src.data(), ev);
+    if (dst.place().kind == MemoryKind::Pinned && dst.data()) host_allocator_->record_event(dst.data(), ev);
+  }
+  if (!log_.enabled()) return 0;
+  TransferRecord r;
+  r.src = src.place();
+  r.dst = dst.place();
+  r.bytes = bytes;
+  r.route = t.route;
+  r.non_blocking = non_blocking;
+  r.async = t.async;
+  r.stream_device = stream_device;
+  r.stream = req.stream;
+  r.enqueue_ns = t.enqueue_ns;
+  r.start_ns = t.start_ns;
+  r.end_ns = t.end_ns;
+  r.measured_ns = t.measured_ns;
+  r.simulated = t.simulated;
+  r.complete = t.complete;
+  r.src_storage = src.id();
+  r.dst_storage = dst.id();
+  r.owner = owner_hint_.empty() ? src.owner() : owner_hint_;
+  r.backend_ticket = t.ticket;
+  const uint64_t id = log_.add_transfer(std::move(r));
+  poll();
+  return id;
+}
+
+void Runtime::poll() {
+  for (const CopyTiming& t : backend_->take_completed())
+    log_.complete_transfer(t.ticket, t.start_ns, t.end_ns, t.measured_ns);
+}
+
+void Runtime::synchronize() {
+  for (int i = 0; i < backend_->device_count(); ++i) backend_->synchronize_device(i);
+  poll();
+  if (log_.enabled()) {
+    Event e;
+    e.kind = EventKind::Sync;
+    e.time_ns = backend_->now_ns();
+    e.label = "torch.cuda.synchronize()";
+    log_.append(std::move(e));
+  }
+}
+
+void Runtime::synchronize_device(int device) {
+  check_cuda_device(device);
+  backend_->synchronize_device(device);
+  poll();
+  if (log_.enabled()) {
+    Event e;
+    e.kind = EventKind::Sync;
+    e.time_ns = backend_->now_ns();
+    e.place = Place::cuda(device);
+    e.label = "synchronize cuda:" + std::to_string(device);
+    log_.append(std::move(e));
+  }
+}
+
+void Runtime::note_module_move(bool begin, const std::string& module_name, const std::string& target) {
+  if (!log_.enabled()) return;
+  Event e;
+  e.kind = begin ? EventKind::ModuleMoveBegin : EventKind::ModuleMoveEnd;
+  e.time_ns = backend_->now_ns();
+  e.label = module_name + " -> " + target;
+  log_.append(std::move(e));
+}
+
+void Runtime::note(const std::string& text) {
+  if (!log_.enabled()) return;
+  Event e;
+  e.kind = EventKind::Note;
+  e.time_ns = backend_->now_ns();
+  e.label = text;
+  log_.append(std::move(e));
+}
+
+void Runtime::set_object_graph(ObjectGraph graph) { objects_ = std::move(graph); }
+
+std::vector<StoragePtr> Runtime::live_storages() const {
+  std::vector<StoragePtr> out;
+  std::lock_guard<std::mutex> lock(registry_mutex_);
+  out.reserve(live_.size());
+  for (auto& entry : live_)
+    if (StoragePtr s = entry.second.lock()) out.push_back(std::move(s));  // skips one being destroyed right now
+  return out;
+}
+
+size_t Runtime::live_storage_count() const {
+  std::lock_guard<std::mutex> lock(registry_mutex_);
+  return live_.size();
+}
+
+}  // namespace ds

@@ -1,0 +1,102 @@
+// Runtime: owns the backend, the allocators, the live-storage registry, the event log and the single
+// copy path. No process-wide singletons: tests, the CLI and the app each build their own.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "alloc/caching_device_allocator.h"
+#include "alloc/caching_host_allocator.h"
+#include "backend/backend.h"
+#include "core/device.h"
+#include "tensor/storage.h"
+#include "trace/event_log.h"
+#include "trace/snapshot.h"
+
+namespace ds {
+
+struct RuntimeOptions {
+  BackendOptions backend;
+  bool event_log = true;
+};
+
+class Runtime : public std::enable_shared_from_this<Runtime> {
+ public:
+  static std::shared_ptr<Runtime> create(const RuntimeOptions& options = {});
+  static std::shared_ptr<Runtime> create_with_backend(std::unique_ptr<Backend> backend, std::string note = "");
+  ~Runtime();
+
+  Backend& backend() { return *backend_; }
+  const Backend& backend() const { return *backend_; }
+  const std::string& backend_note() const { return backend_note_; }
+  int device_count() const { return backend_->device_count(); }
+  CachingDeviceAllocator& device_allocator(int device);
+  CachingHostAllocator& host_allocator() { return *host_allocator_; }
+  EventLog& log() { return log_; }
+  const EventLog& log() const { return log_; }
+
+  // torch.cuda.current_device() / set_device(i). Raise when CUDA is off or the index is out of range.
+  int current_device() const;
+  void set_current_device(int device);
+  // Validates a device and resolves an index-less `cuda` to the current device.
+  Device resolve(const Device& device) const;
+  // Raises PyTorch's errors when CUDA is off ("No CUDA GPUs are available") or the ordinal is bad.
+  void check_cuda_device(int index) const;
+
+  // Storages. Pageable and pinned places are host memory; Device places come from the caching allocator.
+  StoragePtr allocate(Place place, size_t nbytes, bool virtual_bytes = false);
+
+  // The single copy path: moves raw bytes between two storages, records the transfer (route, stream,
+  // timing, owner) and returns its id (0 when nothing is recorded: a copy inside one place).
+  uint64_t copy_bytes(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes,
+                      bool non_blocking, int stream_device = -1);
+
+  // The stream copies are issued on (torch.cuda.stream(s) context); default stream 0.
+  StreamId current_stream(int device) const;
+  void set_current_stream(int device, StreamId stream);
+
+  // Sync points: torch.cuda.synchronize(device=None) / stream and event syncs are backend calls followed by poll().
+  void synchronize();
+  void synchronize_device(int device);
+  void poll();  // fold finished async copies into the event log
+
+  // Who a copy belongs to, for transfer records ("model.linear.weight"); set around module moves.
+  void set_owner_hint(std::string owner) { owner_hint_ = std::move(owner); }
+  const std::string& owner_hint() const { return owner_hint_; }
+  void note_module_move(bool begin, const std::string& module_name, const std::string& target);
+  void note(const std::string& text);
+
+  // Views: a read-only picture; the Python layer contributes names and the module tree.
+  Snapshot snapshot() const;
+  void set_object_graph(ObjectGraph graph);
+  // Live storages (for the Python layer's owner/role annotations and for tests).
+  std::vector<StoragePtr> live_storages() const;
+  size_t live_storage_count() const;
+
+ private:
+  friend class Storage;
+  Runtime(std::unique_ptr<Backend> backend, std::string note, bool event_log);
+  void release(Storage& storage);  // called from ~Storage
+  void record_alloc_event(EventKind kind, const Storage& storage);
+  uint64_t host_copy(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes);
+
+  std::unique_ptr<Backend> backend_;
+  std::string backend_note_;
+  std::vector<std::unique_ptr<CachingDeviceAllocator>> device_allocators_;
+  std::unique_ptr<CachingHostAllocator> host_allocator_;
+  EventLog log_;
+  int current_device_ = 0;
+  std::vector<StreamId> current_streams_;
+  std::string owner_hint_;
+  uint64_t next_storage_id_ = 1;
+  uint64_t pageable_bytes_ = 0;
+  mutable std::mutex registry_mutex_;
+  std::unordered_map<uint64_t, std::weak_ptr<Storage>> live_;  // id -> storage; entries leave when freed
+  ObjectGraph objects_;
+};
+
+}  // namespace ds

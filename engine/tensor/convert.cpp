@@ -1,0 +1,112 @@
+// Strided element-wise conversion between dtypes on host-addressable memory.
+#include <cstring>
+
+#include "core/errors.h"
+#include "tensor/tensor_ops.h"
+
+namespace ds {
+namespace {
+
+// Every dtype goes through double except 64-bit integers, which keep exact values through int64_t.
+double load_f(const char* p, DType t) {
+  switch (t) {
+    case DType::Float32: { float v; std::memcpy(&v, p, 4); return v; }
+    case DType::Float64: { double v; std::memcpy(&v, p, 8); return v; }
+    case DType::Float16: { uint16_t v; std::memcpy(&v, p, 2); return half_to_float(v); }
+    case DType::BFloat16: { uint16_t v; std::memcpy(&v, p, 2); return bfloat16_to_float(v); }
+    case DType::Int64: { int64_t v; std::memcpy(&v, p, 8); return double(v); }
+    case DType::Int32: { int32_t v; std::memcpy(&v, p, 4); return v; }
+    case DType::Int16: { int16_t v; std::memcpy(&v, p, 2); return v; }
+    case DType::Int8: return double(*reinterpret_cast<const int8_t*>(p));
+    case DType::UInt8: return double(*reinterpret_cast<const uint8_t*>(p));
+    case DType::Bool: return *p ? 1.0 : 0.0;
+  }
+  return 0;
+}
+
+template <typename T>
+void put(char* p, T v) { std::memcpy(p, &v, sizeof(T)); }
+
+// Float -> integer casts truncate toward zero, as C++ (and PyTorch's CPU kernels) do.
+void store_f(char* p, DType t, double v) {
+  switch (t) {
+    case DType::Float32: put<float>(p, float(v)); break;
+    case DType::Float64: put<double>(p, v); break;
+    case DType::Float16: put<uint16_t>(p, float_to_half(float(v))); break;
+    case DType::BFloat16: put<uint16_t>(p, float_to_bfloat16(float(v))); break;
+    case DType::Int64: put<int64_t>(p, int64_t(v)); break;
+    case DType::Int32: put<int32_t>(p, int32_t(int64_t(v))); break;
+    case DType::Int16: put<int16_t>(p, int16_t(int64_t(v))); break;
+    case DType::Int8: put<int8_t>(p, int8_t(int64_t(v))); break;
+    case DType::UInt8: put<uint8_t>(p, uint8_t(int64_t(v))); break;
+    case DType::Bool: put<uint8_t>(p, v != 0.0 ? 1 : 0); break;
+  }
+}
+
+int64_t load_i(const char* p, DType t) {
+  switch (t) {
+    case DType::Int64: { int64_t v; std::memcpy(&v, p, 8); return v; }
+    case DType::Int32: { int32_t v; std::memcpy(&v, p, 4); return v; }
+    case DType::Int16: { int16_t v; std::memcpy(&v, p, 2); return v; }
+    case DType::Int8: return *reinterpret_cast<const int8_t*>(p);
+    case DType::UInt8: return *reinterpret_cast<const uint8_t*>(p);
+    case DType::Bool: return *p ? 1 : 0;
+    default: return int64_t(load_f(p, t));
+  }
+}
+
+void store_i(char* p, DType t, int64_t v) {
+  switch (t) {
+    case DType::Int64: put<int64_t>(p, v); break;
+    case DType::Int32: put<int32_t>(p, int32_t(v)); break;  // narrowing wraps, as C++ casts do
+    case DType::Int16: put<int16_t>(p, int16_t(v)); break;
+    case DType::Int8: put<int8_t>(p, int8_t(v)); break;
+    case DType::UInt8: put<uint8_t>(p, uint8_t(v)); break;
+    case DType::Bool: put<uint8_t>(p, v != 0); break;
+    default: store_f(p, t, double(v)); break;
+  }
+}
+
+// Integer <-> integer conversions go through int64 (exact); anything involving a float through double.
+void convert_one(char* d, DType dt, const char* s, DType st) {
+  if (dt == st) std::memcpy(d, s, itemsize(dt));
+  else if (!is_floating_point(dt) && !is_floating_point(st)) store_i(d, dt, load_i(s, st));
+  else store_f(d, dt, load_f(s, st));
+}
+
+}  // namespace
+
+void convert_strided(void* dst, DType dst_dtype, const Shape& sizes, const Shape& dst_strides, const void* src,
+                     DType src_dtype, const Shape& src_strides) {
+  const int64_t n = shape_numel(sizes);
+  if (n == 0) return;
+  const size_t dsz = itemsize(dst_dtype), ssz = itemsize(src_dtype);
+  const Shape contiguous = contiguous_strides(sizes);
+  auto is_contig = [&](const Shape& st) {
+    for (size_t i = 0; i < sizes.size(); ++i)
+      if (sizes[i] != 1 && st[i] != contiguous[i]) return false;
+    return true;
+  };
+  if (dst_dtype == src_dtype && is_contig(dst_strides) && is_contig(src_strides)) {
+    std::memcpy(dst, src, size_t(n) * dsz);
+    return;
+  }
+  const size_t nd = sizes.size();
+  std::vector<int64_t> index(nd, 0);
+  char* d = static_cast<char*>(dst);
+  const char* s = static_cast<const char*>(src);
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t doff = 0, soff = 0;
+    for (size_t i = 0; i < nd; ++i) {
+      doff += index[i] * dst_strides[i];
+      soff += index[i] * src_strides[i];
+    }
+    convert_one(d + doff * int64_t(dsz), dst_dtype, s + soff * int64_t(ssz), src_dtype);
+    for (size_t i = nd; i-- > 0;) {  // odometer increment, last dimension fastest
+      if (++index[i] < sizes[i]) break;
+      index[i] = 0;
+    }
+  }
+}
+
+}  // namespace ds

@@ -1,0 +1,243 @@
+// Tensor creation, `to`/`cuda`/`cpu`/`pin_memory`/`copy_` with PyTorch's identity and non_blocking rules.
+#include "tensor/tensor_ops.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#include "core/errors.h"
+#include "runtime/runtime.h"
+
+namespace ds {
+namespace {
+
+const char* kVirtualRead =
+    "Cannot read the values of a virtual tensor: DeviceScope places, accounts and moves it, but it has no bytes";
+
+Place place_for(Runtime& rt, const Device& resolved, bool pin_memory) {
+  if (resolved.type() == DeviceType::Meta)
+    raise(ErrorKind::NotImplementedError, "DeviceScope does not model the meta device");
+  if (resolved.is_cuda()) {
+    check(!pin_memory, "Only dense CPU tensors can be pinned");
+    return Place::cuda(resolved.index());
+  }
+  return pin_memory ? Place::pinned() : Place::pageable();
+}
+
+// Non-overlapping and dense: a permutation of a contiguous layout (what preserve_format keeps).
+bool is_dense(const TensorImpl& t) {
+  std::vector<size_t> order(size_t(t.dim()));
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return t.strides()[a] < t.strides()[b]; });
+  int64_t expected = 1;
+  for (size_t i : order) {
+    if (t.sizes()[i] == 1) continue;
+    if (t.strides()[i] != expected) return false;
+    expected *= t.sizes()[i];
+  }
+  return true;
+}
+
+// memory_format=torch.preserve_format: dense tensors keep their strides, others become contiguous.
+Shape preserved_strides(const TensorImpl& t) { return is_dense(t) ? t.strides() : contiguous_strides(t.sizes()); }
+
+TensorPtr empty_strided_on(Runtime& rt, const Shape& sizes, const Shape& strides, DType dtype, Place place,
+                           bool virtual_bytes) {
+  int64_t span = 1;  // elements covered by the layout
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 0) { span = 0; break; }
+    span += (sizes[i] - 1) * strides[i];
+  }
+  StoragePtr storage = rt.allocate(place, size_t(span) * itemsize(dtype), virtual_bytes);
+  storage->set_view_info(dtype_name(dtype), sizes);
+  return std::make_shared<TensorImpl>(std::move(storage), sizes, strides, 0, dtype);
+}
+
+bool same_dense_layout(const TensorImpl& a, const TensorImpl& b) {
+  return a.dtype() == b.dtype() && a.sizes() == b.sizes() && a.strides() == b.strides() && is_dense(a) && is_dense(b);
+}
+
+// Byte range [offset, offset + span) of a dense tensor inside its storage.
+size_t dense_byte_offset(const TensorImpl& t) { return size_t(t.offset()) * itemsize(t.dtype()); }
+size_t dense_byte_span(const TensorImpl& t) { return size_t(t.numel()) * itemsize(t.dtype()); }
+
+// src broadcast to `sizes` (copy_ broadcasts its source): stride 0 on expanded dimensions.
+Shape broadcast_src_strides(const TensorImpl& src, const Shape& sizes) {
+  check(src.dim() <= int(sizes.size()), "output with shape [" + std::to_string(sizes.size()) +
+                                            " dims] doesn't match the broadcast shape");
+  Shape strides(sizes.size(), 0);
+  const size_t lead = sizes.size() - size_t(src.dim());
+  for (size_t i = 0; i < size_t(src.dim()); ++i) {
+    const int64_t s = src.sizes()[i], d = sizes[lead + i];
+    if (s == d) strides[lead + i] = src.strides()[i];
+    else if (s == 1) strides[lead + i] = 0;
+    else raise(ErrorKind::RuntimeError, "The size of tensor a (" + std::to_string(d) +
+                                            ") must match the size of tensor b (" + std::to_string(s) +
+                                            ") at non-singleton dimension " + std::to_string(lead + i));
+  }
+  return strides;
+}
+
+}  // namespace
+
+TensorPtr empty(Runtime& rt, const Shape& sizes, DType dtype, Device device, bool pin_memory, bool virtual_bytes) {
+  for (int64_t s : sizes) {
+    if (s < 0) {
+      std::string dims;
+      for (int64_t x : sizes) dims += (dims.empty() ? "" : ", ") + std::to_string(x);
+      raise(ErrorKind::RuntimeError,
+            "Trying to create tensor with negative dimension " + std::to_string(s) + ": [" + dims + "]");
+    }
+  }
+  const Place place = place_for(rt, rt.resolve(device), pin_memory);
+  return empty_strided_on(rt, sizes, contiguous_strides(sizes), dtype, place, virtual_bytes);
+}
+
+TensorPtr zeros(Runtime& rt, const Shape& sizes, DType dtype, Device device) {
+  TensorPtr t = empty(rt, sizes, dtype, device);
+  if (t->is_virtual() || t->nbytes() == 0) return t;
+  const Place p = t->storage()->place();
+  if (p.kind == MemoryKind::Device) rt.backend().memset(p.device, t->data_ptr(), 0, t->nbytes());
+  else std::memset(t->data_ptr(), 0, t->nbytes());
+  return t;
+}
+
+TensorPtr to(Runtime& rt, const TensorPtr& self, const ToOptions& o) {
+  const Device target = o.device ? rt.resolve(*o.device) : self->device();
+  const DType dtype = o.dtype.value_or(self->dtype());
+  // TensorConversions.cpp to_will_alias: nothing to change and no copy requested -> the same tensor.
+  if (!o.copy && dtype == self->dtype() && target == self->device()) return self;
+
+  // _to_copy: a non_blocking device->host copy lands in pinned memory so it can really be async.
+  const bool pin_out = o.non_blocking && self->device().is_cuda() && target.is_cpu();
+  const Place place = place_for(rt, target, pin_out);
+  TensorPtr out = empty_strided_on(rt, self->sizes(), preserved_strides(*self), dtype, place, self->is_virtual());
+  out->storage()->set_moved_from(self->storage()->id());
+  out->storage()->set_role(self->storage()->role());
+  out->storage()->set_owner(self->storage()->owner());
+  copy_(rt, out, self, o.non_blocking);
+  return out;
+}
+
+TensorPtr cuda(Runtime& rt, const TensorPtr& self, std::optional<int> device, bool non_blocking) {
+  ToOptions o;
+  o.device = device ? Device(DeviceType::CUDA, *device) : Device(DeviceType::CUDA);
+  o.non_blocking = non_blocking;
+  return to(rt, self, o);
+}
+
+TensorPtr cpu(Runtime& rt, const TensorPtr& self) {
+  ToOptions o;
+  o.device = Device(DeviceType::CPU);
+  return to(rt, self, o);
+}
+
+TensorPtr pin_memory(Runtime& rt, const TensorPtr& self) {
+  check(self->device().is_cpu(), "cannot pin '" + std::string("torch.cuda.") + legacy_type_name(self->dtype()) +
+                                     "' only dense CPU tensors can be pinned");
+  if (self->is_pinned()) return self;
+  TensorPtr out = empty_strided_on(rt, self->sizes(), preserved_strides(*self), self->dtype(), Place::pinned(),
+                                   self->is_virtual());
+  out->storage()->set_role(Role::PinnedStaging);
+  out->storage()->set_moved_from(self->storage()->id());
+  copy_(rt, out, self, false);
+  return out;
+}
+
+void copy_(Runtime& rt, const TensorPtr& dst, const TensorPtr& src, bool non_blocking) {
+  check(!(src->is_virtual() && !dst->is_virtual()), kVirtualRead);
+  dst->bump_version();
+  if (dst->numel() == 0) return;
+  const Place dp = dst->storage()->place(), sp = src->storage()->place();
+
+  // Fast path: identical dense layouts move as one byte range (the only path that may stay async).
+  if (same_dense_layout(*dst, *src)) {
+    rt.copy_bytes(*dst->storage(), dense_byte_offset(*dst), *src->storage(), dense_byte_offset(*src),
+                  dense_byte_span(*dst), non_blocking);
+    return;
+  }
+  if (dst->is_virtual()) {  // virtual: account the transfer, no values
+    rt.copy_bytes(*dst->storage(), 0, *src->storage(), 0, dst->nbytes(), non_blocking);
+    return;
+  }
+  const Shape src_strides = broadcast_src_strides(*src, dst->sizes());
+  if (dp.is_host() == sp.is_host() && (dp.is_host() || dp.device == sp.device)) {
+    // Same side: convert in place (host memory, or a simulated device's host-backed memory).
+    void* d = host_writable(rt, dst);
+    const void* s = host_readable(rt, src);
+    check(d && s, "copy_ with a dtype or layout change on a real CUDA device is not supported by DeviceScope yet",
+          ErrorKind::NotImplementedError);
+    convert_strided(d, dst->dtype(), dst->sizes(), dst->strides(), s, src->dtype(), src_strides);
+    return;
+  }
+  // Across places: like PyTorch, make the source contiguous in the destination dtype on its own side,
+  // copy the bytes, then lay them out on the destination side. Temporaries force a blocking copy so
+  // no queued copy outlives the buffers it reads.
+  TensorPtr staged_src = src;
+  if (!(src->dtype() == dst->dtype() && src->sizes() == dst->sizes() && src->is_contiguous())) {
+    const Place stage_place = sp.kind == MemoryKind::Device && !host_writable(rt, src) ? Place::pageable() : sp;
+    TensorPtr tmp_src = src;
+    if (stage_place != sp) {  // real device memory: bring it to the host first (a recorded transfer)
+      tmp_src = empty_strided_on(rt, src->sizes(), preserved_strides(*src), src->dtype(), Place::pageable(), false);
+      copy_(rt, tmp_src, src, false);
+    }
+    staged_src = empty_strided_on(rt, dst->sizes(), contiguous_strides(dst->sizes()), dst->dtype(), stage_place, false);
+    convert_strided(host_writable(rt, staged_src), dst->dtype(), dst->sizes(), staged_src->strides(),
+                    host_readable(rt, tmp_src), src->dtype(),
+                    tmp_src == src ? src_strides : broadcast_src_strides(*tmp_src, dst->sizes()));
+    non_blocking = false;
+  }
+  if (dst->is_contiguous()) {
+    rt.copy_bytes(*dst->storage(), dense_byte_offset(*dst), *staged_src->storage(), dense_byte_offset(*staged_src),
+                  dst->nbytes(), non_blocking);
+    return;
+  }
+  TensorPtr landing = empty_strided_on(rt, dst->sizes(), contiguous_strides(dst->sizes()), dst->dtype(), dp, false);
+  rt.copy_bytes(*landing->storage(), 0, *staged_src->storage(), dense_byte_offset(*staged_src), dst->nbytes(), false);
+  void* d = host_writable(rt, dst);
+  check(d != nullptr, "copy_ into a non-contiguous tensor on a real CUDA device is not supported by DeviceScope yet",
+        ErrorKind::NotImplementedError);
+  convert_strided(d, dst->dtype(), dst->sizes(), dst->strides(), host_readable(rt, landing), dst->dtype(),
+                  landing->strides());
+}
+
+TensorPtr contiguous(Runtime& rt, const TensorPtr& self) {
+  if (self->is_contiguous()) return self;
+  TensorPtr out = empty_strided_on(rt, self->sizes(), contiguous_strides(self->sizes()), self->dtype(),
+                                   self->storage()->place(), self->is_virtual());
+  copy_(rt, out, self, false);
+  return out;
+}
+
+TensorPtr clone(Runtime& rt, const TensorPtr& self) {
+  TensorPtr out = empty_strided_on(rt, self->sizes(), preserved_strides(*self), self->dtype(),
+                                   self->storage()->place(), self->is_virtual());
+  copy_(rt, out, self, false);
+  return out;
+}
+
+TensorPtr as_strided(const TensorPtr& self, const Shape& sizes, const Shape& strides, int64_t offset) {
+  check(sizes.size() == strides.size(), "mismatch in length of strides and shape");
+  return self->alias(sizes, strides, offset);
+}
+
+TensorPtr detach(const TensorPtr& self) {
+  TensorPtr t = self->alias(self->sizes(), self->strides(), self->offset());
+  t->requires_grad = false;
+  return t;
+}
+
+const void* host_readable(Runtime& rt, const TensorPtr& self) { return host_writable(rt, self); }
+
+void* host_writable(Runtime& rt, const TensorPtr& self) {
+  check(!self->is_virtual(), kVirtualRead);
+  const Place p = self->storage()->place();
+  if (p.kind != MemoryKind::Device) return self->data_ptr();  // pinned: no sync (Note [D2H hazard])
+  if (!rt.backend().caps().simulated) return nullptr;
+  // Reading device memory orders after the device's queued work, as a D2H copy on its stream would.
+  rt.backend().synchronize_device(p.device);
+  rt.poll();
+  return self->data_ptr();
+}
+
+}  // namespace ds
