@@ -1,0 +1,366 @@
+// PyTorch's CUDA caching allocator (c10/cuda/CUDACachingAllocator.cpp, default configuration) over
+// Backend: rounding, small/large pools, best fit per stream, splitting, merging, flush-and-retry, OOM text.
+#include "alloc/caching_device_allocator.h"
+
+// Note [Caching allocator rules]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Mirrors DeviceCachingAllocator in c10/cuda/CUDACachingAllocator.cpp with the default
+// PYTORCH_CUDA_ALLOC_CONF (max_split_size unlimited, no roundup_power2_divisions, no expandable
+// segments, no memory fraction, no garbage collection). Constants, as in the source:
+//   kMinBlockSize  = 512        every request rounds up to a multiple of 512, minimum 512
+//   kSmallSize     = 1048576    rounded size <= 1 MiB -> small pool, else large pool
+//   kSmallBuffer   = 2097152    small pool segments are 2 MiB
+//   kMinLargeAlloc = 10485760   rounded size in (1 MiB, 10 MiB) -> one 20 MiB segment (kLargeBuffer)
+//   kLargeBuffer   = 20971520
+//   kRoundLarge    = 2097152    rounded size >= 10 MiB -> a segment of the size rounded up to 2 MiB
+// malloc(orig_size, stream):
+//   1. size = round_size(orig_size); pool = small/large; alloc_size = get_allocation_size(size).
+//   2. get_free_block: the cached block of the SAME stream with the smallest size >= size (blocks
+//      are ordered by (stream, size, address)); with max_split_size unlimited nothing else restricts it.
+//   3. Else ask the driver (Backend::device_alloc) for a new segment of alloc_size.
+//   4. On failure: release_cached_blocks() - return every cached block that is a whole segment
+//      (not split), in both pools - and try once more (counted in num_alloc_retries).
+//   5. Still failing: OutOfMemoryError "CUDA out of memory. Tried to allocate <alloc_size> ..."
+//      (the SEGMENT size, format_size(alloc_size), not the rounded request; see oom_message()).
+//   6. should_split: small pool splits when the remainder >= 512 bytes; large pool only when the
+//      remainder > 1 MiB (kSmallSize). The request takes the front of the block; the remainder is
+//      cached on the same stream. Without a split the caller gets the whole (larger) block, and
+//      memory_allocated() counts the whole block.
+// free: the block goes back to its pool and merges with free neighbours of the same segment.
+//   Memory only returns to the driver in empty_cache() or the flush in step 4.
+// DeviceScope addition: virtual_bytes allocations (virtual storages: accounted, never touched) use
+// their own small/large pools and segments obtained with virtual_bytes=true, never mixed with real ones.
+// Not modelled: recordStream/cross-stream events, CUDA graph private pools, expandable segments.
+
+#include <algorithm>
+#include <cstdio>
+#include <mutex>
+#include <unordered_map>
+
+#include "core/errors.h"
+#include "core/format.h"
+
+namespace ds {
+namespace {
+
+constexpr size_t kMinBlockSize = 512;
+constexpr size_t kSmallSize = 1048576;
+constexpr size_t kSmallBuffer = 2097152;
+constexpr size_t kMinLargeAlloc = 10485760;
+constexpr size_t kLargeBuffer = 20971520;
+constexpr size_t kRoundLarge = 2097152;
+constexpr size_t kOneExaByte = 1152921504606846976ULL;  // NativeCachingAllocator::allocate's limit
+
+struct Pool;
+
+struct Block {
+  uintptr_t addr = 0;
+  size_t size = 0;
+  size_t requested = 0;
+  StreamId stream = kDefaultStream;
+  Pool* pool = nullptr;
+  bool allocated = false;
+  Block* prev = nullptr;  // neighbours inside the same segment
+  Block* next = nullptr;
+  bool is_split() const { return prev != nullptr || next != nullptr; }
+};
+
+// BlockComparatorSize: (stream, size, address).
+struct BlockLess {
+  bool operator()(const Block* a, const Block* b) const {
+    if (a->stream != b->stream) return a->stream < b->stream;
+    if (a->size != b->size) return a->size < b->size;
+    return a->addr < b->addr;
+  }
+};
+
+struct Pool {
+  bool small = false;
+  bool virtual_bytes = false;
+  std::set<Block*, BlockLess> blocks;  // cached (free) blocks only
+};
+
+void add(uint64_t& current, uint64_t& peak, uint64_t amount) {
+  current += amount;
+  peak = std::max(peak, current);
+}
+
+}  // namespace
+
+struct CachingDeviceAllocator::Impl {
+  Backend& backend;
+  int device;
+  mutable std::mutex mutex;
+  Pool pools[2][2];  // [virtual_bytes][small]
+  // Live blocks by address, and segment heads in address order, per kind (real / virtual): the two
+  // kinds may come from different address ranges of the backend, so they never share a key space.
+  std::unordered_map<uintptr_t, Block*> live[2];
+  std::map<uintptr_t, Block*> segment_heads[2];
+  DeviceAllocatorStats stats;
+
+  Impl(Backend& b, int d) : backend(b), device(d) {
+    for (int v = 0; v < 2; ++v)
+      for (int s = 0; s < 2; ++s) {
+        pools[v][s].small = s == 1;
+        pools[v][s].virtual_bytes = v == 1;
+      }
+  }
+
+  Pool& get_pool(size_t size, bool virtual_bytes) { return pools[virtual_bytes][size <= kSmallSize]; }
+
+  Block* get_free_block(Pool& pool, StreamId stream, size_t size) {
+    Block key;
+    key.stream = stream;
+    key.size = size;
+    key.addr = 0;
+    auto it = pool.blocks.lower_bound(&key);
+    if (it == pool.blocks.end() || (*it)->stream != stream) return nullptr;
+    Block* block = *it;
+    pool.blocks.erase(it);
+    return block;
+  }
+
+  Block* alloc_block(Pool& pool, StreamId stream, size_t alloc_size) {
+    void* ptr = backend.device_alloc(device, alloc_size, pool.virtual_bytes);
+    if (!ptr) return nullptr;
+    auto* block = new Block;
+    block->addr = reinterpret_cast<uintptr_t>(ptr);
+    block->size = alloc_size;
+    block->stream = stream;
+    block->pool = &pool;
+    segment_heads[pool.virtual_bytes][block->addr] = block;
+    add(stats.reserved, stats.max_reserved, alloc_size);
+    stats.segments += 1;
+    return block;
+  }
+
+  static bool should_split(const Block* block, size_t size) {
+    const size_t remaining = block->size - size;
+    if (block->pool->small) return remaining >= kMinBlockSize;
+    return remaining > kSmallSize;  // (size < max_split_size) always holds by default
+  }
+
+  // Whole free segments go back to the driver (release_blocks on every pool).
+  void release_cached_blocks() {
+    for (auto& by_kind : pools)
+      for (Pool& pool : by_kind) {
+        for (auto it = pool.blocks.begin(); it != pool.blocks.end();) {
+          Block* block = *it;
+          if (block->is_split()) {
+            ++it;
+            continue;
+          }
+          it = pool.blocks.erase(it);
+          release_block(block);
+        }
+      }
+  }
+
+  void release_block(Block* block) {
+    const bool virt = block->pool->virtual_bytes;
+    backend.device_free(device, reinterpret_cast<void*>(block->addr), block->size, virt);
+    segment_heads[virt].erase(block->addr);
+    stats.reserved -= block->size;
+    stats.segments -= 1;
+    delete block;
+  }
+
+  // Absorb `next` (a free neighbour) into `block`; the lower-address object survives, so a
+  // segment's head block object never changes.
+  void absorb_next(Block* block) {
+    Block* n = block->next;
+    block->pool->blocks.erase(n);
+    block->size += n->size;
+    block->next = n->next;
+    if (block->next) block->next->prev = block;
+    delete n;
+  }
+
+  void free_block(Block* block) {
+    Pool& pool = *block->pool;
+    if (block->prev && !block->prev->allocated) {
+      Block* p = block->prev;
+      pool.blocks.erase(p);
+      p->size += block->size;
+      p->next = block->next;
+      if (p->next) p->next->prev = p;
+      delete block;
+      block = p;
+    }
+    if (block->next && !block->next->allocated) absorb_next(block);
+    block->allocated = false;
+    block->requested = 0;
+    pool.blocks.insert(block);
+  }
+
+  std::string oom_message(size_t alloc_size) const {
+    // The message of DeviceCachingAllocator::malloc, word for word. Its optional parts:
+    //  - proc_info comes from reportProcessMemoryInfo(), which asks NVML for the processes using the
+    //    GPU ("Including non-PyTorch memory, this process has X memory in use. "). The Backend
+    //    interface reports no per-process usage (and a simulated device has no NVML), so it is empty
+    //    here, as it is in PyTorch builds without NVML.
+    //  - allowed_info only with set_per_process_memory_fraction, private_pool_msg only with CUDA
+    //    graph pools: neither exists here.
+    // "total capacity" and "free" are cudaMemGetInfo's figures: props().total_bytes and
+    // device_free_bytes() of the backend.
+    const uint64_t total = backend.props(device).total_bytes;
+    const uint64_t free_bytes = backend.device_free_bytes(device);
+    std::string msg = "CUDA out of memory. Tried to allocate " + format_bytes(alloc_size) + ". GPU " +
+                      std::to_string(device) + " has a total capacity of " + format_bytes(total) +
+                      " of which " + format_bytes(free_bytes) + " is free. ";
+    msg += "Of the allocated memory " + format_bytes(stats.allocated) + " is allocated by PyTorch, and " +
+           format_bytes(stats.reserved - stats.allocated) + " is reserved by PyTorch but unallocated." +
+           " If reserved but unallocated memory is large try setting" +
+           " PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid" +
+           " fragmentation.  See documentation for Memory Management " +
+           " (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)";
+    return msg;
+  }
+};
+
+CachingDeviceAllocator::CachingDeviceAllocator(Backend& backend, int device)
+    : impl_(std::make_unique<Impl>(backend, device)) {}
+
+CachingDeviceAllocator::~CachingDeviceAllocator() {
+  // Every segment goes back, live blocks included: the allocator owns the device memory.
+  for (int v = 0; v < 2; ++v) {
+    for (auto& [addr, head] : impl_->segment_heads[v]) {
+      size_t size = 0;
+      for (Block* b = head; b;) {
+        Block* next = b->next;
+        size += b->size;
+        delete b;
+        b = next;
+      }
+      impl_->backend.device_free(impl_->device, reinterpret_cast<void*>(addr), size, v == 1);
+    }
+  }
+}
+
+size_t CachingDeviceAllocator::round_size(size_t bytes) {
+  if (bytes < kMinBlockSize) return kMinBlockSize;
+  return kMinBlockSize * ((bytes + kMinBlockSize - 1) / kMinBlockSize);
+}
+
+size_t CachingDeviceAllocator::allocation_size(size_t rounded) {
+  if (rounded <= kSmallSize) return kSmallBuffer;
+  if (rounded < kMinLargeAlloc) return kLargeBuffer;
+  return kRoundLarge * ((rounded + kRoundLarge - 1) / kRoundLarge);
+}
+
+DeviceAllocation CachingDeviceAllocator::allocate(size_t bytes, StreamId stream, bool virtual_bytes) {
+  DeviceAllocation result;
+  result.stream = stream;
+  result.virtual_bytes = virtual_bytes;
+  if (bytes == 0) return result;  // PyTorch hands out a null data pointer for empty storages
+  if (bytes >= kOneExaByte)
+    raise(ErrorKind::OutOfMemoryError, "CUDA out of memory. Tried to allocate more than 1EB memory.");
+
+  Impl& m = *impl_;
+  std::lock_guard<std::mutex> lock(m.mutex);
+  const size_t size = round_size(bytes);
+  Pool& pool = m.get_pool(size, virtual_bytes);
+  const size_t alloc_size = allocation_size(size);
+
+  Block* block = m.get_free_block(pool, stream, size);
+  if (!block) {
+    block = m.alloc_block(pool, stream, alloc_size);
+    if (!block) {
+      m.release_cached_blocks();
+      m.stats.alloc_retries += 1;
+      block = m.alloc_block(pool, stream, alloc_size);
+    }
+    if (!block) {
+      m.stats.ooms += 1;
+      raise(ErrorKind::OutOfMemoryError, m.oom_message(alloc_size));
+    }
+  }
+
+  if (Impl::should_split(block, size)) {
+    // The request takes the front; the remainder stays cached on the same stream.
+    auto* rest = new Block;
+    rest->addr = block->addr + size;
+    rest->size = block->size - size;
+    rest->stream = block->stream;
+    rest->pool = block->pool;
+    rest->prev = block;
+    rest->next = block->next;
+    if (rest->next) rest->next->prev = rest;
+    block->next = rest;
+    block->size = size;
+    pool.blocks.insert(rest);
+  }
+  block->allocated = true;
+  block->requested = bytes;
+  m.live[virtual_bytes][block->addr] = block;
+  add(m.stats.allocated, m.stats.max_allocated, block->size);
+  m.stats.active_blocks += 1;
+
+  result.ptr = reinterpret_cast<void*>(block->addr);
+  result.size = block->size;
+  result.requested = bytes;
+  return result;
+}
+
+void CachingDeviceAllocator::free(const DeviceAllocation& allocation) {
+  if (!allocation.ptr) return;
+  Impl& m = *impl_;
+  std::lock_guard<std::mutex> lock(m.mutex);
+  auto& live = m.live[allocation.virtual_bytes];
+  auto it = live.find(reinterpret_cast<uintptr_t>(allocation.ptr));
+  if (it == live.end()) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%p", allocation.ptr);
+    raise(ErrorKind::RuntimeError, std::string("invalid device pointer: ") + buf);
+  }
+  Block* block = it->second;
+  live.erase(it);
+  m.stats.allocated -= block->size;
+  m.stats.active_blocks -= 1;
+  m.free_block(block);
+}
+
+void CachingDeviceAllocator::empty_cache() {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->release_cached_blocks();
+}
+
+DeviceAllocatorStats CachingDeviceAllocator::stats() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->stats;
+}
+
+void CachingDeviceAllocator::reset_peak_stats() {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->stats.max_allocated = impl_->stats.allocated;
+  impl_->stats.max_reserved = impl_->stats.reserved;
+}
+
+std::vector<SegmentInfo> CachingDeviceAllocator::segments() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  std::vector<SegmentInfo> out;
+  for (int v = 0; v < 2; ++v) {
+    for (const auto& [addr, head] : impl_->segment_heads[v]) {
+      SegmentInfo seg;
+      seg.device = impl_->device;
+      seg.address = addr;
+      seg.small_pool = head->pool->small;
+      seg.virtual_bytes = v == 1;
+      for (const Block* b = head; b; b = b->next) {
+        BlockInfo info;
+        info.address = b->addr;
+        info.size = b->size;
+        info.allocated = b->allocated;
+        info.stream = b->stream;
+        seg.blocks.push_back(info);
+        seg.size += b->size;
+      }
+      out.push_back(std::move(seg));
+    }
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const SegmentInfo& a, const SegmentInfo& b) { return a.address < b.address; });
+  return out;
+}
+
+}  // namespace ds
