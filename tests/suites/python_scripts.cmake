@@ -1,0 +1,26 @@
+# Script suites: one ctest test per scenario (tests/scenarios/*.py, run through `devicescope run` and compared
+# with its .expected file) and per conformance script (tests/conformance/*.py, compared with real PyTorch).
+# Included from tests/CMakeLists.txt, so CMAKE_CURRENT_SOURCE_DIR is tests/.
+set(DS_SCRIPT_PYTHON /usr/bin/python3)
+if(NOT EXISTS ${DS_SCRIPT_PYTHON})
+  set(DS_SCRIPT_PYTHON ${Python_EXECUTABLE})
+endif()
+
+file(GLOB DS_SCENARIO_SCRIPTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/scenarios/*.py)
+foreach(script ${DS_SCENARIO_SCRIPTS})
+  get_filename_component(name ${script} NAME_WE)
+  add_test(NAME scenario_${name}
+           COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/run_scenarios.py
+                   $<TARGET_FILE:devicescope> ${script})
+  set_tests_properties(scenario_${name} PROPERTIES TIMEOUT 300 LABELS "scenario;python")
+endforeach()
+
+# Exit code 77 = real PyTorch missing outside CI: shown as skipped. With CI set the runner fails instead.
+file(GLOB DS_CONFORMANCE_SCRIPTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/conformance/*.py)
+foreach(script ${DS_CONFORMANCE_SCRIPTS})
+  get_filename_component(name ${script} NAME_WE)
+  add_test(NAME conformance_${name}
+           COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/run_conformance.py
+                   $<TARGET_FILE:devicescope> ${script})
+  set_tests_properties(conformance_${name} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 LABELS "conformance;python")
+endforeach()
