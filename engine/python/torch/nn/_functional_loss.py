@@ -1,0 +1,232 @@
+# Loss functions of torch.nn.functional (cross_entropy, nll_loss, mse_loss, ...), composed from core ops.
+import warnings
+
+import torch
+from ._checks import check_same_device
+
+_SCALAR_NAMES = {}
+
+
+def _scalar_name(dtype):
+    if not _SCALAR_NAMES:
+        for name, attr in (("Float", "float32"), ("Double", "float64"), ("Half", "float16"),
+                           ("BFloat16", "bfloat16"), ("Long", "int64"), ("Int", "int32"),
+                           ("Short", "int16"), ("Char", "int8"), ("Byte", "uint8"), ("Bool", "bool")):
+            dt = getattr(torch, attr, None)
+            if dt is not None:
+                _SCALAR_NAMES[dt] = name
+    return _SCALAR_NAMES.get(dtype, str(dtype))
+
+
+class _Reduction:
+    @staticmethod
+    def legacy_get_string(size_average, reduce, emit_warning=True):
+        warning = "size_average and reduce args will be deprecated, please use reduction='{}' instead."
+        if size_average is None:
+            size_average = True
+        if reduce is None:
+            reduce = True
+        if size_average and reduce:
+            ret = "mean"
+        elif reduce:
+            ret = "sum"
+        else:
+            ret = "none"
+        if emit_warning:
+            warnings.warn(warning.format(ret))
+        return ret
+
+
+def _reduce(loss, reduction):
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError("{} is not a valid value for reduction".format(reduction))
+
+
+def _check_reduction(reduction):
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError("{} is not a valid value for reduction".format(reduction))
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    _check_reduction(reduction)
+    check_same_device("nll_loss_forward", [("self", input), ("target", target), ("weight", weight)])
+    if input.dim() < 1:
+        raise ValueError("Expected 1 or more dimensions (got {})".format(input.dim()))
+    if target.dtype != torch.int64:
+        raise RuntimeError("expected scalar type Long but found {}".format(_scalar_name(target.dtype)))
+    unbatched = input.dim() == 1
+    if unbatched:
+        if target.dim() != 0:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        input = input.unsqueeze(0)
+        target = target.unsqueeze(0)
+    if input.shape[0] != target.shape[0]:
+        raise ValueError("Expected input batch_size ({}) to match target batch_size ({}).".format(
+            input.shape[0], target.shape[0]))
+    n_classes = input.shape[1]
+    valid = target != ignore_index
+    safe = torch.where(valid, target, torch.zeros_like(target))
+    if target.device.type == "cpu":
+        # The CPU kernel reports a bad class index; CUDA would hit a device-side assert instead.
+        for t in safe.reshape(-1).tolist():
+            if t < 0 or t >= n_classes:
+                raise IndexError("Target {} is out of bounds.".format(t))
+    picked = input.gather(1, safe.unsqueeze(1)).squeeze(1)
+    validf = valid.to(input.dtype)
+    w = validf if weight is None else torch.index_select(weight, 0, safe.reshape(-1)).reshape(safe.shape) * validf
+    loss = -picked * w
+    if unbatched and reduction == "none":
+        loss = loss.squeeze(0)
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    return loss.sum() / w.sum()
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    _check_reduction(reduction)
+    class_dim = 0 if input.dim() == 1 else 1
+    logp = torch.log_softmax(input, class_dim)
+    if target.dtype.is_floating_point and tuple(target.shape) == tuple(input.shape):
+        # Class probabilities as target.
+        check_same_device("mul", [("self", logp), ("other", target)])
+        if label_smoothing > 0.0:
+            target = target * (1.0 - label_smoothing) + label_smoothing / input.shape[class_dim]
+        prod = logp * target
+        if weight is not None:
+            shape = [1] * input.dim()
+            shape[class_dim] = input.shape[class_dim]
+            prod = prod * weight.reshape(shape)
+        loss = -prod.sum(class_dim)
+        if reduction == "mean":
+            n = input.numel() // input.shape[class_dim]
+            return loss.sum() / n
+        return _reduce(loss, reduction)
+    nll = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
+    if label_smoothing <= 0.0:
+        return nll
+    n_classes = input.shape[class_dim]
+    valid = (target != ignore_index).to(input.dtype)
+    lp = logp
+    if weight is not None:
+        shape = [1] * input.dim()
+        shape[class_dim] = n_classes
+        lp = lp * weight.reshape(shape)
+    smooth = -lp.sum(class_dim) * valid
+    if reduction == "none":
+        smooth_red = smooth
+    elif reduction == "sum":
+        smooth_red = smooth.sum()
+    else:
+        if weight is not None:
+            safe = torch.where(target != ignore_index, target, torch.zeros_like(target))
+            denom = (torch.index_select(weight, 0, safe.reshape(-1)).reshape(safe.shape) * valid).sum()
+        else:
+            denom = valid.sum()
+        smooth_red = smooth.sum() / denom
+    return nll * (1.0 - label_smoothing) + smooth_red * (label_smoothing / n_classes)
+
+
+def _warn_size(input, target):
+    if tuple(target.size()) != tuple(input.size()):
+        warnings.warn("Using a target size ({}) that is different to the input size ({}). "
+                      "This will likely lead to incorrect results due to broadcasting. "
+                      "Please ensure they have the same size.".format(target.size(), input.size()),
+                      stacklevel=3)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _warn_size(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    _check_reduction(reduction)
+    diff = input - target
+    return _reduce(diff * diff, reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _warn_size(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    _check_reduction(reduction)
+    return _reduce((input - target).abs(), reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    _warn_size(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    _check_reduction(reduction)
+    d = (input - target).abs()
+    if beta == 0.0:
+        return _reduce(d, reduction)
+    loss = torch.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta)
+    return _reduce(loss, reduction)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):
+    _warn_size(input, target)
+    _check_reduction(reduction)
+    d = (input - target).abs()
+    loss = torch.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    _check_reduction(reduction)
+    if tuple(target.size()) != tuple(input.size()):
+        raise ValueError("Using a target size ({}) that is different to the input size ({}) is deprecated. "
+                         "Please ensure they have the same size.".format(target.size(), input.size()))
+    # ATen clamps the logs at -100 so that log(0) stays finite.
+    log_x = torch.clamp(torch.log(input), min=-100.0)
+    log_1mx = torch.clamp(torch.log(1.0 - input), min=-100.0)
+    loss = -(target * log_x + (1.0 - target) * log_1mx)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    _check_reduction(reduction)
+    if tuple(target.size()) != tuple(input.size()):
+        raise ValueError("Target size ({}) must be the same as input size ({})".format(target.size(), input.size()))
+    # log(1 + exp(-|x|)) + max(-x, 0): the stable form of -log(sigmoid(x)).
+    log_sig_neg = torch.log(1.0 + torch.exp(-input.abs())) + torch.clamp(-input, min=0)
+    if pos_weight is not None:
+        log_weight = (pos_weight - 1) * target + 1
+        loss = (1 - target) * input + log_weight * log_sig_neg
+    else:
+        loss = (1 - target) * input + log_sig_neg
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    if log_target:
+        loss = torch.exp(target) * (target - input)
+    else:
+        loss = torch.where(target > 0, target * (torch.log(torch.clamp(target, min=1e-38)) - input),
+                           torch.zeros_like(target))
+    if reduction == "batchmean":
+        return loss.sum() / input.shape[0]
+    return _reduce(loss, reduction)

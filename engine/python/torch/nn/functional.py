@@ -1,0 +1,383 @@
+# torch.nn.functional built from the core's primitive ops (so autograd comes for free), with
+# PyTorch's argument checks and error texts. Losses live in _functional_loss.py (re-exported here).
+import math
+import warnings
+
+import torch
+from ._checks import check_conv_types, check_same_device
+from ._functional_loss import (  # noqa: F401
+    _Reduction, binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, l1_loss,
+    mse_loss, nll_loss, smooth_l1_loss, huber_loss, kl_div)
+from .modules.utils import _pair
+
+
+# ----------------------------------------------------------------------------- linear
+def linear(input, weight, bias=None):
+    r"""y = x A^T + b. 2-D input with bias is one addmm(bias, input, weight.t()), as in ATen, so a
+    mixed-device call fails in addmm and names mat1 (the input)."""
+    if bias is not None and input.dim() >= 2 and bias.dim() == 1:
+        if input.dim() == 2:
+            return torch.addmm(bias, input, weight.t())
+        if input.is_contiguous():
+            # ATen's _flatten_nd_linear: flatten leading dims, one addmm, view back.
+            flat = input.reshape(-1, input.shape[-1])
+            out = torch.addmm(bias, flat, weight.t())
+            return out.view(*input.shape[:-1], out.shape[-1])
+    output = input.matmul(weight.t())
+    if bias is not None:
+        output = output + bias
+    return output
+
+
+def bilinear(input1, input2, weight, bias=None):
+    # y_k = x1^T W_k x2 + b_k
+    out = torch.einsum("bi,kij,bj->bk", input1, weight, input2) if hasattr(torch, "einsum") else None
+    if out is None:
+        raise NotImplementedError("DeviceScope: bilinear needs torch.einsum")
+    return out + bias if bias is not None else out
+
+
+# ----------------------------------------------------------------------------- activations
+def relu(input, inplace=False):
+    if inplace:
+        return torch.relu_(input) if hasattr(torch, "relu_") else input.copy_(torch.relu(input))
+    return torch.relu(input)
+
+
+def relu_(input):
+    return relu(input, inplace=True)
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    out = torch.clamp(input, min_val, max_val)
+    return input.copy_(out) if inplace else out
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    out = torch.where(input > 0, input, input * negative_slope)
+    return input.copy_(out) if inplace else out
+
+
+def elu(input, alpha=1.0, inplace=False):
+    out = torch.where(input > 0, input, (torch.exp(input) - 1) * alpha)
+    return input.copy_(out) if inplace else out
+
+
+def gelu(input, approximate="none"):
+    if approximate == "tanh" or not hasattr(torch, "erf"):
+        inner = math.sqrt(2.0 / math.pi) * (input + 0.044715 * input * input * input)
+        return 0.5 * input * (1.0 + torch.tanh(inner))
+    return 0.5 * input * (1.0 + torch.erf(input * (1.0 / math.sqrt(2.0))))
+
+
+def silu(input, inplace=False):
+    out = input * torch.sigmoid(input)
+    return input.copy_(out) if inplace else out
+
+
+def sigmoid(input):
+    return torch.sigmoid(input)
+
+
+def tanh(input):
+    return torch.tanh(input)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    scaled = input * beta
+    soft = torch.log(1 + torch.exp(-scaled.abs())) / beta + torch.clamp(input, min=0)
+    return torch.where(scaled > threshold, input, soft)
+
+
+def logsigmoid(input):
+    return -softplus(-input)
+
+
+def _get_softmax_dim(name, ndim, stacklevel):
+    warnings.warn("Implicit dimension choice for {} has been deprecated. "
+                  "Change the call to include dim=X as an argument.".format(name), stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
+    if dtype is not None:
+        input = input.to(dtype)
+    return torch.softmax(input, dim)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
+    if dtype is not None:
+        input = input.to(dtype)
+    return torch.log_softmax(input, dim)
+
+
+# ----------------------------------------------------------------------------- dropout
+def dropout(input, p=0.5, training=True, inplace=False):
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        out = input * 0.0
+    else:
+        keep = (torch.rand_like(input) >= p).to(input.dtype)
+        out = input * keep * (1.0 / (1.0 - p))
+    return input.copy_(out) if inplace else out
+
+
+# ----------------------------------------------------------------------------- normalisation
+def _verify_batch_size(size):
+    size_prods = size[0]
+    for i in range(len(size) - 2):
+        size_prods *= size[i + 2]
+    if size_prods == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input size {}".format(size))
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    if training:
+        _verify_batch_size(input.size())
+    check_same_device("_native_batch_norm_legit", [
+        ("input", input), ("weight", weight), ("bias", bias),
+        ("running_mean", running_mean), ("running_var", running_var)])
+    if not training and (running_mean is None or running_var is None):
+        raise RuntimeError("running_mean must be defined in evaluation mode"
+                           if running_mean is None else "running_var must be defined in evaluation mode")
+    c = input.shape[1]
+    dims = tuple([0] + list(range(2, input.dim())))
+    shape = [1, c] + [1] * (input.dim() - 2)
+    if training:
+        mean = input.mean(dims, keepdim=True)
+        var = ((input - mean) * (input - mean)).mean(dims, keepdim=True)
+        if training and running_mean is not None and running_var is not None:
+            n = input.numel() / c
+            with torch.no_grad():
+                # Running stats use the unbiased variance (as ATen does); updated in place.
+                m = mean.detach().reshape(c)
+                v = var.detach().reshape(c) * (n / max(n - 1, 1))
+                running_mean.copy_(running_mean * (1.0 - momentum) + m * momentum)
+                running_var.copy_(running_var * (1.0 - momentum) + v * momentum)
+    else:
+        mean = running_mean.reshape(shape)
+        var = running_var.reshape(shape)
+    out = (input - mean) / torch.sqrt(var + eps)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    normalized_shape = tuple(normalized_shape)
+    n = len(normalized_shape)
+    if input.dim() < n or tuple(input.shape[input.dim() - n:]) != normalized_shape:
+        raise RuntimeError("Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}"
+                           .format(list(normalized_shape), ", ".join(str(s) for s in normalized_shape),
+                                   list(input.shape)))
+    check_same_device("_native_layer_norm", [("input", input), ("weight", weight), ("bias", bias)])
+    dims = tuple(range(input.dim() - n, input.dim()))
+    mean = input.mean(dims, keepdim=True)
+    centered = input - mean
+    var = (centered * centered).mean(dims, keepdim=True)
+    out = centered / torch.sqrt(var + eps)
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    n, c = input.shape[0], input.shape[1]
+    if c % num_groups != 0:
+        raise RuntimeError("Expected number of channels in input to be divisible by num_groups, "
+                           "but got input of shape {} and num_groups={}".format(list(input.shape), num_groups))
+    x = input.reshape(n, num_groups, -1)
+    mean = x.mean(2, keepdim=True)
+    var = ((x - mean) * (x - mean)).mean(2, keepdim=True)
+    out = ((x - mean) / torch.sqrt(var + eps)).reshape(input.shape)
+    shape = [1, c] + [1] * (input.dim() - 2)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    norm = (input.abs() ** p).sum(dim, keepdim=True) ** (1.0 / p)
+    return input / torch.clamp(norm, min=eps)
+
+
+# ----------------------------------------------------------------------------- embedding
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    if input.dtype not in (torch.int64, torch.int32):
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar "
+                           "types: Long, Int; but got {} instead (while checking arguments for embedding)"
+                           .format(input.type()))
+    if padding_idx is not None:
+        if padding_idx > 0:
+            assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
+        elif padding_idx < 0:
+            assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
+    check_same_device("_index_select", [("self", weight), ("index", input)])
+    flat = torch.index_select(weight, 0, input.reshape(-1))
+    return flat.reshape(list(input.shape) + [weight.shape[1]])
+
+
+def one_hot(tensor, num_classes=-1):
+    if tensor.dtype != torch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor.")
+    if num_classes == -1:
+        num_classes = int(tensor.max().item()) + 1
+    classes = torch.arange(num_classes, device=tensor.device)
+    return (tensor.unsqueeze(-1) == classes).to(torch.int64)
+
+
+# ----------------------------------------------------------------------------- padding, conv, pooling
+def pad(input, pad, mode="constant", value=None):
+    if mode != "constant":
+        raise NotImplementedError("DeviceScope: F.pad supports mode='constant' only")
+    if len(pad) % 2 != 0:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length too large")
+    value = 0.0 if value is None else value
+    out = input
+    for i in range(len(pad) // 2):
+        dim = input.dim() - 1 - i
+        before, after = pad[2 * i], pad[2 * i + 1]
+        parts = []
+        if before > 0:
+            shape = list(out.shape)
+            shape[dim] = before
+            parts.append(torch.full(shape, value, dtype=out.dtype, device=out.device))
+        parts.append(out)
+        if after > 0:
+            shape = list(out.shape)
+            shape[dim] = after
+            parts.append(torch.full(shape, value, dtype=out.dtype, device=out.device))
+        if len(parts) > 1:
+            out = torch.cat(parts, dim)
+    return out
+
+
+def _patches2d(x, kh, kw, sh, sw, dh, dw):
+    """Sliding windows as kh*kw strided slices stacked last: (N, C, Ho, Wo, kh*kw)."""
+    h, w = x.shape[2], x.shape[3]
+    ho = (h - (dh * (kh - 1) + 1)) // sh + 1
+    wo = (w - (dw * (kw - 1) + 1)) // sw + 1
+    if ho <= 0 or wo <= 0:
+        raise RuntimeError("Calculated output size: ({}x{}). Output size is too small".format(ho, wo))
+    cols = []
+    for i in range(kh):
+        for j in range(kw):
+            r0, c0 = i * dh, j * dw
+            cols.append(x[:, :, r0:r0 + sh * (ho - 1) + 1:sh, c0:c0 + sw * (wo - 1) + 1:sw])
+    return torch.stack(cols, -1), ho, wo
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    check_conv_types(input, weight, bias)
+    batched = input.dim() == 4
+    if input.dim() == 3:
+        input = input.unsqueeze(0)
+    elif input.dim() != 4:
+        raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: {}"
+                           .format(list(input.shape)))
+    sh, sw = _pair(stride)
+    dh, dw = _pair(dilation)
+    o, cg, kh, kw = weight.shape
+    n, c = input.shape[0], input.shape[1]
+    if c != cg * groups:
+        raise RuntimeError("Given groups={}, weight of size {}, expected input{} to have {} channels, but got {} "
+                           "channels instead".format(groups, list(weight.shape), list(input.shape), cg * groups, c))
+    if isinstance(padding, str):
+        if padding == "valid":
+            ph = pw = 0
+        elif padding == "same":
+            ph, pw = dh * (kh - 1) // 2, dw * (kw - 1) // 2
+        else:
+            raise ValueError("Invalid padding string '{}'".format(padding))
+    else:
+        ph, pw = _pair(padding)
+    x = pad(input, (pw, pw, ph, ph)) if (ph or pw) else input
+    patches, ho, wo = _patches2d(x, kh, kw, sh, sw, dh, dw)        # N, C, Ho, Wo, K
+    og = o // groups
+    outs = []
+    for g in range(groups):
+        p = patches[:, g * cg:(g + 1) * cg] if groups > 1 else patches
+        p = p.permute(0, 2, 3, 1, 4).reshape(n, ho, wo, cg * kh * kw)
+        w = (weight[g * og:(g + 1) * og] if groups > 1 else weight).reshape(og, cg * kh * kw)
+        outs.append(p.matmul(w.t()))                               # N, Ho, Wo, og
+    out = torch.cat(outs, -1) if groups > 1 else outs[0]
+    if bias is not None:
+        out = out + bias
+    out = out.permute(0, 3, 1, 2).contiguous()
+    return out if batched else out.squeeze(0)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    if return_indices:
+        raise NotImplementedError("DeviceScope: max_pool2d(return_indices=True) is not supported")
+    kh, kw = _pair(kernel_size)
+    sh, sw = _pair(stride if stride is not None and stride != [] else kernel_size)
+    ph, pw = _pair(padding)
+    dh, dw = _pair(dilation)
+    batched = input.dim() == 4
+    x = input if batched else input.unsqueeze(0)
+    if ph or pw:
+        x = pad(x, (pw, pw, ph, ph), value=float("-inf"))
+    patches, _, _ = _patches2d(x, kh, kw, sh, sw, dh, dw)
+    out = patches.amax(-1)
+    return out if batched else out.squeeze(0)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    kh, kw = _pair(kernel_size)
+    sh, sw = _pair(stride if stride is not None and stride != [] else kernel_size)
+    ph, pw = _pair(padding)
+    batched = input.dim() == 4
+    x = input if batched else input.unsqueeze(0)
+    if ph or pw:
+        x = pad(x, (pw, pw, ph, ph))
+    patches, _, _ = _patches2d(x, kh, kw, sh, sw, 1, 1)
+    out = patches.sum(-1) / float(divisor_override or kh * kw)
+    return out if batched else out.squeeze(0)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    oh, ow = _pair(output_size)
+    h, w = input.shape[-2], input.shape[-1]
+    oh = h if oh is None else oh
+    ow = w if ow is None else ow
+    if oh == 1 and ow == 1:
+        return input.mean((-2, -1), keepdim=True)
+    rows = []
+    for i in range(oh):
+        h0, h1 = (i * h) // oh, -((-(i + 1) * h) // oh)
+        cols = []
+        for j in range(ow):
+            w0, w1 = (j * w) // ow, -((-(j + 1) * w) // ow)
+            cols.append(input[..., h0:h1, w0:w1].mean((-2, -1)))
+        rows.append(torch.stack(cols, -1))
+    return torch.stack(rows, -2)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    return torch.flatten(input, start_dim, end_dim)

@@ -1,0 +1,24 @@
+# torch.nn.modules: every layer class, re-exported by torch.nn.
+from .module import Module
+from .container import Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
+from .linear import Identity, Linear
+from .conv import Conv2d
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
+from .normalization import LayerNorm, GroupNorm
+from .sparse import Embedding
+from .activation import (ReLU, ReLU6, LeakyReLU, ELU, GELU, SiLU, Sigmoid, Tanh, Softplus, Hardtanh,
+                         Softmax, LogSoftmax)
+from .dropout import Dropout
+from .flatten import Flatten, Unflatten
+from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
+from .loss import (L1Loss, MSELoss, NLLLoss, CrossEntropyLoss, BCELoss, BCEWithLogitsLoss,
+                   SmoothL1Loss, HuberLoss, KLDivLoss)
+
+__all__ = [
+    "Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
+    "Identity", "Linear", "Conv2d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm",
+    "GroupNorm", "Embedding", "ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "SiLU", "Sigmoid", "Tanh",
+    "Softplus", "Hardtanh", "Softmax", "LogSoftmax", "Dropout", "Flatten", "Unflatten", "MaxPool2d",
+    "AvgPool2d", "AdaptiveAvgPool2d", "L1Loss", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
+    "BCEWithLogitsLoss", "SmoothL1Loss", "HuberLoss", "KLDivLoss",
+]
