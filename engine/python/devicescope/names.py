@@ -426,52 +426,50 @@ def build_object_graph(globals_dict, previous=None):
 
 
 def _mark_changed(graph, previous):
-    """Highlights what differs from the previous graph: a name now bound to another object, an object
-    whose device or storage changed (a move), and the names and modules leading to such objects."""
+    """Highlights what differs from the previous graph: an edge (a name, an attribute, a buffer slot)
+    now leading to another object, an object whose device or storage changed (a move), and the names
+    and containers leading to such objects."""
     if not previous:
         return
     prev_nodes = {n["id"]: n for n in previous.get("nodes", [])}
-    prev_target = {}
-    for e in previous.get("edges", []):
-        src = prev_nodes.get(e["from"])
-        if src is not None and src["kind"] == "name":
-            prev_target[e["from"]] = e["to"]
+    prev_edges = {(e["from"], e["label"]): e["to"] for e in previous.get("edges", [])}
     nodes = {n["id"]: n for n in graph["nodes"]}
     for n in graph["nodes"]:
         p = prev_nodes.get(n["id"])
-        if p is not None and n["kind"] not in ("name", "module", "list", "dict", "tuple", "optimizer", "other"):
+        if p is not None and n["kind"] in ("parameter", "buffer", "tensor"):
             if p.get("device") != n["device"] or p.get("storage_id") != n["storage_id"]:
                 n["changed"] = True
     children = {}
     for e in graph["edges"]:
         children.setdefault(e["from"], []).append(e["to"])
-
-    def subtree_changed(oid, seen):
-        if oid in seen:
-            return False
-        seen.add(oid)
-        node = nodes.get(oid)
-        if node is None:
-            return False
-        if node["changed"]:
-            return True
-        hit = False
-        for c in children.get(oid, []):
-            if subtree_changed(c, seen):
-                hit = True
-        if hit and node["kind"] in ("module", "list", "dict", "tuple", "optimizer", "other"):
-            node["changed"] = True
-        return hit
-
-    for e in graph["edges"]:
-        src = nodes.get(e["from"])
-        if src is None or src["kind"] != "name":
-            continue
-        rebound = prev_target.get(e["from"], e["to"]) != e["to"] or e["from"] not in prev_nodes
-        if rebound and e["from"] in prev_nodes:
-            src["changed"] = True
+        before = prev_edges.get((e["from"], e["label"]))
+        if before is not None and before != e["to"]:
+            # Rebound: `model = other`, `self._buffers[k] = fn(buf)`, `x = x.to(...)`.
             tgt = nodes.get(e["to"])
             if tgt is not None:
                 tgt["changed"] = True
-        if subtree_changed(e["to"], set()):
-            src["changed"] = True
+            src = nodes.get(e["from"])
+            if src is not None:
+                src["changed"] = True
+
+    memo = {}
+
+    def subtree_changed(oid):
+        if oid in memo:
+            return memo[oid]
+        memo[oid] = False  # cycles: an object reached again while it is being visited
+        node = nodes.get(oid)
+        if node is None:
+            return False
+        hit = node["changed"]
+        for c in children.get(oid, []):
+            if subtree_changed(c):
+                hit = True
+        if hit:
+            node["changed"] = True
+        memo[oid] = hit
+        return hit
+
+    for n in graph["nodes"]:
+        if n["kind"] == "name":
+            subtree_changed(n["id"])
