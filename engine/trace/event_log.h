@@ -25,12 +25,15 @@ class EventLog {
   const std::deque<TransferRecord>& transfers() const { return transfers_; }
   const TransferRecord* find_transfer(uint64_t id) const;
   uint64_t last_seq() const { return next_seq_ - 1; }
+  // Drops every record; sequence numbers and transfer ids keep counting up, so a view that
+  // remembers "last seen seq" never mistakes new records for old ones.
   void clear();
 
  private:
   bool enabled_ = true;
   uint64_t next_seq_ = 1;
   uint64_t next_transfer_ = 1;
+  uint64_t first_transfer_id_ = 1;                    // id of transfers_.front(); clear() moves it on
   std::deque<Event> events_;
   std::deque<TransferRecord> transfers_;              // id == index + first id
   std::unordered_map<uint64_t, size_t> pending_by_ticket_;  // backend ticket -> transfers_ index

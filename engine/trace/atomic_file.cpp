@@ -1,0 +1,123 @@
+// write_file_atomically: temp file + fsync + rename, with a small streambuf over the file descriptor
+// so the whole export is streamed (a million-transfer trace is hundreds of MB; no copy in memory).
+#include "trace/atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <streambuf>
+#include <vector>
+
+#include "core/errors.h"
+
+namespace ds {
+namespace {
+
+// Output streambuf onto a file descriptor; remembers the first errno so the caller can report it.
+class FdBuf : public std::streambuf {
+ public:
+  explicit FdBuf(int fd) : fd_(fd), buf_(1 << 20) { setp(buf_.data(), buf_.data() + buf_.size()); }
+  int error() const { return error_; }
+  bool flush_all() { return drain() && error_ == 0; }
+
+ protected:
+  int_type overflow(int_type ch) override {
+    if (!drain()) return traits_type::eof();
+    if (!traits_type::eq_int_type(ch, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(ch);
+      pbump(1);
+    }
+    return traits_type::not_eof(ch);
+  }
+  int sync() override { return drain() ? 0 : -1; }
+
+ private:
+  bool drain() {
+    const char* p = pbase();
+    size_t left = size_t(pptr() - pbase());
+    while (left > 0 && error_ == 0) {
+      const ssize_t n = ::write(fd_, p, left);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        error_ = errno;
+        break;
+      }
+      p += n;
+      left -= size_t(n);
+    }
+    setp(buf_.data(), buf_.data() + buf_.size());
+    return error_ == 0;
+  }
+
+  int fd_;
+  std::vector<char> buf_;
+  int error_ = 0;
+};
+
+std::string directory_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+[[noreturn]] void fail(const std::string& path, int err) {
+  raise(ErrorKind::RuntimeError, "cannot write " + path + ": " + std::strerror(err));
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  static std::atomic<unsigned> counter{0};
+  // O_EXCL with a name unique to this process and call; the mode is filtered by the umask.
+  std::string temp;
+  int fd = -1;
+  for (int attempt = 0; fd < 0; ++attempt) {
+    temp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && (errno != EEXIST || attempt > 100)) fail(path, errno);
+  }
+  struct stat old {};
+  if (::stat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode)) ::fchmod(fd, old.st_mode & 07777);
+
+  auto abandon = [&] {
+    ::close(fd);
+    ::unlink(temp.c_str());
+  };
+  FdBuf buf(fd);
+  try {
+    std::ostream os(&buf);
+    write(os);
+    os.flush();
+  } catch (...) {
+    abandon();
+    throw;
+  }
+  int err = buf.flush_all() ? 0 : buf.error();
+  if (err == 0 && ::fsync(fd) != 0) err = errno;
+  if (err != 0) {
+    abandon();
+    fail(path, err);
+  }
+  if (::close(fd) != 0) {
+    err = errno;
+    ::unlink(temp.c_str());
+    fail(path, err);
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    err = errno;
+    ::unlink(temp.c_str());
+    fail(path, err);
+  }
+  // Make the rename itself durable; failing here does not undo a complete write.
+  const int dir = ::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+}  // namespace ds

@@ -1,0 +1,17 @@
+// Writing a file so that readers see either the old content or the complete new one, never half.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace ds {
+
+// Calls `write` with a stream onto a temporary file in the same directory as `path`, then fsyncs
+// it and renames it over `path` (the directory is fsynced too). On an I/O failure the temporary
+// file is removed, `path` is left as it was, and RuntimeError "cannot write <path>: <strerror>"
+// is raised; an exception thrown by `write` itself also removes the temporary and is rethrown.
+// A new file gets the usual 0666 & ~umask permissions; an existing file keeps its mode.
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
+
+}  // namespace ds

@@ -1,0 +1,190 @@
+// parse_transfers_csv: reads back write_transfers_csv's output (RFC 4180 quoting, LF or CRLF lines).
+// duration_ns and gbps are derived columns: checked to be numbers, then recomputed from the record.
+#include <charconv>
+#include <string_view>
+#include <vector>
+
+#include "trace/export_csv.h"
+#include "trace/load_trace.h"
+#include "trace/trace_text.h"
+
+namespace ds {
+namespace {
+
+class CsvReader {
+ public:
+  CsvReader(const char* data, size_t size, const std::string& name) : s_(data, size), name_(name) {}
+
+  // Reads the next record into `fields`; false at the end of the input.
+  bool next(std::vector<std::string>& fields) {
+    fields.clear();
+    if (pos_ >= s_.size()) return false;
+    record_line_ = line_;
+    std::string field;
+    while (true) {
+      if (pos_ < s_.size() && s_[pos_] == '"') {
+        ++pos_;
+        while (true) {
+          if (pos_ >= s_.size())
+            throw not_a_trace(name_, "line " + std::to_string(record_line_) +
+                                         ": a quoted field is not closed (truncated file?)");
+          const char c = s_[pos_++];
+          if (c == '"') {
+            if (pos_ < s_.size() && s_[pos_] == '"') {
+              field.push_back('"');
+              ++pos_;
+              continue;
+            }
+            break;
+          }
+          if (c == '\n') ++line_;
+          field.push_back(c);
+        }
+        if (pos_ < s_.size() && s_[pos_] != ',' && s_[pos_] != '\n' && s_[pos_] != '\r')
+          throw not_a_trace(name_, "line " + std::to_string(line_) + ": text after a closing quote");
+      } else {
+        while (pos_ < s_.size() && s_[pos_] != ',' && s_[pos_] != '\n' && s_[pos_] != '\r') {
+          if (s_[pos_] == '"')
+            throw not_a_trace(name_, "line " + std::to_string(line_) + ": a quote inside an unquoted field");
+          field.push_back(s_[pos_++]);
+        }
+      }
+      fields.push_back(std::move(field));
+      field.clear();
+      if (pos_ >= s_.size()) {
+        ended_without_newline_ = true;
+        return true;
+      }
+      const char c = s_[pos_++];
+      if (c == ',') continue;
+      if (c == '\r' && pos_ < s_.size() && s_[pos_] == '\n') ++pos_;
+      ++line_;
+      return true;
+    }
+  }
+  size_t record_line() const { return record_line_; }
+  bool ended_without_newline() const { return ended_without_newline_; }
+
+ private:
+  std::string_view s_;
+  const std::string& name_;
+  size_t pos_ = 0;
+  size_t line_ = 1;
+  size_t record_line_ = 1;
+  bool ended_without_newline_ = false;
+};
+
+std::vector<std::string_view> split_header() {
+  std::vector<std::string_view> cols;
+  std::string_view h = kTransfersCsvHeader;
+  for (size_t start = 0;;) {
+    const size_t comma = h.find(',', start);
+    cols.push_back(h.substr(start, comma - start));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return cols;
+}
+
+class RowParser {
+ public:
+  RowParser(const std::vector<std::string>& f, const std::vector<std::string_view>& cols, size_t line,
+            const std::string& name)
+      : f_(f), cols_(cols), line_(line), name_(name) {}
+
+  [[noreturn]] void bad(size_t i, const char* want) const {
+    throw not_a_trace(name_, "line " + std::to_string(line_) + ": column " + std::string(cols_[i]) + " is '" + f_[i] +
+                                 "', not " + want);
+  }
+  template <typename T>
+  T integer(size_t i) const {
+    T v{};
+    const std::string& s = f_[i];
+    auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) bad(i, "an integer");
+    return v;
+  }
+  double number(size_t i) const {
+    double v = 0;
+    const std::string& s = f_[i];
+    auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) bad(i, "a number");
+    return v;
+  }
+  bool boolean(size_t i) const {
+    if (f_[i] == "true") return true;
+    if (f_[i] == "false") return false;
+    bad(i, "true or false");
+  }
+  Place place(size_t i) const {
+    auto p = place_from_string(f_[i]);
+    if (!p) bad(i, "a place (pageable, pinned, cuda:N)");
+    return *p;
+  }
+  Route route(size_t i) const {
+    auto r = route_from_string(f_[i]);
+    if (!r) bad(i, "a route (direct, staged-pinned, peer)");
+    return *r;
+  }
+
+ private:
+  const std::vector<std::string>& f_;
+  const std::vector<std::string_view>& cols_;
+  size_t line_;
+  const std::string& name_;
+};
+
+}  // namespace
+
+std::deque<TransferRecord> parse_transfers_csv(const char* data, size_t size, const std::string& name) {
+  static const std::vector<std::string_view> cols = split_header();
+  CsvReader reader(data, size, name);
+  std::vector<std::string> fields;
+  if (!reader.next(fields)) throw not_a_trace(name, "the file is empty");
+  bool header_ok = fields.size() == cols.size();
+  for (size_t i = 0; header_ok && i < cols.size(); ++i) header_ok = fields[i] == cols[i];
+  if (!header_ok)
+    throw not_a_trace(name, "the first line is not DeviceScope's transfers CSV header (" +
+                                std::string(kTransfersCsvHeader) + ")");
+
+  std::deque<TransferRecord> out;
+  while (reader.next(fields)) {
+    const size_t line = reader.record_line();
+    if (fields.size() == 1 && fields[0].empty()) continue;  // blank line
+    if (fields.size() != cols.size())
+      throw not_a_trace(name, "line " + std::to_string(line) + ": expected " + std::to_string(cols.size()) +
+                                  " fields, found " + std::to_string(fields.size()) +
+                                  (reader.ended_without_newline() ? " (truncated file?)" : ""));
+    RowParser p(fields, cols, line, name);
+    TransferRecord t;
+    t.id = p.integer<uint64_t>(0);
+    t.src = p.place(1);
+    t.dst = p.place(2);
+    t.bytes = p.integer<uint64_t>(3);
+    t.route = p.route(4);
+    t.non_blocking = p.boolean(5);
+    t.async = p.boolean(6);
+    t.stream_device = p.integer<int>(7);
+    t.stream = p.integer<int>(8);
+    t.enqueue_ns = p.integer<uint64_t>(9);
+    t.start_ns = p.integer<uint64_t>(10);
+    t.end_ns = p.integer<uint64_t>(11);
+    p.integer<uint64_t>(12);  // duration_ns (derived)
+    p.number(13);             // gbps (derived)
+    t.measured_ns = p.number(14);
+    t.simulated = p.boolean(15);
+    t.complete = p.boolean(16);
+    t.src_storage = p.integer<uint64_t>(17);
+    t.dst_storage = p.integer<uint64_t>(18);
+    t.owner = std::move(fields[19]);
+    out.push_back(std::move(t));
+  }
+  // A file cut inside its last row usually fails above; one cut right after a field may not, so a
+  // DeviceScope CSV must end with a line break.
+  if (reader.ended_without_newline())
+    throw not_a_trace(name, "line " + std::to_string(reader.record_line()) +
+                                ": the last line has no line break (truncated file?)");
+  return out;
+}
+
+}  // namespace ds
