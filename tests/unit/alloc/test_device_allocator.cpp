@@ -271,7 +271,9 @@ TEST(DeviceAllocator, SegmentsAreInAddressOrderAndCoverEachSegment) {
   auto segs = alloc.segments();
   ASSERT_EQ(segs.size(), 3u);
   for (size_t i = 0; i < segs.size(); ++i) {
-    if (i) EXPECT_LT(segs[i - 1].address, segs[i].address);
+    if (i) {
+      EXPECT_LT(segs[i - 1].address, segs[i].address);
+    }
     uint64_t at = segs[i].address, total = 0;
     for (const auto& block : segs[i].blocks) {
       EXPECT_EQ(block.address, at);
