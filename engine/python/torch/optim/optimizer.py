@@ -69,13 +69,16 @@ class Optimizer:
 
     # ----------------------------------------------------------------- DeviceScope naming
     def _param_index(self, p):
-        i = 0
-        for group in self.param_groups:
-            for q in group["params"]:
-                if q is p:
-                    return i
-                i += 1
-        return -1
+        """Index of p across all groups (as in state_dict), from a map rebuilt when the groups change."""
+        sig = tuple(len(g["params"]) for g in self.param_groups)
+        cache = self.__dict__.get("_ds_index")
+        if cache is None or cache[0] != sig:
+            index = {}
+            for i, q in enumerate(q for g in self.param_groups for q in g["params"]):
+                index.setdefault(id(q), i)
+            cache = (sig, index)
+            self.__dict__["_ds_index"] = cache
+        return cache[1].get(id(p), -1)
 
     def _tag_state(self, p, key, tensor):
         """Marks a freshly created state tensor as optimizer state for the app's memory views."""
