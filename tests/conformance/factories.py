@@ -1,0 +1,21 @@
+# Factory functions: shapes, dtypes, values, *_like.
+import torch
+
+print(torch.zeros(2, 3))
+print(torch.ones(2, dtype=torch.int32))
+print(torch.full((2, 2), 7), torch.full((2,), 7.).dtype, torch.full((1,), True).dtype)
+print(torch.arange(5), torch.arange(1, 4), torch.arange(0, 1, 0.25), torch.arange(5.).dtype)
+print(torch.arange(0, 10, 3), torch.arange(10, 0, -3))
+print(torch.linspace(0, 1, 5), torch.linspace(-1, 1, 3).dtype)
+print(torch.eye(3), torch.eye(2, 3))
+print(torch.empty(2, 3).shape, torch.empty(0).shape, torch.empty((4,)).dtype)
+t = torch.tensor([[1, 2], [3, 4]], dtype=torch.float64)
+print(torch.zeros_like(t), torch.ones_like(t, dtype=torch.int64))
+print(torch.full_like(t, 2.5), torch.empty_like(t).shape, torch.empty_like(t).dtype)
+print(torch.tensor([]), torch.tensor([[]]).shape, torch.tensor(5), torch.tensor([[1.5]]))
+print(torch.tensor([1, 2, 3], dtype=torch.float32, requires_grad=True))
+print(torch.zeros(3, requires_grad=True).is_leaf, torch.ones(2, 2).requires_grad)
+print(torch.tensor((1, 2)), torch.tensor([True, False, True]))
+print(torch.as_tensor([1., 2.]), torch.stack([torch.ones(2), torch.zeros(2)]))
+print(torch.cat([torch.ones(2, 1), torch.zeros(2, 2)], dim=1))
+print(torch.zeros(2, 2, dtype=torch.bool), torch.ones(2, dtype=torch.uint8))

@@ -1,0 +1,28 @@
+# BatchNorm updates running stats in train mode only; Dropout is the identity in eval mode.
+import torch
+import torch.nn as nn
+
+bn = nn.BatchNorm1d(2)
+x = torch.tensor([[1., 10.], [3., 20.], [5., 30.], [7., 40.]])
+y = bn(x)
+print(bn.running_mean, bn.running_var, bn.num_batches_tracked)
+print(y.shape, y.requires_grad)
+bn(x)
+print(bn.running_mean, bn.num_batches_tracked)
+bn.eval()
+before = bn.running_mean.clone()
+bn(x)
+print(torch.equal(before, bn.running_mean), bn.num_batches_tracked)
+bn2 = nn.BatchNorm1d(2, momentum=None)
+bn2(x)
+bn2(x * 0)
+print(bn2.running_mean, bn2.num_batches_tracked)
+frozen = nn.BatchNorm1d(2, track_running_stats=False)
+print(frozen.running_mean, [n for n, _ in frozen.named_buffers()])
+drop = nn.Dropout(0.5)
+drop.eval()
+z = torch.ones(3)
+print(drop(z))
+print(nn.Dropout(0.0)(z))
+train_out = nn.Dropout(0.5)(torch.ones(1000))
+print(train_out.shape, sorted(set(train_out.tolist())))

@@ -1,0 +1,23 @@
+# Tensor.to returns self when nothing would change, a new tensor otherwise.
+import torch
+
+t = torch.arange(4.)
+print(t.to(torch.float32) is t)
+print(t.to('cpu') is t, t.to(torch.device('cpu')) is t, t.to('cpu', torch.float32) is t)
+print(t.to() is t)
+print(t.to(dtype=torch.float32) is t, t.to(device='cpu') is t)
+print(t.to(torch.zeros(1)) is t, t.to(torch.zeros(1, dtype=torch.float64)) is t)
+print(t.to(torch.float32, copy=True) is t)
+print(t.to(torch.float64) is t)
+print(t.to(t) is t)
+print(t.to(memory_format=torch.preserve_format) is t, t.to(memory_format=torch.contiguous_format) is t)
+print(t.float() is t, t.double() is t, t.cpu() is t)
+print(t.type(torch.float32) is t, t.type('torch.FloatTensor') is t, t.type(torch.float64) is t)
+print(t.type(), t.double().type(), t.long().type())
+print(t.contiguous() is t)
+print(t.requires_grad_() is t)
+print(t.to(torch.float32) is t, t.to(torch.float64).requires_grad)
+i = torch.arange(3)
+print(i.long() is i, i.to(torch.int64) is i, i.int() is i, i.int().dtype)
+h = torch.ones(2, dtype=torch.float16)
+print(h.half() is h, h.float().dtype)
