@@ -330,6 +330,24 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return out if batched else out.squeeze(0)
 
 
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """A 1-D convolution is a 2-D one over a height-1 image (the same windows, the same weights)."""
+    check_conv_types(input, weight, bias)
+    batched = input.dim() == 3
+    if input.dim() not in (2, 3):
+        raise RuntimeError("Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: {}"
+                           .format(list(input.shape)))
+    x = (input if batched else input.unsqueeze(0)).unsqueeze(2)
+    s = stride[0] if isinstance(stride, (tuple, list)) else stride
+    d = dilation[0] if isinstance(dilation, (tuple, list)) else dilation
+    if isinstance(padding, str):
+        pad_arg = padding
+    else:
+        pad_arg = (0, padding[0] if isinstance(padding, (tuple, list)) else padding)
+    out = conv2d(x, weight.unsqueeze(2), bias, (1, s), pad_arg, (1, d), groups).squeeze(2)
+    return out if batched else out.squeeze(0)
+
+
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     if return_indices:

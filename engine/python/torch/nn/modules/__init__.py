@@ -2,7 +2,7 @@
 from .module import Module
 from .container import Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
 from .linear import Identity, Linear
-from .conv import Conv2d
+from .conv import Conv1d, Conv2d
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .normalization import LayerNorm, GroupNorm
 from .sparse import Embedding
@@ -16,7 +16,7 @@ from .loss import (L1Loss, MSELoss, NLLLoss, CrossEntropyLoss, BCELoss, BCEWithL
 
 __all__ = [
     "Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
-    "Identity", "Linear", "Conv2d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm",
+    "Identity", "Linear", "Conv1d", "Conv2d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm",
     "GroupNorm", "Embedding", "ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "SiLU", "Sigmoid", "Tanh",
     "Softplus", "Hardtanh", "Softmax", "LogSoftmax", "Dropout", "Flatten", "Unflatten", "MaxPool2d",
     "AvgPool2d", "AdaptiveAvgPool2d", "L1Loss", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss",

@@ -6,9 +6,9 @@ from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from .module import Module
-from .utils import _pair
+from .utils import _pair, _single
 
-__all__ = ["Conv2d"]
+__all__ = ["Conv1d", "Conv2d"]
 
 
 class _ConvNd(Module):
@@ -101,3 +101,21 @@ class Conv2d(_ConvNd):
 
     def forward(self, input):
         return self._conv_forward(input, self.weight, self.bias)
+
+
+class Conv1d(_ConvNd):
+    r"""Applies a 1D convolution over an input signal composed of several input planes."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                 groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+        kernel_size_ = _single(kernel_size)
+        stride_ = _single(stride)
+        padding_ = padding if isinstance(padding, str) else _single(padding)
+        dilation_ = _single(dilation)
+        super().__init__(in_channels, out_channels, kernel_size_, stride_, padding_, dilation_,
+                         False, _single(0), groups, bias, padding_mode, device=device, dtype=dtype)
+
+    def forward(self, input):
+        if self.padding_mode != "zeros":
+            raise NotImplementedError("DeviceScope: Conv1d supports padding_mode='zeros' only")
+        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
