@@ -37,6 +37,9 @@ namespace ds {
 // it does NOT move the modelled clock - wall time would make the clock, and so which async
 // copies have landed, differ from run to run.
 //
+// Freeing: device_free of real memory synchronizes the device first, as cudaFree does (the clock
+// moves to the device's busy-until); pinned_free only waits for queued copies touching the block.
+//
 // Pageable memory on either side: the driver stages through a pinned buffer (Route::StagedPinned)
 // and the host waits (SEMANTICS.md §2), so non_blocking is ignored and the copy is blocking.
 class SimBackend final : public Backend {

@@ -268,6 +268,15 @@ TEST_F(SimCopy, FreeingMemoryWithAQueuedCopyLandsItFirst) {
   EXPECT_EQ(b.now_ns(), kD2HPinned1M);
 }
 
+TEST_F(SimCopy, DeviceFreeSynchronizesTheDeviceLikeCudaFree) {
+  StreamId s = b.create_stream(0);
+  b.copy(request(pin, Place::pinned(), dev0b, Place::cuda(0), kMiB, true, 0, s));
+  b.device_free(0, dev0, kMiB, false);  // an unrelated buffer: the device still synchronizes
+  EXPECT_EQ(b.now_ns(), kD2HPinned1M);
+  EXPECT_EQ(b.pending_ops(), 0u);
+  EXPECT_EQ(b.used_bytes(0), kMiB);
+}
+
 TEST_F(SimCopy, BadStreamAndNullPointersRaise) {
   try {
     b.copy(request(dev0, Place::cuda(0), pin, Place::pinned(), 16, false, 0, 7));
