@@ -56,9 +56,8 @@ size_t utf8_length(std::string_view s, size_t i) {
   return n;
 }
 
-// A JSON string literal. Invalid UTF-8 bytes become U+FFFD so the file always parses.
-void json_string(TextOut& o, std::string_view s) {
-  o.put('"');
+// The inside of a JSON string literal. Invalid UTF-8 bytes become U+FFFD so the file always parses.
+void json_string_body(TextOut& o, std::string_view s) {
   size_t run = 0;  // start of the pending run of bytes that need no escaping
   for (size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
@@ -97,6 +96,11 @@ void json_string(TextOut& o, std::string_view s) {
     run = i;
   }
   o.put(s.substr(run));
+}
+
+void json_string(TextOut& o, std::string_view s) {
+  o.put('"');
+  json_string_body(o, s);
   o.put('"');
 }
 
@@ -193,13 +197,17 @@ void sort_event(EventOut& o, const char* what, int pid, int tid, int index) {
   o.put(",\"args\":{\"sort_index\":").i64(index).put("}}");
 }
 
+// Every event starts with "ph" and "ts": Perfetto's tokenizer scans an event's keys in order up to
+// "ts" and gives up on the whole file at a \u escape on the way, which a name could contain.
 void write_transfer(EventOut& o, const TransferRecord& t, int pid, int tid) {
-  const std::string_view dir = transfer_direction(t.src, t.dst);
-  o.next().put("{\"name\":");
-  json_string(o, t.owner.empty() ? std::string(dir) : std::string(dir) + " " + t.owner);
-  o.put(",\"cat\":\"transfer\",\"ph\":\"X\",\"pid\":").i64(pid).put(",\"tid\":").i64(tid);
-  o.put(",\"ts\":").ns_as_us(slice_start(t)).put(",\"dur\":").ns_as_us(slice_end(t) - slice_start(t));
-  o.put(",\"args\":{\"id\":").u64(t.id);
+  o.next().put("{\"ph\":\"X\",\"ts\":").ns_as_us(slice_start(t)).put(",\"dur\":").ns_as_us(slice_end(t) - slice_start(t));
+  o.put(",\"pid\":").i64(pid).put(",\"tid\":").i64(tid);
+  o.put(",\"name\":\"").put(transfer_direction(t.src, t.dst));
+  if (!t.owner.empty()) {
+    o.put(' ');
+    json_string_body(o, t.owner);
+  }
+  o.put("\",\"cat\":\"transfer\",\"args\":{\"id\":").u64(t.id);
   o.put(",\"bytes\":").u64(t.bytes);
   o.put(",\"GB/s\":").fixed(t.gbps(), 3);
   o.put(",\"route\":\"").put(route_name(t.route));
@@ -223,11 +231,11 @@ void write_transfer(EventOut& o, const TransferRecord& t, int pid, int tid) {
 }
 
 void write_counter(EventOut& o, const Event& e, const char* what, uint64_t value) {
-  o.next().put("{\"name\":\"");
-  if (e.place.is_host()) o.put(e.place.str()).put(' ');
   const int pid = place_pid(e.place);
-  o.put(what).put("\",\"ph\":\"C\",\"pid\":").i64(pid).put(",\"tid\":").i64(pid).put(",\"ts\":").ns_as_us(e.time_ns);
-  o.put(",\"args\":{\"bytes\":").u64(value).put("}}");
+  o.next().put("{\"ph\":\"C\",\"ts\":").ns_as_us(e.time_ns).put(",\"pid\":").i64(pid).put(",\"tid\":").i64(pid);
+  o.put(",\"name\":\"");
+  if (e.place.is_host()) o.put(e.place.str()).put(' ');
+  o.put(what).put("\",\"args\":{\"bytes\":").u64(value).put("}}");
 }
 
 // Module moves, syncs and notes on the host's python thread.
@@ -242,12 +250,12 @@ void write_host_event(EventOut& o, const Event& e) {
     default: break;
   }
   if (name.empty()) name = e.kind == EventKind::Note ? "note" : "module move";
-  o.next().put("{\"name\":");
-  json_string(o, name);
-  o.put(",\"cat\":\"").put(cat).put("\",\"ph\":\"").put(ph).put('"');
+  o.next().put("{\"ph\":\"").put(ph).put("\",\"ts\":").ns_as_us(e.time_ns);
   if (*ph == 'i') o.put(",\"s\":\"t\"");
-  o.put(",\"pid\":").i64(kHostPid).put(",\"tid\":").i64(kPythonTid).put(",\"ts\":").ns_as_us(e.time_ns);
-  o.put(",\"args\":{\"seq\":").u64(e.seq).put(",\"place\":\"").put(e.place.str()).put("\"}}");
+  o.put(",\"pid\":").i64(kHostPid).put(",\"tid\":").i64(kPythonTid).put(",\"name\":");
+  json_string(o, name);
+  o.put(",\"cat\":\"").put(cat).put("\",\"args\":{\"seq\":").u64(e.seq).put(",\"place\":\"").put(e.place.str());
+  o.put("\"}}");
 }
 
 void write_metadata(TextOut& o, const TraceMeta& meta, size_t transfers, size_t events) {

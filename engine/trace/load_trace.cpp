@@ -1,6 +1,7 @@
-// load_trace: format detection, and the Chrome trace reader. The JSON is read with nlohmann's SAX
-// parser; only one element of traceEvents / devicescopeEvents exists as a DOM at a time, so a
-// million-transfer file does not need gigabytes (a full nlohmann DOM of it would).
+// load_trace: format detection, and the Chrome trace reader. The JSON is read with JsonReader
+// straight into TransferRecords and Events (no DOM: a DOM of a million-transfer trace would take
+// gigabytes and most of a minute). Problems in the content are remembered and raised only once the
+// file is known to be DeviceScope's, so a foreign file gets "written by another program?".
 #include "trace/load_trace.h"
 
 #include <fcntl.h>
@@ -10,232 +11,362 @@
 
 #include <cerrno>
 #include <cstring>
-#include <functional>
 #include <limits>
-#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
 
+#include "trace/json_reader.h"
 #include "trace/trace_text.h"
 
 namespace ds {
 namespace {
 
-using json = nlohmann::json;
+using Type = JsonReader::Type;
 
-// Builds a DOM of the whole document except the elements of the root-level arrays named in
-// `streamed`: each of those is handed to `on_element` as soon as it is complete, then dropped.
-class StreamingBuilder {
+enum class Kind : uint8_t { U64, I32, Double, Bool, String, PlaceText, RouteText, EventKindText };
+
+const char* wanted(Kind k) {
+  switch (k) {
+    case Kind::U64: return "a non-negative integer";
+    case Kind::I32: return "an integer";
+    case Kind::Double: return "a number";
+    case Kind::Bool: return "true or false";
+    case Kind::String: return "a string";
+    case Kind::PlaceText: return "a place (pageable, pinned, cuda:N)";
+    case Kind::RouteText: return "a route (direct, staged-pinned, peer)";
+    case Kind::EventKindText: return "an event kind";
+  }
+  return "";
+}
+
+// One value read as `kind`; `ok` is false when it has another type (it is consumed either way).
+struct Value {
+  bool ok = false;
+  uint64_t u = 0;
+  int64_t i = 0;
+  double d = 0;
+  bool b = false;
+  std::string_view s;
+  Place place;
+  Route route = Route::Direct;
+  EventKind event = EventKind::Note;
+};
+
+Value read_value(JsonReader& r, Kind kind) {
+  Value v;
+  const Type t = r.peek();
+  const bool want_number = kind == Kind::U64 || kind == Kind::I32 || kind == Kind::Double;
+  const bool want_string = !want_number && kind != Kind::Bool;
+  if ((want_number && t != Type::Number) || (want_string && t != Type::String) ||
+      (kind == Kind::Bool && t != Type::Bool)) {
+    r.skip_value();
+    return v;
+  }
+  switch (kind) {
+    case Kind::U64:
+      if (auto x = JsonReader::to_u64(r.read_number_text())) v.ok = true, v.u = *x;
+      break;
+    case Kind::I32:
+      if (auto x = JsonReader::to_i64(r.read_number_text()); x && *x >= std::numeric_limits<int>::min() &&
+                                                               *x <= std::numeric_limits<int>::max())
+        v.ok = true, v.i = *x;
+      break;
+    case Kind::Double:
+      if (auto x = JsonReader::to_double(r.read_number_text())) v.ok = true, v.d = *x;
+      break;
+    case Kind::Bool:
+      v.ok = true, v.b = r.read_bool();
+      break;
+    case Kind::String:
+      v.ok = true, v.s = r.read_string();
+      break;
+    case Kind::PlaceText:
+      if (auto x = place_from_string(r.read_string())) v.ok = true, v.place = *x;
+      break;
+    case Kind::RouteText:
+      if (auto x = route_from_string(r.read_string())) v.ok = true, v.route = *x;
+      break;
+    case Kind::EventKindText:
+      v.s = r.read_string();
+      if (auto x = event_kind_from_string(v.s)) v.ok = true, v.event = *x;
+      break;
+  }
+  return v;
+}
+
+// The args of a transfer slice, in the order the exporter writes them (any order is read).
+enum Arg { kId, kSrc, kDst, kBytes, kRoute, kNonBlocking, kAsync, kStreamDevice, kStream, kEnqueue, kStart, kEnd,
+           kMeasured, kSimulated, kComplete, kSrcStorage, kDstStorage, kOwner, kArgCount };
+struct ArgSpec {
+  std::string_view key;
+  Kind kind;
+};
+constexpr ArgSpec kArgs[kArgCount] = {
+    {"id", Kind::U64},          {"src", Kind::PlaceText},    {"dst", Kind::PlaceText},    {"bytes", Kind::U64},
+    {"route", Kind::RouteText}, {"non_blocking", Kind::Bool}, {"async", Kind::Bool},       {"stream_device", Kind::I32},
+    {"stream", Kind::I32},      {"enqueue_ns", Kind::U64},   {"start_ns", Kind::U64},     {"end_ns", Kind::U64},
+    {"measured_ns", Kind::Double}, {"simulated", Kind::Bool}, {"complete", Kind::Bool},   {"src_storage", Kind::U64},
+    {"dst_storage", Kind::U64}, {"owner", Kind::String}};
+
+void store(TransferRecord& t, int arg, const Value& v) {
+  switch (arg) {
+    case kId: t.id = v.u; break;
+    case kSrc: t.src = v.place; break;
+    case kDst: t.dst = v.place; break;
+    case kBytes: t.bytes = v.u; break;
+    case kRoute: t.route = v.route; break;
+    case kNonBlocking: t.non_blocking = v.b; break;
+    case kAsync: t.async = v.b; break;
+    case kStreamDevice: t.stream_device = int(v.i); break;
+    case kStream: t.stream = int(v.i); break;
+    case kEnqueue: t.enqueue_ns = v.u; break;
+    case kStart: t.start_ns = v.u; break;
+    case kEnd: t.end_ns = v.u; break;
+    case kMeasured: t.measured_ns = v.d; break;
+    case kSimulated: t.simulated = v.b; break;
+    case kComplete: t.complete = v.b; break;
+    case kSrcStorage: t.src_storage = v.u; break;
+    case kDstStorage: t.dst_storage = v.u; break;
+    case kOwner: t.owner.assign(v.s); break;
+  }
+}
+
+struct Metadata {
+  bool present = false;
+  std::optional<std::string> producer, format, version, backend, link, machine;
+  std::optional<uint64_t> format_version, transfer_count, event_count;
+  std::optional<bool> simulated;
+  std::optional<std::vector<std::string>> columns;
+};
+
+class ChromeTraceReader {
  public:
-  using OnElement = std::function<void(const std::string& array_key, size_t index, json& element)>;
-  StreamingBuilder(std::vector<std::string> streamed, OnElement on_element)
-      : streamed_(std::move(streamed)), on_element_(std::move(on_element)) {}
+  ChromeTraceReader(const char* data, size_t size, const std::string& name) : r_(data, size), name_(name) {}
 
-  json root;
-  size_t error_position = 0;
-  std::string error_message;
-
-  bool null() { return value(json(nullptr)); }
-  bool boolean(bool v) { return value(json(v)); }
-  bool number_integer(json::number_integer_t v) { return value(json(v)); }
-  bool number_unsigned(json::number_unsigned_t v) { return value(json(v)); }
-  bool number_float(json::number_float_t v, const std::string&) { return value(json(v)); }
-  bool string(std::string& v) { return value(json(std::move(v))); }
-  bool binary(json::binary_t& v) { return value(json::binary(std::move(v))); }
-  bool start_object(size_t) { return open(json::object()); }
-  bool start_array(size_t) {
-    if (stack_.size() == 1 && root.is_object() && is_streamed(key_)) {
-      root[key_] = json::array();  // stays empty: shows the array was there
-      stack_.push_back({nullptr, key_});
-      index_ = 0;
-      return true;
+  LoadedTrace read() {
+    LoadedTrace out;
+    out.format = "chrome-trace";
+    bool root_is_array = false, saw_events = false, saw_rows = false;
+    try {
+      if (r_.peek() == Type::Array) {
+        root_is_array = true;
+        r_.skip_value();
+      } else {
+        r_.begin_object();  // anything else than '{' is a syntax error here
+        std::string_view key;
+        while (r_.next_key(key)) {
+          if (key == "traceEvents" && r_.peek() == Type::Array) {
+            saw_events = true;
+            read_trace_events(out);
+          } else if (key == "devicescopeEvents" && r_.peek() == Type::Array) {
+            saw_rows = true;
+            read_event_rows(out);
+          } else if (key == "metadata" && r_.peek() == Type::Object) {
+            read_metadata();
+          } else {
+            r_.skip_value();
+          }
+        }
+      }
+      r_.finish();
+    } catch (const JsonSyntaxError& e) {
+      if (e.truncated) throw refuse("the JSON ends early after " + std::to_string(e.offset) + " bytes (truncated file?)");
+      throw refuse("invalid JSON at byte " + std::to_string(e.offset) + ": " + e.what());
     }
-    return open(json::array());
-  }
-  bool key(std::string& k) {
-    key_ = std::move(k);
-    return true;
-  }
-  bool end_object() { return close(); }
-  bool end_array() { return close(); }
-  bool parse_error(size_t position, const std::string&, const nlohmann::detail::exception& ex) {
-    error_position = position;
-    error_message = ex.what();
-    return false;
+
+    if (root_is_array) throw refuse("a JSON array, not a DeviceScope Chrome trace (no metadata)");
+    if (!md_.present || md_.producer != "DeviceScope" || md_.format != kChromeTraceFormat)
+      throw refuse("no DeviceScope metadata (a JSON file or Chrome trace written by another program?)");
+    if (!md_.format_version) throw refuse("metadata: 'format_version' is missing or not a non-negative integer");
+    if (*md_.format_version > uint64_t(kChromeTraceFormatVersion))
+      throw refuse("written by a newer DeviceScope (format_version " + std::to_string(*md_.format_version) +
+                   ", this build reads up to " + std::to_string(kChromeTraceFormatVersion) + ")");
+    if (!problem_.empty()) throw refuse(problem_);
+    if (!saw_events) throw refuse("no traceEvents array");
+    if (!saw_rows) throw refuse("no devicescopeEvents array");
+    bool columns_ok = md_.columns && md_.columns->size() == std::size(kTraceEventColumns);
+    for (size_t i = 0; columns_ok && i < md_.columns->size(); ++i) columns_ok = (*md_.columns)[i] == kTraceEventColumns[i];
+    if (!columns_ok) throw refuse("metadata.event_columns does not list the event columns this build reads");
+    auto need = [&](const auto& field, const char* key, const char* want) {
+      if (!field) throw refuse(std::string("metadata: '") + key + "' is missing or not " + want);
+    };
+    need(md_.transfer_count, "transfer_count", "a non-negative integer");
+    need(md_.event_count, "event_count", "a non-negative integer");
+    if (*md_.transfer_count != out.transfers.size())
+      throw refuse("metadata says " + std::to_string(*md_.transfer_count) + " transfers but the file has " +
+                   std::to_string(out.transfers.size()));
+    if (*md_.event_count != out.events.size())
+      throw refuse("metadata says " + std::to_string(*md_.event_count) + " events but the file has " +
+                   std::to_string(out.events.size()));
+    need(md_.version, "devicescope_version", "a string");
+    need(md_.backend, "backend", "a string");
+    need(md_.simulated, "simulated", "true or false");
+    need(md_.link, "link_profile", "a string");
+    need(md_.machine, "machine", "a string");
+    out.meta = {*md_.backend, *md_.simulated, *md_.link, *md_.version, *md_.machine};
+    return out;
   }
 
  private:
-  struct Frame {
-    json* node;         // nullptr: a streamed array
-    std::string key;    // the root key of a streamed array
-  };
-
-  bool is_streamed(const std::string& k) const {
-    for (const auto& s : streamed_)
-      if (s == k) return true;
-    return false;
-  }
-  // Where a new value goes; delivers finished scalars of streamed arrays at once.
-  json* place(json v, bool container) {
-    if (stack_.empty()) {
-      root = std::move(v);
-      return &root;
-    }
-    Frame& top = stack_.back();
-    if (top.node == nullptr) {
-      element_ = std::move(v);
-      if (!container) deliver();
-      return &element_;
-    }
-    if (top.node->is_array()) {
-      top.node->push_back(std::move(v));
-      return &top.node->back();
-    }
-    json& slot = (*top.node)[key_];
-    slot = std::move(v);
-    return &slot;
-  }
-  bool value(json v) {
-    place(std::move(v), false);
-    return true;
-  }
-  bool open(json v) {
-    json* node = place(std::move(v), true);
-    stack_.push_back({node, {}});
-    return true;
-  }
-  bool close() {
-    stack_.pop_back();
-    if (!stack_.empty() && stack_.back().node == nullptr) deliver();
-    return true;
-  }
-  void deliver() {
-    on_element_(stack_.back().key, index_++, element_);
-    element_ = json();
+  Error refuse(const std::string& what) const { return not_a_trace(name_, what); }
+  void note_problem(const std::string& what) {
+    if (problem_.empty()) problem_ = what;
   }
 
-  std::vector<std::string> streamed_;
-  OnElement on_element_;
-  std::vector<Frame> stack_;
-  std::string key_;
-  json element_;
-  size_t index_ = 0;
+  void read_trace_events(LoadedTrace& out) {
+    r_.begin_array();
+    std::string_view key;
+    for (size_t index = 0; r_.next_element(); ++index) {
+      if (r_.peek() != Type::Object) {
+        note_problem("traceEvents[" + std::to_string(index) + "] is not an object");
+        r_.skip_value();
+        continue;
+      }
+      r_.begin_object();
+      bool is_x = false, is_transfer = false, has_args = false;
+      uint32_t seen = 0;
+      int bad = -1;  // first arg with a wrong value
+      TransferRecord t;
+      while (r_.next_key(key)) {
+        if (key == "ph" && r_.peek() == Type::String) {
+          is_x = r_.read_string() == "X";
+        } else if (key == "cat" && r_.peek() == Type::String) {
+          is_transfer = r_.read_string() == "transfer";
+        } else if (key == "args" && r_.peek() == Type::Object) {
+          has_args = true;
+          r_.begin_object();
+          while (r_.next_key(key)) {
+            int arg = 0;
+            while (arg < kArgCount && kArgs[arg].key != key) ++arg;
+            if (arg == kArgCount) {
+              r_.skip_value();
+              continue;
+            }
+            const Value v = read_value(r_, kArgs[arg].kind);
+            if (!v.ok) {
+              if (bad < 0) bad = arg;
+              continue;
+            }
+            store(t, arg, v);
+            seen |= 1u << arg;
+          }
+        } else {
+          r_.skip_value();
+        }
+      }
+      if (!is_x || !is_transfer) continue;
+      if (!has_args) {
+        note_problem("traceEvents[" + std::to_string(index) + "]: transfer slice has no args object");
+        continue;
+      }
+      if (bad < 0 && seen != (1u << kArgCount) - 1)
+        for (bad = 0; seen & (1u << bad);) ++bad;
+      if (bad >= 0) {
+        note_problem("traceEvents[" + std::to_string(index) + "]: '" + std::string(kArgs[bad].key) +
+                     "' is missing or not " + wanted(kArgs[bad].kind));
+        continue;
+      }
+      out.transfers.push_back(std::move(t));
+    }
+  }
+
+  void read_event_rows(LoadedTrace& out) {
+    static constexpr Kind kinds[] = {Kind::U64, Kind::EventKindText, Kind::U64, Kind::PlaceText, Kind::U64,
+                                     Kind::U64, Kind::U64,           Kind::String, Kind::U64,    Kind::U64};
+    static_assert(std::size(kinds) == std::size(kTraceEventColumns));
+    r_.begin_array();
+    for (size_t index = 0; r_.next_element(); ++index) {
+      auto where = [&] { return "devicescopeEvents[" + std::to_string(index) + "]"; };
+      if (r_.peek() != Type::Array) {
+        note_problem(where() + ": expected an array of " + std::to_string(std::size(kinds)) + " values");
+        r_.skip_value();
+        continue;
+      }
+      r_.begin_array();
+      Event e;
+      size_t column = 0;
+      bool ok = true;
+      for (; r_.next_element(); ++column) {
+        if (column >= std::size(kinds)) {
+          r_.skip_value();
+          continue;
+        }
+        const Value v = read_value(r_, kinds[column]);
+        if (!v.ok) {
+          if (ok && kinds[column] == Kind::EventKindText && !v.s.empty())
+            note_problem(where() + ": unknown event kind '" + std::string(v.s) + "'");
+          else if (ok)
+            note_problem(where() + ": " + kTraceEventColumns[column] + " is not " + wanted(kinds[column]));
+          ok = false;
+          continue;
+        }
+        switch (column) {
+          case 0: e.seq = v.u; break;
+          case 1: e.kind = v.event; break;
+          case 2: e.time_ns = v.u; break;
+          case 3: e.place = v.place; break;
+          case 4: e.storage_id = v.u; break;
+          case 5: e.bytes = v.u; break;
+          case 6: e.transfer_id = v.u; break;
+          case 7: e.label.assign(v.s); break;
+          case 8: e.allocated_after = v.u; break;
+          case 9: e.reserved_after = v.u; break;
+        }
+      }
+      if (ok && column != std::size(kinds)) {
+        note_problem(where() + ": expected an array of " + std::to_string(std::size(kinds)) + " values");
+        ok = false;
+      }
+      if (ok) out.events.push_back(std::move(e));
+    }
+  }
+
+  void read_metadata() {
+    md_.present = true;
+    r_.begin_object();
+    std::string_view key;
+    auto string = [&](std::optional<std::string>& field) {
+      const Value v = read_value(r_, Kind::String);
+      if (v.ok) field = std::string(v.s);
+    };
+    auto u64 = [&](std::optional<uint64_t>& field) {
+      const Value v = read_value(r_, Kind::U64);
+      if (v.ok) field = v.u;
+    };
+    while (r_.next_key(key)) {
+      if (key == "producer") string(md_.producer);
+      else if (key == "format") string(md_.format);
+      else if (key == "devicescope_version") string(md_.version);
+      else if (key == "backend") string(md_.backend);
+      else if (key == "link_profile") string(md_.link);
+      else if (key == "machine") string(md_.machine);
+      else if (key == "format_version") u64(md_.format_version);
+      else if (key == "transfer_count") u64(md_.transfer_count);
+      else if (key == "event_count") u64(md_.event_count);
+      else if (key == "simulated") {
+        const Value v = read_value(r_, Kind::Bool);
+        if (v.ok) md_.simulated = v.b;
+      } else if (key == "event_columns" && r_.peek() == Type::Array) {
+        std::vector<std::string> columns;
+        bool ok = true;
+        r_.begin_array();
+        while (r_.next_element()) {
+          const Value v = read_value(r_, Kind::String);
+          ok = ok && v.ok;
+          if (v.ok) columns.emplace_back(v.s);
+        }
+        if (ok) md_.columns = std::move(columns);
+      } else {
+        r_.skip_value();
+      }
+    }
+  }
+
+  JsonReader r_;
+  const std::string& name_;
+  Metadata md_;
+  std::string problem_;
 };
-
-// Typed access to one object's fields with messages that name the place in the file.
-struct Fields {
-  const json& obj;
-  const std::string& where;
-  const std::string& name;
-
-  [[noreturn]] void bad(const char* key, const char* want) const {
-    throw not_a_trace(name, where + ": '" + key + "' is missing or not " + want);
-  }
-  const json& get(const char* key) const {
-    static const json missing;
-    auto it = obj.find(key);
-    return it == obj.end() ? missing : *it;
-  }
-  uint64_t u64(const char* key) const {
-    const json& v = get(key);
-    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
-      bad(key, "a non-negative integer");
-    return v.get<uint64_t>();
-  }
-  int i32(const char* key) const {
-    const json& v = get(key);
-    if (!v.is_number_integer() || v.get<int64_t>() < std::numeric_limits<int>::min() ||
-        v.get<int64_t>() > std::numeric_limits<int>::max())
-      bad(key, "an integer");
-    return int(v.get<int64_t>());
-  }
-  double dbl(const char* key) const {
-    const json& v = get(key);
-    if (!v.is_number()) bad(key, "a number");
-    return v.get<double>();
-  }
-  bool boolean(const char* key) const {
-    const json& v = get(key);
-    if (!v.is_boolean()) bad(key, "true or false");
-    return v.get<bool>();
-  }
-  const std::string& str(const char* key) const {
-    const json& v = get(key);
-    if (!v.is_string()) bad(key, "a string");
-    return v.get_ref<const std::string&>();
-  }
-  Place place(const char* key) const {
-    auto p = place_from_string(str(key));
-    if (!p) bad(key, "a place (pageable, pinned, cuda:N)");
-    return *p;
-  }
-};
-
-TransferRecord transfer_from_args(const json& args, const std::string& where, const std::string& name) {
-  if (!args.is_object()) throw not_a_trace(name, where + ": transfer slice has no args object");
-  Fields f{args, where, name};
-  TransferRecord t;
-  t.id = f.u64("id");
-  t.src = f.place("src");
-  t.dst = f.place("dst");
-  t.bytes = f.u64("bytes");
-  auto route = route_from_string(f.str("route"));
-  if (!route) f.bad("route", "a route (direct, staged-pinned, peer)");
-  t.route = *route;
-  t.non_blocking = f.boolean("non_blocking");
-  t.async = f.boolean("async");
-  t.stream_device = f.i32("stream_device");
-  t.stream = f.i32("stream");
-  t.enqueue_ns = f.u64("enqueue_ns");
-  t.start_ns = f.u64("start_ns");
-  t.end_ns = f.u64("end_ns");
-  t.measured_ns = f.dbl("measured_ns");
-  t.simulated = f.boolean("simulated");
-  t.complete = f.boolean("complete");
-  t.src_storage = f.u64("src_storage");
-  t.dst_storage = f.u64("dst_storage");
-  t.owner = f.str("owner");
-  return t;
-}
-
-constexpr const auto& kEventColumns = kTraceEventColumns;
-
-Event event_from_row(const json& row, const std::string& where, const std::string& name) {
-  if (!row.is_array() || row.size() != std::size(kEventColumns))
-    throw not_a_trace(name, where + ": expected an array of " + std::to_string(std::size(kEventColumns)) + " values");
-  auto u64 = [&](size_t i) {
-    const json& v = row[i];
-    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
-      throw not_a_trace(name, where + ": " + kEventColumns[i] + " is not a non-negative integer");
-    return v.get<uint64_t>();
-  };
-  auto str = [&](size_t i) -> const std::string& {
-    if (!row[i].is_string()) throw not_a_trace(name, where + ": " + kEventColumns[i] + " is not a string");
-    return row[i].get_ref<const std::string&>();
-  };
-  Event e;
-  e.seq = u64(0);
-  auto kind = event_kind_from_string(str(1));
-  if (!kind) throw not_a_trace(name, where + ": unknown event kind '" + str(1) + "'");
-  e.kind = *kind;
-  e.time_ns = u64(2);
-  auto place = place_from_string(str(3));
-  if (!place) throw not_a_trace(name, where + ": unknown place '" + str(3) + "'");
-  e.place = *place;
-  e.storage_id = u64(4);
-  e.bytes = u64(5);
-  e.transfer_id = u64(6);
-  e.label = str(7);
-  e.allocated_after = u64(8);
-  e.reserved_after = u64(9);
-  return e;
-}
-
-std::string describe_parse_error(const StreamingBuilder& b, size_t size) {
-  if (b.error_position >= size)
-    return "the JSON ends early after " + std::to_string(size) + " bytes (truncated file?)";
-  std::string msg = b.error_message;
-  if (auto p = msg.find("] "); msg.rfind("[json.exception", 0) == 0 && p != std::string::npos) msg.erase(0, p + 2);
-  return "invalid JSON at byte " + std::to_string(b.error_position) + ": " + msg;
-}
 
 // Read-only view of a whole file (mmap; empty files have no mapping).
 class MappedFile {
@@ -291,57 +422,7 @@ Error not_a_trace(const std::string& name, const std::string& what) {
 }
 
 LoadedTrace parse_chrome_trace(const char* data, size_t size, const std::string& name) {
-  LoadedTrace out;
-  out.format = "chrome-trace";
-  size_t slices = 0;
-  StreamingBuilder builder({"traceEvents", "devicescopeEvents"}, [&](const std::string& key, size_t i, json& el) {
-    const std::string where = key + "[" + std::to_string(i) + "]";
-    if (key == "devicescopeEvents") {
-      out.events.push_back(event_from_row(el, where, name));
-      return;
-    }
-    if (!el.is_object()) throw not_a_trace(name, where + " is not an object");
-    auto ph = el.find("ph"), cat = el.find("cat");
-    if (ph == el.end() || cat == el.end() || *ph != "X" || *cat != "transfer") return;
-    ++slices;
-    auto args = el.find("args");
-    out.transfers.push_back(transfer_from_args(args == el.end() ? json() : *args, where, name));
-  });
-  const bool ok = json::sax_parse(data, data + size, &builder);
-  if (!ok) throw not_a_trace(name, describe_parse_error(builder, size));
-
-  const json& root = builder.root;
-  if (!root.is_object()) throw not_a_trace(name, "a JSON array, not a DeviceScope Chrome trace (no metadata)");
-  auto md = root.find("metadata");
-  if (md == root.end() || !md->is_object() || md->value("producer", json()) != "DeviceScope" ||
-      md->value("format", json()) != kChromeTraceFormat)
-    throw not_a_trace(name, "no DeviceScope metadata (a JSON file or Chrome trace written by another program?)");
-  Fields f{*md, "metadata", name};
-  const uint64_t version = f.u64("format_version");
-  if (version > uint64_t(kChromeTraceFormatVersion))
-    throw not_a_trace(name, "written by a newer DeviceScope (format_version " + std::to_string(version) +
-                                ", this build reads up to " + std::to_string(kChromeTraceFormatVersion) + ")");
-  for (const char* key : {"traceEvents", "devicescopeEvents"})
-    if (!root.contains(key) || !root[key].is_array()) throw not_a_trace(name, std::string("no ") + key + " array");
-  const json& columns = f.get("event_columns");
-  if (!columns.is_array() || columns.size() != std::size(kEventColumns))
-    throw not_a_trace(name, "metadata.event_columns does not list the event columns this build reads");
-  for (size_t i = 0; i < columns.size(); ++i)
-    if (columns[i] != kEventColumns[i])
-      throw not_a_trace(name, "metadata.event_columns does not list the event columns this build reads");
-  const uint64_t want_transfers = f.u64("transfer_count"), want_events = f.u64("event_count");
-  if (want_transfers != out.transfers.size())
-    throw not_a_trace(name, "metadata says " + std::to_string(want_transfers) + " transfers but the file has " +
-                                std::to_string(out.transfers.size()));
-  if (want_events != out.events.size())
-    throw not_a_trace(name, "metadata says " + std::to_string(want_events) + " events but the file has " +
-                                std::to_string(out.events.size()));
-  out.meta.version = f.str("devicescope_version");
-  out.meta.backend = f.str("backend");
-  out.meta.simulated = f.boolean("simulated");
-  out.meta.link = f.str("link_profile");
-  out.meta.machine = f.str("machine");
-  return out;
+  return ChromeTraceReader(data, size, name).read();
 }
 
 LoadedTrace load_trace(const std::string& path) {

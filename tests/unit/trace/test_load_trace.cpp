@@ -176,10 +176,9 @@ TEST(LoadTrace, RefusesCorruptJson) {
   const size_t at = text.find("\"bytes\":4096");
   ASSERT_NE(at, std::string::npos);
   text[at + 9] = '#';
-  const std::string msg = error_of([&] { ds::parse_chrome_trace(text.data(), text.size(), "bad.json"); });
-  EXPECT_EQ(msg.rfind("bad.json: not a DeviceScope trace: invalid JSON at byte " + std::to_string(at + 10) + ": ", 0),
-            0u)
-      << msg;
+  EXPECT_EQ(error_of([&] { ds::parse_chrome_trace(text.data(), text.size(), "bad.json"); }),
+            "bad.json: not a DeviceScope trace: invalid JSON at byte " + std::to_string(at + 9) +
+                ": expected ',' or '}' after an object member");
 }
 
 TEST(LoadTrace, RefusesWrongValues) {
