@@ -1,0 +1,25 @@
+# Seed 004, "Example 1: Moving a Tensor to GPU", verbatim except for one restored line: the closing `"""`
+# of the docstring, which the published page lost (see seed004_example1_as_published.py).
+# Added below: checks.
+import torch
+
+def move_tensor_to_gpu(tensor):
+  """Moves a tensor to the GPU if available, otherwise keeps it on CPU.
+
+      tensor: The tensor to move.
+
+      The tensor on the chosen device (CPU or GPU).
+  """
+  device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
+  return tensor.to(device)
+
+# Create a tensor on CPU
+x = torch.randn(1000, 1000)
+
+# Move the tensor to the chosen device (CPU or GPU)
+x = move_tensor_to_gpu(x)
+
+# Now, x is on the appropriate device for computations
+y = x.matmul(x.t())  # Assuming matrix multiplication
+# --- checks added by the scenario ---
+print(x.device, y.device, y.shape, type(y.grad_fn).__name__ if y.grad_fn else None)

@@ -1,0 +1,28 @@
+# SEMANTICS 2: Tensor.to / cuda / cpu return the tensor itself when nothing would change (an index-less
+# "cuda" is resolved to the current device first), a new tensor otherwise; a real copy is not a leaf.
+import torch
+
+c = torch.ones(2, device='cuda')
+print(c)
+print(c.to('cuda') is c, c.to('cuda:0') is c, c.to(torch.device('cuda', 0)) is c, c.cuda() is c, c.cuda(0) is c)
+print(c.to(torch.float32) is c, c.to(c) is c, c.to('cuda', torch.float32) is c)
+other = c.to('cuda:1')
+print(other is c, other.device, c.device)
+print(c.to('cpu') is c, c.cpu().device)
+d = c.to('cuda', torch.float64)
+print(d is c, d.device, d.dtype)
+print(torch.ones(2, device='cuda:1', dtype=torch.float64))
+cpu_t = torch.ones(2)
+print(cpu_t.cpu() is cpu_t, cpu_t.to('cpu') is cpu_t, cpu_t.to(cpu_t) is cpu_t)
+g = cpu_t.to('cuda')
+print(g is cpu_t, g.device, cpu_t.device)
+print(c.to(cpu_t) is c, c.to(cpu_t).device)
+print(c.to('cuda', copy=True) is c)
+w = torch.ones(2, requires_grad=True)
+wc = w.to('cuda')
+print(wc.is_leaf, type(wc.grad_fn).__name__, wc.requires_grad)
+print(wc)
+(wc * 3).sum().backward()
+print(w.grad, w.grad.device)
+leaf_gpu = torch.ones(2, device='cuda', requires_grad=True)
+print(leaf_gpu.is_leaf, leaf_gpu.to('cuda') is leaf_gpu, leaf_gpu.cuda().is_leaf)
