@@ -74,6 +74,33 @@ class Parameter(torch.Tensor, metaclass=_ParameterMeta):
         __torch_function__ = _DISABLED_TORCH_FUNCTION
 
 
+class _BufferMeta(type(torch.Tensor)):
+    # isinstance(t, Buffer) is true for tensors made by Buffer(...) (they are plain Tensors, flagged).
+    def __instancecheck__(self, instance):
+        if self is Buffer and isinstance(instance, torch.Tensor) and getattr(instance, "_is_buffer", False):
+            return True
+        return super().__instancecheck__(instance)
+
+
+class Buffer(torch.Tensor, metaclass=_BufferMeta):
+    r"""A kind of Tensor that should not be considered a model parameter (PyTorch 2.5+).
+
+    Assigning ``Buffer(t)`` as a Module attribute registers it as a buffer, like ``register_buffer``.
+    Buffer(data) returns a detached alias of data flagged as a buffer (not a Buffer instance).
+    """
+
+    def __new__(cls, data=None, *, persistent=True):
+        if data is None:
+            data = torch.empty(0)
+        t = data.detach().requires_grad_(data.requires_grad)
+        t.persistent = persistent
+        t._is_buffer = True
+        return t
+
+    if _DISABLED_TORCH_FUNCTION is not None:
+        __torch_function__ = _DISABLED_TORCH_FUNCTION
+
+
 def _rebuild_parameter(data, requires_grad, backward_hooks):
     return Parameter(data, requires_grad)
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 import torch
 from .. import _ds
-from ..parameter import Parameter
+from ..parameter import Buffer, Parameter
 from ...utils import hooks
 from ._parse_to import parse_to
 
@@ -578,12 +578,16 @@ class Module:
                 modules[name] = value
             else:
                 buffers = self.__dict__.get("_buffers")
-                if buffers is not None and name in buffers:
+                if isinstance(value, Buffer) or buffers is not None and name in buffers:
+                    # PyTorch 2.5+: a Buffer, or any tensor assigned to a buffer name, is (re)registered.
                     if value is not None and not isinstance(value, torch.Tensor):
-                        raise TypeError("cannot assign '{}' as buffer '{}' "
-                                        "(torch.Tensor or None expected)".format(torch.typename(value), name))
-                    buffers[name] = value
-                    _ds.tag(value, "buffer", name)
+                        raise TypeError("cannot assign '{}' as buffer '{}' (torch.nn.Buffer, torch.Tensor "
+                                        "or None expected)".format(torch.typename(value), name))
+                    if isinstance(value, Buffer):
+                        persistent = value.persistent
+                    else:
+                        persistent = name not in self._non_persistent_buffers_set
+                    self.register_buffer(name, value, persistent)
                 else:
                     object.__setattr__(self, name, value)
                     if isinstance(value, torch.Tensor) and modules is not None:
