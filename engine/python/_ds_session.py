@@ -1,0 +1,354 @@
+"""Interpreter-side half of DeviceScope's PythonSession (engine/python/python_session.cpp).
+
+Runs user code as __main__ (whole files, one top-level statement at a time, console lines) and turns
+exceptions into what `python script.py` would print, hiding DeviceScope's own frames. Every entry point
+returns a plain tuple so the C++ side never has to handle a Python exception itself.
+"""
+import ast
+import builtins
+import gc
+import importlib.abc
+import io
+import linecache
+import os
+import sys
+import traceback
+import types
+
+PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+_STDLIB_PREFIXES = tuple({os.path.dirname(os.__file__), sys.base_prefix + os.sep + "lib"})
+_BLOCKED_TOP_LEVEL = {"functorch", "torchvision", "torchaudio", "torchtext", "torchdata", "caffe2"}
+
+# Result tuple: (status, exit_code, type_name, message, traceback_text, line)
+OK, ERROR, EXIT, INTERRUPTED = 0, 1, 2, 3
+
+_state = types.SimpleNamespace(globals=None, filename="<string>", statements=[], next_index=0,
+                               script_dir=None, graph_error="")
+
+
+class _RealTorchBlocker(importlib.abc.MetaPathFinder):
+    """Keeps packages built against the real PyTorch out: they would import DeviceScope's torch."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.split(".")[0] in _BLOCKED_TOP_LEVEL:
+            raise ModuleNotFoundError(
+                f"No module named '{fullname}' (DeviceScope provides torch only; "
+                f"packages built on the real PyTorch cannot be imported here)", name=fullname)
+        return None
+
+
+class _Sink(io.TextIOBase):
+    """sys.stdout / sys.stderr replacement that hands text to the host application."""
+
+    def __init__(self, callback, is_err):
+        self._callback = callback
+        self._is_err = is_err
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if text:
+            self._callback(text, self._is_err)
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    @property
+    def encoding(self):
+        return "utf-8"
+
+
+def setup(output_callback=None):
+    """Our package first on sys.path, real-torch add-ons blocked, optional output capture."""
+    while PKG_DIR in sys.path:
+        sys.path.remove(PKG_DIR)
+    sys.path.insert(0, PKG_DIR)
+    if not any(isinstance(f, _RealTorchBlocker) for f in sys.meta_path):
+        sys.meta_path.insert(0, _RealTorchBlocker())
+    # A real torch imported earlier (it never is inside DeviceScope) must not shadow ours.
+    for name in [m for m in sys.modules if m == "torch" or m.startswith("torch.")]:
+        mod = sys.modules[name]
+        if not (getattr(mod, "__file__", "") or "").startswith(PKG_DIR):
+            del sys.modules[name]
+    if output_callback is not None:
+        sys.stdout = _Sink(output_callback, False)
+        sys.stderr = _Sink(output_callback, True)
+    new_globals("<string>")
+
+
+def new_globals(filename):
+    """A fresh __main__ module (so pickle/dataclasses find it) and its dict as the script's globals."""
+    main = types.ModuleType("__main__")
+    main.__dict__["__builtins__"] = builtins
+    if filename and not filename.startswith("<"):
+        main.__dict__["__file__"] = filename
+    sys.modules["__main__"] = main
+    _state.globals = main.__dict__
+    _state.filename = filename
+    return _state.globals
+
+
+def _set_script_dir(filename):
+    """Like `python script.py`: the script's folder is importable (right after our package)."""
+    if _state.script_dir and _state.script_dir in sys.path:
+        sys.path.remove(_state.script_dir)
+    _state.script_dir = None
+    if filename and not filename.startswith("<"):
+        d = os.path.dirname(os.path.abspath(filename))
+        sys.path.insert(1, d)
+        _state.script_dir = d
+
+
+def _hidden(filename):
+    return filename.startswith(PKG_DIR + os.sep) or filename.startswith("<frozen ")
+
+
+def _filter_stack(stack):
+    """User frames only: hide DeviceScope's package and anything it called (numpy, stdlib helpers)."""
+    kept = []
+    inside = False
+    for fs in stack:
+        fn = fs.filename or ""
+        if _hidden(fn):
+            inside = True
+            continue
+        if inside and (fn.startswith(_STDLIB_PREFIXES) or "-packages" + os.sep in fn):
+            continue
+        inside = False
+        kept.append(fs)
+    return traceback.StackSummary.from_list(kept)
+
+
+def _filter_chain(te, seen):
+    if te is None or id(te) in seen:
+        return
+    seen.add(id(te))
+    te.stack = _filter_stack(te.stack)
+    _filter_chain(te.__cause__, seen)
+    _filter_chain(te.__context__, seen)
+
+
+def type_name(exc_type):
+    mod = getattr(exc_type, "__module__", "builtins")
+    name = getattr(exc_type, "__qualname__", exc_type.__name__)
+    return name if mod in ("builtins", "__main__", None) else f"{mod}.{name}"
+
+
+def describe(exc):
+    """(type_name, message, traceback_text, line) for an exception, as `python script.py` prints it."""
+    te = traceback.TracebackException(type(exc), exc, exc.__traceback__, compact=True)
+    _filter_chain(te, set())
+    text = "".join(te.format())
+    line = 0
+    if isinstance(exc, SyntaxError):
+        line = exc.lineno or 0
+    for fs in te.stack:
+        if fs.filename == _state.filename:
+            line = fs.lineno or line
+    try:
+        message = str(exc)
+    except Exception:  # a broken __str__ must not break error reporting
+        message = "<exception str() failed>"
+    return type_name(type(exc)), message, text, line
+
+
+def _exit_result(exc):
+    code = exc.code
+    if code is None:
+        return (EXIT, 0, "SystemExit", "", "", 0)
+    if isinstance(code, int):
+        return (EXIT, code, "SystemExit", str(code), "", 0)
+    # Python prints a non-integer exit value to stderr and exits with status 1.
+    try:
+        sys.stderr.write(str(code) + "\n")
+    except Exception:
+        pass
+    return (EXIT, 1, "SystemExit", str(code), "", 0)
+
+
+def _run(code, globals_):
+    try:
+        exec(code, globals_)
+    except SystemExit as e:
+        return _exit_result(e)
+    except KeyboardInterrupt as e:
+        return (INTERRUPTED, 130) + describe(e)
+    except BaseException as e:  # noqa: B902 - everything the user's code raises is reported
+        return (ERROR, 1) + describe(e)
+    finally:
+        _flush()
+    return (OK, 0, "", "", "", 0)
+
+
+def _flush():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+
+
+def _remember_source(filename, source):
+    """Tracebacks show source lines; keep them even when the file on disk differs or does not exist."""
+    lines = source.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    linecache.cache[filename] = (len(source), None, lines, filename)
+
+
+def _compile_error(e):
+    return (ERROR, 1) + describe(e)
+
+
+def run_source(source, filename, argv):
+    """The whole script as __main__, like `python script.py`."""
+    globals_ = new_globals(filename)
+    sys.argv = list(argv) if argv else [filename]
+    _set_script_dir(filename)
+    _remember_source(filename, source)
+    try:
+        code = compile(source, filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as e:
+        return _compile_error(e)
+    return _run(code, globals_)
+
+
+def run_path(path, argv):
+    """`python path`: reads the file with its encoding cookie honoured, then runs it as __main__."""
+    import tokenize
+    try:
+        with tokenize.open(path) as f:
+            source = f.read()
+    except (SyntaxError, UnicodeDecodeError) as e:
+        return _compile_error(e)
+    return run_source(source, path, argv)
+
+
+def load(source, filename, argv):
+    """Splits the source into top-level statements for stepping; returns a result tuple."""
+    new_globals(filename)
+    sys.argv = list(argv) if argv else [filename]
+    _set_script_dir(filename)
+    _remember_source(filename, source)
+    _state.statements = []
+    _state.next_index = 0
+    try:
+        tree = ast.parse(source, filename)
+        stmts = []
+        for node in tree.body:
+            first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+            code = compile(ast.Module(body=[node], type_ignores=[]), filename, "exec", dont_inherit=True)
+            stmts.append((first, node.end_lineno or node.lineno, code))
+    except (SyntaxError, ValueError) as e:
+        return _compile_error(e)
+    _state.statements = stmts
+    return (OK, 0, "", "", "", 0)
+
+
+def statement_spans():
+    return [(a, b) for a, b, _ in _state.statements]
+
+
+def next_index():
+    return _state.next_index
+
+
+def step():
+    """Runs the next top-level statement in the script's globals."""
+    if _state.next_index >= len(_state.statements):
+        return (OK, 0, "", "", "", 0)
+    code = _state.statements[_state.next_index][2]
+    _state.next_index += 1
+    return _run(code, _state.globals)
+
+
+def reset_globals():
+    """Fresh globals for the loaded script (statements kept, stepping starts again)."""
+    old = _state.globals
+    new_globals(_state.filename)
+    if old is not None:
+        old.clear()
+    _state.next_index = 0
+    # Tensors held by the old globals (and reference cycles through modules) die now, into the old runtime.
+    gc.collect()
+    # User modules imported from the script's folder are re-imported on the next run.
+    if _state.script_dir:
+        prefix = _state.script_dir + os.sep
+        for name, mod in list(sys.modules.items()):
+            f = getattr(mod, "__file__", None) or ""
+            if f.startswith(prefix) and not f.startswith(PKG_DIR):
+                del sys.modules[name]
+
+
+def reset_library_state(seed_random):
+    """Library-level state that must not leak across a reset: grad mode, default device, seeds, streams."""
+    torch = sys.modules.get("torch")
+    if torch is not None and hasattr(torch, "_devicescope_reset"):
+        torch._devicescope_reset()
+    if seed_random:
+        import random
+        random.seed(0)
+        np = sys.modules.get("numpy")
+        if np is not None:
+            np.random.seed(0)
+
+
+def console(line):
+    """One console entry: statements run, a final expression is echoed like the REPL (sys.displayhook)."""
+    filename = "<console>"
+    _remember_source(filename, line)
+    g = _state.globals
+    try:
+        tree = ast.parse(line, filename, "exec")
+    except (SyntaxError, ValueError) as e:
+        return _compile_error(e)
+    body = tree.body
+    last = None
+    if body and isinstance(body[-1], ast.Expr):
+        last = body.pop()
+    try:
+        if body:
+            r = _run(compile(ast.Module(body=body, type_ignores=[]), filename, "exec"), g)
+            if r[0] != OK:
+                return r
+        if last is not None:
+            code = compile(ast.Interactive(body=[last]), filename, "single")
+            return _run(code, g)
+    except (SyntaxError, ValueError) as e:
+        return _compile_error(e)
+    return (OK, 0, "", "", "", 0)
+
+
+def update_object_graph():
+    """Asks the names builder (devicescope.names, if present) for the object graph of the globals."""
+    try:
+        from devicescope import names  # noqa: WPS433 - optional, written by another part of the project
+    except ImportError:
+        return False
+    builder = getattr(names, "build_object_graph", None)
+    if builder is None:
+        return False
+    try:
+        graph = builder(_state.globals)
+        import _devicescope_C
+        _devicescope_C.set_object_graph(graph)
+        _state.graph_error = ""
+        return True
+    except Exception as e:  # a failing view helper must never break the user's run
+        _state.graph_error = f"{type(e).__name__}: {e}"
+        return False
+
+
+def graph_error():
+    return _state.graph_error
+
+
+def flush():
+    _flush()

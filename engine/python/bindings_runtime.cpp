@@ -1,0 +1,194 @@
+// Runtime-level bindings: devices, the current device, the engine hooks (owner hints, module moves,
+// roles) and the object graph the names builder hands to the views.
+#include <pybind11/stl.h>
+
+#include "bindings_common.h"
+#include "core/errors.h"
+
+namespace ds::python {
+namespace {
+
+Role role_from_name(const std::string& name) {
+  static const std::pair<const char*, Role> table[] = {
+      {"tensor", Role::Tensor},
+      {"parameter", Role::Parameter},
+      {"buffer", Role::Buffer},
+      {"gradient", Role::Gradient},
+      {"plain_attribute", Role::PlainAttribute},
+      {"plain-attribute", Role::PlainAttribute},
+      {"optimizer_state", Role::OptimizerState},
+      {"optimizer-state", Role::OptimizerState},
+      {"activation", Role::Activation},
+      {"pinned_staging", Role::PinnedStaging},
+      {"pinned-staging", Role::PinnedStaging},
+  };
+  for (const auto& [n, r] : table)
+    if (name == n) return r;
+  raise(ErrorKind::ValueError, "unknown DeviceScope role '" + name + "'");
+}
+
+ObjectKind object_kind_from_name(std::string name) {
+  for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+  static const std::pair<const char*, ObjectKind> table[] = {
+      {"name", ObjectKind::Name},       {"module", ObjectKind::Module}, {"parameter", ObjectKind::Parameter},
+      {"buffer", ObjectKind::Buffer},   {"tensor", ObjectKind::Tensor}, {"list", ObjectKind::List},
+      {"dict", ObjectKind::Dict},       {"tuple", ObjectKind::Tuple},   {"optimizer", ObjectKind::Optimizer},
+      {"other", ObjectKind::Other},
+  };
+  for (const auto& [n, k] : table)
+    if (name == n) return k;
+  return ObjectKind::Other;
+}
+
+// Reads `key` from a dict-like or attribute-style record, with a default.
+template <typename T>
+T field(py::handle rec, const char* key, T fallback) {
+  py::object v;
+  if (py::isinstance<py::dict>(rec)) {
+    py::dict d = py::reinterpret_borrow<py::dict>(rec);
+    if (!d.contains(key)) return fallback;
+    v = d[key];
+  } else {
+    if (!py::hasattr(rec, key)) return fallback;
+    v = rec.attr(key);
+  }
+  if (v.is_none()) return fallback;
+  return v.cast<T>();
+}
+
+// Note [Object graph contract]: devicescope.names.build_object_graph(globals) returns
+//   {"nodes": [{"id", "kind", "label", "device", "storage_id", "changed"}],
+//    "edges": [{"from", "to", "label"}],
+//    "modules": [{"depth", "path", "type", "kind", "device", "dtype", "shape", "straggler", "storage_id"}]}
+// with kind one of name/module/parameter/buffer/tensor/list/dict/tuple/optimizer/other. Missing keys
+// take defaults, so the builder can grow without breaking this conversion.
+ObjectGraph object_graph_from_py(py::handle graph) {
+  ObjectGraph g;
+  auto list_of = [&](const char* key) -> py::list {
+    if (py::isinstance<py::dict>(graph)) {
+      py::dict d = py::reinterpret_borrow<py::dict>(graph);
+      if (d.contains(key)) return py::list(d[key]);
+    } else if (py::hasattr(graph, key)) {
+      return py::list(graph.attr(key));
+    }
+    return py::list();
+  };
+  for (py::handle n : list_of("nodes")) {
+    ObjectNode node;
+    node.id = field<uint64_t>(n, "id", 0);
+    node.kind = object_kind_from_name(field<std::string>(n, "kind", "other"));
+    node.label = field<std::string>(n, "label", "");
+    node.device = field<std::string>(n, "device", "");
+    node.storage_id = field<uint64_t>(n, "storage_id", 0);
+    node.changed = field<bool>(n, "changed", false);
+    g.nodes.push_back(std::move(node));
+  }
+  for (py::handle e : list_of("edges")) {
+    ObjectEdge edge;
+    edge.from = field<uint64_t>(e, "from", 0);
+    edge.to = field<uint64_t>(e, "to", 0);
+    edge.label = field<std::string>(e, "label", "");
+    g.edges.push_back(std::move(edge));
+  }
+  for (py::handle m : list_of("modules")) {
+    ModuleEntry entry;
+    entry.depth = field<int>(m, "depth", 0);
+    entry.path = field<std::string>(m, "path", "");
+    entry.type = field<std::string>(m, "type", "");
+    entry.kind = object_kind_from_name(field<std::string>(m, "kind", "module"));
+    entry.device = field<std::string>(m, "device", "");
+    entry.dtype = field<std::string>(m, "dtype", "");
+    entry.shape = field<std::vector<int64_t>>(m, "shape", {});
+    entry.straggler = field<bool>(m, "straggler", false);
+    entry.storage_id = field<uint64_t>(m, "storage_id", 0);
+    g.modules.push_back(std::move(entry));
+  }
+  return g;
+}
+
+}  // namespace
+
+void bind_runtime(py::module_& m) {
+  m.def("backend_name", [] { return rt().backend().name(); });
+  m.def("backend_simulated", [] { return rt().backend().caps().simulated; });
+  m.def("backend_note", [] { return rt().backend_note(); });
+  m.def("device_count", [] { return rt().device_count(); });
+  m.def("current_device", [] { return rt().current_device(); });
+  m.def("set_device", [](int device) { rt().set_current_device(device); });
+  m.def("check_cuda_device", [](int device) { rt().check_cuda_device(device); });
+  // Resolves an index-less cuda to the current device; returns (type, index or None).
+  m.def("resolve_device", [](py::handle device) {
+    Device d;
+    if (!device_from_py(device, d)) raise(ErrorKind::TypeError, "expected a device");
+    const Device r = rt().resolve(d);
+    return py::make_tuple(device_type_name(r.type()), r.has_index() ? py::object(py::int_(r.index())) : py::none());
+  });
+  // torch.device("...") parsing with PyTorch's errors: (type, index or None).
+  m.def("parse_device", [](const std::string& text) {
+    const Device d = Device::parse(text);
+    return py::make_tuple(device_type_name(d.type()), d.has_index() ? py::object(py::int_(d.index())) : py::none());
+  });
+  m.def("device_from_type_and_index", [](const std::string& type, int64_t index) {
+    const Device d = Device::from_type_and_index(type, index);
+    return py::make_tuple(device_type_name(d.type()), py::int_(d.index()));
+  });
+  m.def("device_properties", [](int device) {
+    rt().check_cuda_device(device);
+    const DeviceProps p = rt().backend().props(device);
+    py::dict d;
+    d["name"] = p.name;
+    d["total_memory"] = p.total_bytes;
+    d["link"] = p.link;
+    d["simulated"] = p.simulated;
+    return d;
+  });
+
+  m.def("synchronize", [](int device) {
+    if (device < 0) rt().synchronize();
+    else rt().synchronize_device(device);
+  });
+  m.def("poll", [] { rt().poll(); });
+  m.def("now_ns", [] { return rt().backend().now_ns(); });
+
+  // Engine hooks (torch._devicescope_hooks): names and roles for the views, never behaviour.
+  m.def("set_owner_hint", [](const std::string& owner) { rt().set_owner_hint(owner); });
+  m.def("owner_hint", [] { return rt().owner_hint(); });
+  m.def("note_module_move", [](bool begin, const std::string& module, const std::string& target) {
+    rt().note_module_move(begin, module, target);
+  });
+  m.def("note", [](const std::string& text) { rt().note(text); });
+  m.def("tag", [](const TensorPtr& impl, const std::string& role, const std::string& owner) {
+    const Role r = role_from_name(role);
+    impl->storage()->set_role(r);
+    if (!owner.empty()) impl->storage()->set_owner(owner);
+  });
+  m.def("set_object_graph", [](py::handle graph) { rt().set_object_graph(object_graph_from_py(graph)); });
+
+  m.def("live_storage_count", [] { return rt().live_storage_count(); });
+  m.def("event_count", [] { return rt().log().events().size(); });
+  m.def("transfer_count", [] { return rt().log().transfers().size(); });
+  // The transfers recorded so far, as dicts (tests and the lessons read them).
+  m.def("transfers", [] {
+    rt().poll();
+    py::list out;
+    for (const TransferRecord& r : rt().log().transfers()) {
+      py::dict d;
+      d["id"] = r.id;
+      d["src"] = r.src.str();
+      d["dst"] = r.dst.str();
+      d["bytes"] = r.bytes;
+      d["route"] = route_name(r.route);
+      d["non_blocking"] = r.non_blocking;
+      d["async"] = r.async;
+      d["stream_device"] = r.stream_device;
+      d["stream"] = r.stream;
+      d["complete"] = r.complete;
+      d["duration_ns"] = r.duration_ns();
+      d["owner"] = r.owner;
+      out.append(std::move(d));
+    }
+    return out;
+  });
+}
+
+}  // namespace ds::python

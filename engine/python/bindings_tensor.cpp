@@ -1,0 +1,330 @@
+// TensorImpl bindings and the tensor operations that move bytes: factories, to (with PyTorch's argument
+// forms and errors), cuda, cpu, pin_memory, copy_, contiguous, clone, views. Kept lean: Tensor.to's fast
+// path is parse -> ds::to -> return (the Python side wraps), see the per-parameter benchmark.
+#include <pybind11/stl.h>
+
+#include "bindings_common.h"
+#include "core/errors.h"
+#include "tensor/tensor_ops.h"
+
+namespace ds::python {
+namespace {
+
+// Interned attribute names (built once; the interpreter keeps them alive).
+PyObject* attr_name(const char* s) {
+  PyObject* o = PyUnicode_InternFromString(s);
+  return o;
+}
+
+Shape shape_from_py(py::handle obj) {
+  Shape out;
+  for (py::handle h : obj) out.push_back(h.cast<int64_t>());
+  return out;
+}
+
+py::tuple tuple_from_shape(const Shape& s) {
+  py::tuple t(s.size());
+  for (size_t i = 0; i < s.size(); ++i) t[i] = py::int_(s[i]);
+  return t;
+}
+
+int device_key(const Device& d) {
+  // Matches torch/_device.py: cpu -> -1, cuda:i -> i, index-less cuda -> -2, meta -> -3.
+  if (d.is_cpu()) return -1;
+  if (d.type() == DeviceType::Meta) return -3;
+  return d.has_index() ? d.index() : -2;
+}
+
+// The three `to` signatures, as PyTorch 2.x prints them in its argument errors.
+const char* kToSignatures =
+    " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, bool copy = False, *, "
+    "torch.memory_format memory_format = None)\n"
+    " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
+    "None)\n"
+    " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None)\n";
+
+[[noreturn]] void to_invalid(const py::tuple& args, const py::dict& kwargs) {
+  std::string got;
+  for (py::handle a : args) got += (got.empty() ? "" : ", ") + arg_type_name(a);
+  for (auto kv : kwargs) {
+    got += (got.empty() ? "" : ", ") + kv.first.cast<std::string>() + "=" + arg_type_name(kv.second);
+  }
+  if (args.size() == 0 && kwargs.size() > 0) got += ", ";
+  raise(ErrorKind::TypeError,
+        "to() received an invalid combination of arguments - got (" + got + "), but expected one of:\n" +
+            kToSignatures);
+}
+
+bool bool_arg(py::handle v, bool& out) {
+  if (v.ptr() == Py_True) { out = true; return true; }
+  if (v.ptr() == Py_False) { out = false; return true; }
+  return false;
+}
+
+// Parses Tensor.to's arguments into ToOptions; raises PyTorch's TypeError for bad combinations.
+ToOptions parse_to_args(const py::tuple& args, const py::dict& kwargs) {
+  ToOptions o;
+  const size_t n = args.size();
+  // Which signature: decided by the first positional argument (or the keywords when there is none).
+  enum Form { DeviceForm, DTypeForm, TensorForm } form = DeviceForm;
+  size_t pos = 0;
+  if (n > 0) {
+    DType dt;
+    if (is_tensor(args[0])) form = TensorForm;
+    else if (dtype_from_py(args[0], dt)) form = DTypeForm;
+  } else if (kwargs.contains("tensor") || kwargs.contains("other")) {
+    form = TensorForm;
+  }
+  auto take = [&](const char* name, size_t position, bool& present) -> py::object {
+    py::object v;
+    present = false;
+    if (position < n) {
+      v = args[position];
+      present = true;
+      if (kwargs.contains(name)) to_invalid(args, kwargs);
+    } else if (kwargs.contains(name)) {
+      v = kwargs[name];
+      present = true;
+    }
+    return v;
+  };
+  size_t used_kw = 0;
+  auto count_kw = [&](const char* name) {
+    if (kwargs.contains(name)) ++used_kw;
+  };
+  bool present = false;
+  size_t max_pos = 0;
+  if (form == TensorForm) {
+    max_pos = 3;
+    py::object other = n > 0 ? py::object(args[0]) : (kwargs.contains("tensor") ? kwargs["tensor"] : kwargs["other"]);
+    count_kw("tensor");
+    count_kw("other");
+    TensorPtr ot = impl_of(other);
+    if (!ot) to_invalid(args, kwargs);
+    o.device = ot->device();
+    o.dtype = ot->dtype();
+    pos = 1;
+  } else if (form == DTypeForm) {
+    max_pos = 3;
+    DType dt;
+    dtype_from_py(args[0], dt);
+    o.dtype = dt;
+    pos = 1;
+  } else {
+    max_pos = 4;
+    py::object dev = take("device", 0, present);
+    count_kw("device");
+    if (present && !dev.is_none()) {
+      Device d;
+      if (!device_from_py(dev, d)) to_invalid(args, kwargs);
+      o.device = d;
+    }
+    py::object dt = take("dtype", 1, present);
+    count_kw("dtype");
+    if (present && !dt.is_none()) {
+      DType t;
+      if (!dtype_from_py(dt, t)) to_invalid(args, kwargs);
+      o.dtype = t;
+    }
+    pos = 2;
+  }
+  if (n > max_pos) to_invalid(args, kwargs);
+  py::object nb = take("non_blocking", pos, present);
+  count_kw("non_blocking");
+  if (present && !bool_arg(nb, o.non_blocking)) to_invalid(args, kwargs);
+  py::object cp = take("copy", pos + 1, present);
+  count_kw("copy");
+  if (present && !bool_arg(cp, o.copy)) to_invalid(args, kwargs);
+  count_kw("memory_format");  // preserve/contiguous formats both keep dense layouts here
+  if (used_kw != kwargs.size()) to_invalid(args, kwargs);
+  return o;
+}
+
+}  // namespace
+
+bool dtype_from_py(py::handle obj, DType& out) {
+  const PyTypes& t = py_types();
+  if (!t.ready || Py_TYPE(obj.ptr()) != reinterpret_cast<PyTypeObject*>(t.dtype_cls.ptr())) return false;
+  static PyObject* code_name = attr_name("_code");
+  PyObject* code = PyObject_GetAttr(obj.ptr(), code_name);
+  if (!code) throw py::error_already_set();
+  out = DType(PyLong_AsLong(code));
+  Py_DECREF(code);
+  return true;
+}
+
+py::object dtype_to_py(DType t) {
+  const PyTypes& types = py_types();
+  return types.dtypes.at(size_t(t));
+}
+
+bool device_from_py(py::handle obj, Device& out) {
+  PyObject* p = obj.ptr();
+  if (PyUnicode_Check(p)) {
+    out = Device::parse(py::reinterpret_borrow<py::str>(obj).cast<std::string>());
+    return true;
+  }
+  if (PyLong_Check(p) && !PyBool_Check(p)) {
+    const long long index = PyLong_AsLongLong(p);
+    check(index >= 0, "Device index must not be negative");
+    out = Device(DeviceType::CUDA, int(index));
+    return true;
+  }
+  const PyTypes& t = py_types();
+  if (t.ready && Py_TYPE(p) == reinterpret_cast<PyTypeObject*>(t.device_cls.ptr())) {
+    static PyObject* key_name = attr_name("_key");
+    PyObject* key = PyObject_GetAttr(p, key_name);
+    if (!key) throw py::error_already_set();
+    const long k = PyLong_AsLong(key);
+    Py_DECREF(key);
+    if (k == -1) out = Device(DeviceType::CPU);
+    else if (k == -2) out = Device(DeviceType::CUDA);
+    else if (k == -3) out = Device(DeviceType::Meta);
+    else out = Device(DeviceType::CUDA, int(k));
+    return true;
+  }
+  return false;
+}
+
+bool is_tensor(py::handle obj) {
+  const PyTypes& t = py_types();
+  if (!t.ready) return false;
+  const int r = PyObject_IsInstance(obj.ptr(), t.tensor_cls.ptr());
+  if (r < 0) throw py::error_already_set();
+  return r == 1;
+}
+
+TensorPtr impl_of(py::handle obj) {
+  if (!is_tensor(obj)) return nullptr;
+  static PyObject* impl_name = attr_name("_impl");
+  PyObject* impl = PyObject_GetAttr(obj.ptr(), impl_name);
+  if (!impl) throw py::error_already_set();
+  py::object holder = py::reinterpret_steal<py::object>(impl);
+  return holder.cast<TensorPtr>();
+}
+
+std::string arg_type_name(py::handle obj) {
+  if (is_tensor(obj)) return "Tensor";
+  const PyTypes& t = py_types();
+  if (t.ready && Py_TYPE(obj.ptr()) == reinterpret_cast<PyTypeObject*>(t.dtype_cls.ptr())) return "torch.dtype";
+  if (t.ready && Py_TYPE(obj.ptr()) == reinterpret_cast<PyTypeObject*>(t.device_cls.ptr())) return "torch.device";
+  if (obj.is_none()) return "NoneType";
+  py::handle type = py::handle(reinterpret_cast<PyObject*>(Py_TYPE(obj.ptr())));
+  const std::string module = py::str(type.attr("__module__"));
+  const std::string name = py::str(type.attr("__qualname__"));
+  if (module == "builtins" || module.empty()) return name;
+  return module + "." + name;
+}
+
+void bind_tensor(py::module_& m) {
+  py::class_<TensorImpl, TensorPtr> impl(m, "TensorImpl");
+  impl.def_property_readonly("id", &TensorImpl::id)
+      .def_property_readonly("sizes", [](const TensorImpl& t) { return tuple_from_shape(t.sizes()); })
+      .def_property_readonly("strides", [](const TensorImpl& t) { return tuple_from_shape(t.strides()); })
+      .def_property_readonly("offset", &TensorImpl::offset)
+      .def_property_readonly("dtype_code", [](const TensorImpl& t) { return int(t.dtype()); })
+      .def_property_readonly("device_key", [](const TensorImpl& t) { return device_key(t.device()); })
+      .def_property_readonly("numel", &TensorImpl::numel)
+      .def_property_readonly("dim", &TensorImpl::dim)
+      .def_property_readonly("nbytes", &TensorImpl::nbytes)
+      .def_property_readonly("is_contiguous", &TensorImpl::is_contiguous)
+      .def_property_readonly("is_pinned", &TensorImpl::is_pinned)
+      .def_property_readonly("is_virtual", &TensorImpl::is_virtual)
+      .def_property_readonly("data_ptr", [](const TensorImpl& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
+      .def_property_readonly("storage_id", [](const TensorImpl& t) { return t.storage()->id(); })
+      .def_property_readonly("storage_nbytes", [](const TensorImpl& t) { return t.storage()->nbytes(); })
+      .def_property_readonly("storage_place", [](const TensorImpl& t) { return t.storage()->place().str(); })
+      .def_property_readonly("storage_owner", [](const TensorImpl& t) { return t.storage()->owner(); })
+      .def_property_readonly("storage_role", [](const TensorImpl& t) { return std::string(role_name(t.storage()->role())); })
+      .def_property_readonly("version", &TensorImpl::version)
+      .def("bump_version", &TensorImpl::bump_version)
+      .def_readwrite("requires_grad", &TensorImpl::requires_grad)
+      .def_readwrite("is_parameter", &TensorImpl::is_parameter)
+      .def_readwrite("grad", &TensorImpl::grad)
+      .def("set_data", [](TensorImpl& self, const TensorPtr& other) { self.set_data(*other); })
+      .def("alias", [](const TensorImpl& self, py::handle sizes, py::handle strides, int64_t offset) {
+        return self.alias(shape_from_py(sizes), shape_from_py(strides), offset);
+      })
+      .def("same_storage", [](const TensorImpl& a, const TensorImpl& b) { return a.storage() == b.storage(); });
+
+  // Factories. device: a torch.device / str / int; resolved (index-less cuda -> current device) here.
+  m.def("empty", [](py::handle sizes, int dtype, py::handle device, bool pin_memory, bool virtual_bytes) {
+    Device d(DeviceType::CPU);
+    if (!device.is_none() && !device_from_py(device, d)) raise(ErrorKind::TypeError, "expected a device");
+    return ds::empty(rt(), shape_from_py(sizes), DType(dtype), d, pin_memory, virtual_bytes);
+  });
+  m.def("zeros", [](py::handle sizes, int dtype, py::handle device) {
+    Device d(DeviceType::CPU);
+    if (!device.is_none() && !device_from_py(device, d)) raise(ErrorKind::TypeError, "expected a device");
+    return ds::zeros(rt(), shape_from_py(sizes), DType(dtype), d);
+  });
+
+  // Tensor.to(*args, **kwargs): the new TensorImpl, or None when `to` returns self.
+  m.def("to", [](const TensorPtr& self, py::tuple args, py::dict kwargs) -> py::object {
+    const ToOptions o = parse_to_args(args, kwargs);
+    TensorPtr out = ds::to(rt(), self, o);
+    if (out == self) return py::none();
+    return py::cast(std::move(out));
+  });
+  // Direct form for internal callers (autograd, Module helpers): device/dtype may be None.
+  m.def("to_device_dtype", [](const TensorPtr& self, py::handle device, py::handle dtype, bool non_blocking,
+                              bool copy) -> py::object {
+    ToOptions o;
+    Device d;
+    if (!device.is_none()) {
+      if (!device_from_py(device, d)) raise(ErrorKind::TypeError, "expected a device");
+      o.device = d;
+    }
+    DType t;
+    if (!dtype.is_none()) {
+      if (!dtype_from_py(dtype, t)) raise(ErrorKind::TypeError, "expected a dtype");
+      o.dtype = t;
+    }
+    o.non_blocking = non_blocking;
+    o.copy = copy;
+    TensorPtr out = ds::to(rt(), self, o);
+    if (out == self) return py::none();
+    return py::cast(std::move(out));
+  });
+  m.def("cuda", [](const TensorPtr& self, py::handle device, bool non_blocking) -> py::object {
+    std::optional<int> index;
+    if (!device.is_none()) {
+      Device d;
+      if (!device_from_py(device, d))
+        raise(ErrorKind::TypeError, "cuda(): argument 'device' must be torch.device, not " + arg_type_name(device));
+      check(d.is_cuda(), "Invalid device, must be cuda device");
+      if (d.has_index()) index = d.index();
+    }
+    TensorPtr out = ds::cuda(rt(), self, index, non_blocking);
+    if (out == self) return py::none();
+    return py::cast(std::move(out));
+  });
+  m.def("cpu", [](const TensorPtr& self) -> py::object {
+    TensorPtr out = ds::cpu(rt(), self);
+    if (out == self) return py::none();
+    return py::cast(std::move(out));
+  });
+  m.def("pin_memory", [](const TensorPtr& self) -> py::object {
+    TensorPtr out = ds::pin_memory(rt(), self);
+    if (out == self) return py::none();
+    return py::cast(std::move(out));
+  });
+  m.def("copy_", [](const TensorPtr& dst, const TensorPtr& src, bool non_blocking) {
+    ds::copy_(rt(), dst, src, non_blocking);
+  });
+  m.def("contiguous", [](const TensorPtr& self) -> py::object {
+    TensorPtr out = ds::contiguous(rt(), self);
+    if (out == self) return py::none();
+    return py::cast(std::move(out));
+  });
+  m.def("clone", [](const TensorPtr& self) { return ds::clone(rt(), self); });
+  m.def("as_strided", [](const TensorPtr& self, py::handle sizes, py::handle strides, int64_t offset) {
+    return ds::as_strided(self, shape_from_py(sizes), shape_from_py(strides), offset);
+  });
+  m.def("detach", [](const TensorPtr& self) { return ds::detach(self); });
+  m.def("set_view_info", [](const TensorPtr& self) {
+    self->storage()->set_view_info(dtype_name(self->dtype()), self->sizes());
+  });
+}
+
+}  // namespace ds::python

@@ -1,0 +1,103 @@
+// PythonSession: the embedded CPython interpreter bound to one ds::Runtime. Runs user scripts as
+// __main__ (whole, statement by statement, or console lines) against DeviceScope's torch package.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/runtime.h"
+
+namespace ds::python {
+
+// An uncaught exception, as `python script.py` would print it.
+struct PythonError {
+  std::string type;       // "RuntimeError", "torch.cuda.OutOfMemoryError", "SyntaxError", "KeyboardInterrupt"
+  std::string message;    // str(exception)
+  std::string traceback;  // "Traceback (most recent call last):\n ..." with user frames only; ends in "\n"
+  int line = 0;           // failing line in the user's script, 0 when unknown
+};
+
+enum class RunStatus { Ok, Error, Exit, Interrupted };
+
+struct RunResult {
+  RunStatus status = RunStatus::Ok;
+  int exit_code = 0;  // sys.exit(n) -> n; an uncaught exception -> 1; interrupted -> 130
+  PythonError error;  // filled for Error and Interrupted
+  bool ok() const { return status == RunStatus::Ok; }
+};
+
+struct StatementSpan {
+  int first_line = 0;  // 1-based, decorators included
+  int last_line = 0;
+};
+
+// Receives the script's stdout/stderr when capturing (the app shows it in its console).
+using OutputSink = std::function<void(std::string_view text, bool is_stderr)>;
+
+struct SessionOptions {
+  RuntimeOptions runtime;
+  OutputSink output;               // null: stdout/stderr pass through to the process's own
+  bool build_object_graph = true;  // after each step / console line, ask devicescope.names for the graph
+  bool seed_on_reset = true;       // Step back replays: deterministic torch/random/numpy seeds on reset()
+};
+
+// One per process (CPython embeds one interpreter). Create and destroy it on the same thread; every
+// other method may be called from any one thread at a time, and interrupt() from any thread at all.
+class PythonSession {
+ public:
+  explicit PythonSession(SessionOptions options = {});
+  ~PythonSession();
+  PythonSession(const PythonSession&) = delete;
+  PythonSession& operator=(const PythonSession&) = delete;
+
+  Runtime& runtime() { return *runtime_; }
+  std::shared_ptr<Runtime> runtime_ptr() const { return runtime_; }
+
+  // A whole script as __main__ (devicescope run). argv: sys.argv (argv[0] defaults to the path).
+  RunResult run_file(const std::string& path, const std::vector<std::string>& argv = {});
+  RunResult run_source(const std::string& source, const std::string& filename,
+                       const std::vector<std::string>& argv = {});
+
+  // Step mode: load() splits the source into top-level statements (a SyntaxError comes back as an
+  // Error result); step() runs the next one in the same globals; run_to(n) resets and runs the first n
+  // (Step back = run_to(next_statement() - 1)). After each statement the object graph is refreshed.
+  RunResult load(const std::string& source, const std::string& filename, const std::vector<std::string>& argv = {});
+  int statement_count() const { return int(spans_.size()); }
+  StatementSpan statement(int index) const { return spans_.at(size_t(index)); }
+  int next_statement() const { return next_; }
+  RunResult step();
+  RunResult run_to(int count);
+
+  // Fresh globals and a fresh runtime (new ds::Runtime, seeds reset); the loaded statements stay.
+  void reset();
+
+  // One console entry: statements execute, a trailing expression is echoed like the REPL.
+  RunResult run_console(const std::string& code);
+
+  // Stops the running code with KeyboardInterrupt (within a few milliseconds of Python bytecode).
+  void interrupt();
+  bool running() const { return running_.load(); }
+
+  // Why the last object-graph refresh failed ("" when it worked or no builder exists).
+  std::string object_graph_error();
+
+ private:
+  struct Interp;  // pybind11 state, kept out of this header
+  template <typename... Args>
+  RunResult invoke(const char* function, Args&&... args);  // calls _ds_session.<function> under the GIL
+  void refresh_object_graph();
+
+  SessionOptions options_;
+  std::shared_ptr<Runtime> runtime_;
+  std::unique_ptr<Interp> interp_;
+  std::vector<StatementSpan> spans_;
+  int next_ = 0;
+  std::atomic<bool> running_{false};
+  std::atomic<unsigned long> running_thread_{0};
+};
+
+}  // namespace ds::python

@@ -1,0 +1,59 @@
+# Where factories allocate and which float dtype they use when not told: torch.set_default_device,
+# `with torch.device(...)` (a stack on top of it) and torch.set_default_dtype. SEMANTICS §6: these do not
+# change torch.cuda.current_device(), `*_like` or `.cuda()`.
+from . import _dtype
+from ._device import CPU, as_device
+
+_state = {"device": None, "stack": [], "dtype": _dtype.float32}
+
+
+def reset():
+    _state["device"] = None
+    _state["stack"] = []
+    _state["dtype"] = _dtype.float32
+
+
+def push_device(d):
+    _state["stack"].append(d)
+
+
+def pop_device():
+    if _state["stack"]:
+        _state["stack"].pop()
+
+
+def factory_device(device):
+    """The device a factory allocates on: the explicit argument, else the innermost default."""
+    if device is not None:
+        return device
+    if _state["stack"]:
+        return _state["stack"][-1]
+    return _state["device"]  # None means cpu
+
+
+def set_default_device(device):
+    """torch.set_default_device: factories without device= allocate here (None restores cpu)."""
+    _state["device"] = as_device(device)
+
+
+def get_default_device():
+    d = factory_device(None)
+    if d is None:
+        return CPU
+    if d.type == "cuda" and d.index is None:
+        import _devicescope_C
+        from ._device import from_key
+        return from_key(_devicescope_C.current_device())
+    return d
+
+
+def set_default_dtype(d):
+    if not isinstance(d, _dtype.dtype):
+        raise TypeError(f"set_default_dtype(): argument 'd' must be torch.dtype, not {type(d).__name__}")
+    if not d.is_floating_point:
+        raise TypeError(f"only floating-point types are supported as the default type")
+    _state["dtype"] = d
+
+
+def get_default_dtype():
+    return _state["dtype"]

@@ -1,0 +1,371 @@
+# Tensor factories (tensor, empty, zeros, ones, full, rand*, arange, linspace, eye, *_like, from_numpy)
+# with device=/dtype=/requires_grad=/pin_memory= and the default device (SEMANTICS §6), plus DeviceScope's
+# virtual=True (placed and accounted like any tensor, never materialised).
+import math
+import warnings
+
+import numpy as np
+
+import _devicescope_C as _E
+
+from . import _default
+from . import _dtype as D
+from . import _random
+from ._device import as_device
+from ._ops import _core as C
+from ._size import Size
+
+
+def _size_args(name, args):
+    if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
+        args = tuple(args[0])
+    out = []
+    for i, a in enumerate(args):
+        if isinstance(a, C.Tensor) and a._impl.dim == 0:
+            a = a.item()
+        if isinstance(a, bool) or not hasattr(a, "__index__"):
+            raise TypeError(f"{name}(): argument 'size' (position {i + 1}) must be tuple of ints, but found "
+                            f"element of type {type(a).__name__} at pos {i}")
+        out.append(a.__index__())
+    return tuple(out)
+
+
+def _device(device):
+    return _default.factory_device(as_device(device))
+
+
+def _finish(t, requires_grad):
+    if requires_grad:
+        if not C.dtype_of(t).is_floating_point:
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t._requires_grad = True
+        t._impl.requires_grad = True
+    return t
+
+
+def _alloc(name, size, dtype, device, pin_memory, virtual):
+    dtype = dtype or _default.get_default_dtype()
+    if not isinstance(dtype, D.dtype):
+        raise TypeError(f"{name}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+    return C.new_empty(size, dtype, _device(device), bool(pin_memory), bool(virtual))
+
+
+def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
+          memory_format=None, virtual=False):
+    t = _alloc("empty", _size_args("empty", size), dtype, device, pin_memory, virtual)
+    return _finish(t, requires_grad)
+
+
+def _filled(name, size, value, dtype, device, requires_grad, pin_memory, virtual):
+    t = _alloc(name, _size_args(name, size), dtype, device, pin_memory, virtual)
+    if not virtual and t._impl.numel:
+        C.write(t, np.asarray(value), bump=False)
+    return _finish(t, requires_grad)
+
+
+def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
+          virtual=False):
+    if not pin_memory and not virtual:
+        dtype = dtype or _default.get_default_dtype()
+        t = C.wrap(_E.zeros(_size_args("zeros", size), dtype._code, _device(device)))
+        return _finish(t, requires_grad)
+    return _filled("zeros", size, 0, dtype, device, requires_grad, pin_memory, virtual)
+
+
+def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
+         virtual=False):
+    return _filled("ones", size, 1, dtype, device, requires_grad, pin_memory, virtual)
+
+
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False, virtual=False):
+    if dtype is None:
+        if isinstance(fill_value, bool):
+            dtype = D.bool
+        elif isinstance(fill_value, int):
+            dtype = D.int64
+        elif isinstance(fill_value, C.Tensor):
+            dtype = C.dtype_of(fill_value)
+            fill_value = fill_value.item()
+    return _filled("full", size, fill_value, dtype, device, requires_grad, pin_memory, virtual)
+
+
+def _random_fill(name, size, gen_fn, dtype, device, requires_grad, pin_memory, virtual, generator=None):
+    t = _alloc(name, _size_args(name, size), dtype, device, pin_memory, virtual)
+    if not virtual and t._impl.numel:
+        C.write(t, gen_fn(_random.rng(generator), tuple(t._impl.sizes)), bump=False)
+    return _finish(t, requires_grad)
+
+
+def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False, virtual=False):
+    _check_float("rand", dtype)
+    return _random_fill("rand", size, lambda r, s: r.random(s), dtype, device, requires_grad, pin_memory,
+                        virtual, generator)
+
+
+def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False, virtual=False):
+    _check_float("randn", dtype)
+    return _random_fill("randn", size, lambda r, s: r.standard_normal(s), dtype, device, requires_grad,
+                        pin_memory, virtual, generator)
+
+
+def _check_float(name, dtype):
+    if dtype is not None and not dtype.is_floating_point:
+        raise RuntimeError(f"\"{'uniform' if name == 'rand' else 'normal'}_kernel_cpu\" not implemented for "
+                           f"'{_scalar_name(dtype)}'")
+
+
+def _scalar_name(d):
+    from ._ops.elementwise import scalar_name
+    return scalar_name(d)
+
+
+def randint(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False, pin_memory=False,
+            layout=None, out=None):
+    args = list(args)
+    if size is None:
+        size = args.pop()
+    if len(args) == 1:
+        low, high = 0, args[0]
+    elif len(args) == 2:
+        low, high = args
+    else:
+        raise TypeError("randint() received an invalid combination of arguments")
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    return _random_fill("randint", size, lambda r, s: r.integers(low, high, s), dtype or D.int64, device,
+                        requires_grad, pin_memory, False, generator)
+
+
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, pin_memory=False, layout=None,
+             out=None):
+    t = _alloc("randperm", (n,), dtype or D.int64, device, pin_memory, False)
+    if n:
+        C.write(t, _random.rng(generator).permutation(n), bump=False)
+    return _finish(t, requires_grad)
+
+
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None,
+           requires_grad=False):
+    if isinstance(mean, C.Tensor) or isinstance(std, C.Tensor):
+        ref = mean if isinstance(mean, C.Tensor) else std
+        m = C.read(mean) if isinstance(mean, C.Tensor) else mean
+        s = C.read(std) if isinstance(std, C.Tensor) else std
+        shape = np.broadcast_shapes(np.shape(m), np.shape(s))
+        return C.make(_random.rng(generator).normal(m, s, shape), C.dtype_of(ref), C.device_of(ref))
+    return _random_fill("normal", size, lambda r, sh: r.normal(mean, std, sh), dtype, device, requires_grad,
+                        False, False, generator)
+
+
+def bernoulli(input, p=None, *, generator=None, out=None):  # noqa: A002
+    probs = C.read(input) if p is None else np.full(tuple(input._impl.sizes), p)
+    vals = _random.rng(generator).random(probs.shape) < probs
+    return C.make(vals, C.dtype_of(input), C.device_of(input))
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):  # noqa: A002
+    p = np.asarray(C.read(input), dtype=np.float64)
+    r = _random.rng(generator)
+    rows = p.reshape(-1, p.shape[-1])
+    res = []
+    for row in rows:
+        q = row / row.sum()
+        res.append(r.choice(len(q), size=num_samples, replace=replacement, p=q))
+    arr = np.asarray(res, dtype=np.int64).reshape(p.shape[:-1] + (num_samples,))
+    return C.make(arr, D.int64, C.device_of(input))
+
+
+# ----------------------------------------------------------------------------- from data
+def _infer(data):
+    """(values, dtype) for nested Python data, with PyTorch's inference and ragged-list errors."""
+    kinds = set()
+
+    def walk(x, depth, shape):
+        if isinstance(x, C.Tensor):
+            if x._impl.numel != 1 or x._impl.dim > 0 and depth < len(shape):
+                if x._impl.numel != 1:
+                    raise ValueError("only one element tensors can be converted to Python scalars")
+            d = C.dtype_of(x)
+            kinds.add("float" if d.is_floating_point else ("bool" if d is D.bool else "int"))
+            return x.item()
+        if isinstance(x, (list, tuple)):
+            if len(shape) <= depth:
+                shape.append(len(x))
+            elif shape[depth] != len(x):
+                raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} (got {len(x)})")
+            return [walk(e, depth + 1, shape) for e in x]
+        if isinstance(x, np.ndarray):
+            return walk(x.tolist(), depth, shape)
+        if isinstance(x, (bool, np.bool_)):
+            kinds.add("bool")
+        elif isinstance(x, (int, np.integer)):
+            kinds.add("int")
+        elif isinstance(x, (float, np.floating)):
+            kinds.add("float")
+        elif isinstance(x, complex):
+            raise TypeError("DeviceScope does not model complex tensors")
+        else:
+            raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
+        if len(shape) > depth:
+            raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} (got 0)")
+        return x
+
+    shape = []
+    values = walk(data, 0, shape)
+    if "float" in kinds:
+        dtype = _default.get_default_dtype()
+    elif "int" in kinds:
+        dtype = D.int64
+    elif "bool" in kinds:
+        dtype = D.bool
+    else:
+        dtype = _default.get_default_dtype()
+    return np.array(values, dtype=np.float64 if dtype.is_floating_point else None).reshape(shape), dtype
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    if isinstance(data, C.Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
+                      "or sourceTensor.clone().detach().requires_grad_(True), rather than "
+                      "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+        values, inferred = C.read(data), C.dtype_of(data)
+        target = _default.factory_device(as_device(device)) if device is not None else C.device_of(data)
+        t = C.new_empty(values.shape, dtype or inferred, target, bool(pin_memory))
+        if t._impl.numel:
+            C.write(t, values, bump=False)
+        return _finish(t, requires_grad)
+    if isinstance(data, np.ndarray):
+        values, inferred = np.asarray(data), D.from_numpy_dtype(data.dtype)
+    else:
+        values, inferred = _infer(data)
+    t = C.new_empty(values.shape, dtype or inferred, _device(device), bool(pin_memory))
+    if t._impl.numel:
+        C.write(t, values, bump=False)
+    return _finish(t, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None):
+    if isinstance(data, C.Tensor):
+        return data.to(device=device, dtype=dtype)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    if isinstance(obj, C.Tensor) and not copy:
+        return obj.to(device=device, dtype=dtype)
+    return tensor(obj, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def from_numpy(arr):
+    """Unlike PyTorch, the result does not share the array's memory (DeviceScope owns its storages)."""
+    if not isinstance(arr, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(arr).__name__})")
+    dt = D.from_numpy_dtype(arr.dtype)
+    t = C.new_empty(arr.shape, dt, None)
+    if t._impl.numel:
+        C.write(t, arr, bump=False)
+    return t
+
+
+def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+           pin_memory=False):
+    if end is None:
+        start, end = 0, start
+    vals = [v.item() if isinstance(v, C.Tensor) else v for v in (start, end, step)]
+    start, end, step = vals
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    if dtype is None:
+        dtype = _default.get_default_dtype() if any(isinstance(v, float) for v in vals) else D.int64
+    n = max(0, math.ceil((end - start) / step))
+    values = start + np.arange(n, dtype=np.float64 if dtype.is_floating_point else np.int64) * step
+    t = C.new_empty((n,), dtype, _device(device), bool(pin_memory))
+    if n:
+        C.write(t, values, bump=False)
+    return _finish(t, requires_grad)
+
+
+def range(start, end, step=1, *, dtype=None, device=None, requires_grad=False):  # noqa: A001
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior "
+                  "is inconsistent with Python's range builtin. Instead, use torch.arange, which produces "
+                  "values in [start, end).", UserWarning, stacklevel=2)
+    n = int(math.floor((end - start) / step)) + 1
+    t = C.new_empty((n,), dtype or _default.get_default_dtype(), _device(device))
+    C.write(t, start + np.arange(n) * step, bump=False)
+    return _finish(t, requires_grad)
+
+
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    t = C.new_empty((steps,), dtype or _default.get_default_dtype(), _device(device))
+    if steps:
+        C.write(t, np.linspace(start, end, steps), bump=False)
+    return _finish(t, requires_grad)
+
+
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+    t = C.new_empty((steps,), dtype or _default.get_default_dtype(), _device(device))
+    if steps:
+        C.write(t, np.logspace(start, end, steps, base=base), bump=False)
+    return _finish(t, requires_grad)
+
+
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    m = n if m is None else m
+    t = C.new_empty((n, m), dtype or _default.get_default_dtype(), _device(device), bool(pin_memory))
+    if n and m:
+        C.write(t, np.eye(n, m), bump=False)
+    return _finish(t, requires_grad)
+
+
+# ----------------------------------------------------------------------------- *_like (input's device)
+def _like(name, t, dtype, device, requires_grad, fill, pin_memory=False):
+    dev = C.device_of(t) if device is None else as_device(device)
+    dt = dtype or C.dtype_of(t)
+    out = C.new_empty(tuple(t._impl.sizes), dt, dev, bool(pin_memory), t._impl.is_virtual)
+    if fill is not None and not t._impl.is_virtual and out._impl.numel:
+        C.write(out, fill(tuple(t._impl.sizes)), bump=False)
+    return _finish(out, requires_grad)
+
+
+def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,  # noqa: A002
+               memory_format=None, pin_memory=False):
+    return _like("empty_like", input, dtype, device, requires_grad, None, pin_memory)
+
+
+def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,  # noqa: A002
+               memory_format=None):
+    return _like("zeros_like", input, dtype, device, requires_grad, lambda s: np.zeros(s))
+
+
+def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,  # noqa: A002
+              memory_format=None):
+    return _like("ones_like", input, dtype, device, requires_grad, lambda s: np.ones(s))
+
+
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,  # noqa: A002
+              memory_format=None):
+    return _like("full_like", input, dtype, device, requires_grad, lambda s: np.full(s, fill_value))
+
+
+def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,  # noqa: A002
+              memory_format=None):
+    return _like("rand_like", input, dtype, device, requires_grad, lambda s: _random.rng().random(s))
+
+
+def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,  # noqa: A002
+               memory_format=None):
+    return _like("randn_like", input, dtype, device, requires_grad, lambda s: _random.rng().standard_normal(s))
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,  # noqa: A002
+                 requires_grad=False, memory_format=None):
+    if high is None:
+        low, high = 0, low
+    return _like("randint_like", input, dtype, device, requires_grad,
+                 lambda s: _random.rng().integers(low, high, s))

@@ -1,0 +1,288 @@
+# Shared machinery of the numpy-backed ops: reading and writing tensor values, making result tensors on
+# the inputs' device, PyTorch's device checks and type promotion, broadcasting with PyTorch's messages.
+import numpy as np
+
+import _devicescope_C as _E
+
+from .. import _dtype as D
+from .._device import from_key
+from ..autograd import grad_mode
+
+_BF16 = 3
+_new = object.__new__
+Tensor = None  # set by torch._tensor (import cycle)
+
+
+def wrap(impl, cls=None):
+    t = _new(cls or Tensor)
+    t._impl = impl
+    return t
+
+
+def is_tensor(x):
+    return isinstance(x, Tensor)
+
+
+def dtype_of(t):
+    return D.BY_CODE[t._impl.dtype_code]
+
+
+def device_of(t):
+    return from_key(t._impl.device_key)
+
+
+# ----------------------------------------------------------------------------- values
+def _bf16_to_f32(raw):
+    return (raw.astype(np.uint32) << 16).view(np.float32)
+
+
+def _f32_to_bf16(values):
+    f = np.ascontiguousarray(values, dtype=np.float32)
+    u = f.view(np.uint32).astype(np.uint64)
+    rounded = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+    nan = np.isnan(f)
+    if nan.any():
+        rounded[nan] = 0x7FC0
+    return rounded
+
+
+def read(t):
+    """The tensor's values as a numpy array (a view for host/simulated memory; bfloat16 as float32 copy)."""
+    arr, _ = _E.numpy_view(t._impl)
+    if t._impl.dtype_code == _BF16:
+        return _bf16_to_f32(arr)
+    return arr
+
+
+def write(t, values, bump=True):
+    """Writes values (broadcast to t's shape, cast like PyTorch's copy) into t's memory."""
+    view, is_copy = _E.numpy_view(t._impl)
+    with np.errstate(all="ignore"):
+        if t._impl.dtype_code == _BF16:
+            view[...] = _f32_to_bf16(np.broadcast_to(np.asarray(values, dtype=np.float32), view.shape))
+        elif view.dtype == np.bool_:
+            view[...] = np.asarray(values) != 0
+        else:
+            view[...] = _cast_for_store(np.asarray(values), view.dtype)
+    if is_copy:
+        _E.upload(t._impl, view)
+    if bump:
+        t._impl.bump_version()
+
+
+def _cast_for_store(values, np_dtype):
+    # float -> integer casts truncate toward zero (numpy's astype does the same); NaN/inf become garbage
+    # in PyTorch too, so no special care.
+    if values.dtype == np_dtype:
+        return values
+    return values.astype(np_dtype)
+
+
+def new_empty(shape, dtype, device, pin_memory=False, virtual=False):
+    return wrap(_E.empty(tuple(shape), dtype._code, device, pin_memory, virtual))
+
+
+def make(values, dtype, device):
+    """A new tensor on `device` (a torch.device, or None for cpu) holding `values` converted to dtype."""
+    values = np.asarray(values)
+    impl = _E.empty(values.shape, dtype._code, device, False, False)
+    if dtype._code != _BF16 and values.dtype == dtype._np and values.flags.c_contiguous:
+        _E.write_contiguous(impl, values)
+        return wrap(impl)
+    t = wrap(impl)
+    write(t, values, bump=False)
+    return t
+
+
+def compute_dtype(dtype):
+    """numpy dtype the math runs in: half and bfloat16 compute in float32, like PyTorch's kernels."""
+    if dtype._code in (2, 3):
+        return np.float32
+    return dtype._np
+
+
+# ----------------------------------------------------------------------------- devices
+def elementwise_device(tensors, outputs=()):
+    """TensorIterator's rule: the first non-CPU device is common; 0-dim CPU tensors may join it.
+
+    Returns the device of the result (a torch.device) and raises PyTorch's error on a mismatch.
+    """
+    common = None
+    for t in tensors:
+        k = t._impl.device_key
+        if k != -1:
+            common = k
+            break
+    if common is None:
+        return from_key(-1)
+    for t in outputs:
+        k = t._impl.device_key
+        if k != common:
+            raise RuntimeError("Expected all tensors to be on the same device, but found at least two devices, "
+                               f"{from_key(common)} and {from_key(k)}!")
+    for t in tensors:
+        k = t._impl.device_key
+        if k == common or (k == -1 and t._impl.dim == 0):
+            continue
+        raise RuntimeError("Expected all tensors to be on the same device, but found at least two devices, "
+                           f"{from_key(common)} and {from_key(k)}!")
+    return from_key(common)
+
+
+def check_same_device(method, named):
+    """c10's argument check for ops like addmm: the first tensor fixes the common device; the first one
+    elsewhere is named. The kernel is CUDA's when any argument is on CUDA."""
+    common = None
+    for _, t in named:
+        if t is not None:
+            common = t._impl.device_key
+            break
+    if common is None:
+        return from_key(-1)
+    for name, t in named:
+        if t is not None and t._impl.device_key != common:
+            any_cuda = any(x is not None and x._impl.device_key >= 0 for _, x in named)
+            wrapper = ("wrapper_CUDA_" if any_cuda else "wrapper_CPU_") + method
+            raise RuntimeError("Expected all tensors to be on the same device, but got "
+                               f"{name} is on {from_key(t._impl.device_key)}, different from other tensors on "
+                               f"{from_key(common)} (when checking argument in method {wrapper})")
+    return from_key(common)
+
+
+# ----------------------------------------------------------------------------- dtypes
+def _scalar_dtype(v):
+    if isinstance(v, bool) or isinstance(v, np.bool_):
+        return D.bool
+    if isinstance(v, (int, np.integer)):
+        return D.int64
+    if isinstance(v, (float, np.floating)):
+        return None  # the default float dtype, at the lowest priority
+    raise TypeError(f"unsupported operand type: {type(v).__name__}")
+
+
+def result_type(*operands):
+    """torch.result_type: dimensioned tensors > zero-dim tensors > Python scalars, by category."""
+    dim_t = zero_t = scalar_t = None
+    for o in operands:
+        if isinstance(o, Tensor):
+            d = dtype_of(o)
+            if o._impl.dim > 0:
+                dim_t = d if dim_t is None else D.promote_types(dim_t, d)
+            else:
+                zero_t = d if zero_t is None else D.promote_types(zero_t, d)
+        elif o is not None:
+            d = _scalar_dtype(o)
+            if d is None:
+                from .._default import get_default_dtype
+                d = get_default_dtype()
+            scalar_t = d if scalar_t is None else D.promote_types(scalar_t, d)
+    return _combine(dim_t, _combine(zero_t, scalar_t))
+
+
+def _combine(higher, lower):
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    if higher.is_floating_point:
+        return higher
+    if higher is D.bool or lower.is_floating_point:
+        return D.promote_types(higher, lower)
+    return higher
+
+
+def values_of(x, np_dtype):
+    """Operand values for numpy in the compute dtype (tensors are read, scalars wrapped)."""
+    if isinstance(x, Tensor):
+        v = read(x)
+        return v if v.dtype == np_dtype else v.astype(np_dtype)
+    return np.asarray(x, dtype=np_dtype)
+
+
+# ----------------------------------------------------------------------------- shapes
+def broadcast_shapes(*shapes):
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    for s in shapes:
+        for i, n in enumerate(s):
+            j = ndim - len(s) + i
+            if out[j] == 1:
+                out[j] = n
+            elif n != 1 and n != out[j]:
+                raise RuntimeError(f"The size of tensor a ({out[j]}) must match the size of tensor b ({n}) "
+                                   f"at non-singleton dimension {j}")
+    return tuple(out)
+
+
+def shape_of(x):
+    return x._impl.sizes if isinstance(x, Tensor) else ()
+
+
+def wrap_dim(dim, ndim):
+    """PyTorch's dimension wrapping with its IndexError text."""
+    if hasattr(dim, "__index__") and not isinstance(dim, bool):
+        dim = dim.__index__()
+    else:
+        raise TypeError(f"dim must be int, not {type(dim).__name__}")
+    n = max(ndim, 1)
+    if dim < -n or dim >= n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim + n if dim < 0 else dim
+
+
+def dims_arg(dim, ndim):
+    """A dim argument that may be None, an int or a sequence -> a sorted tuple of wrapped dims (or None)."""
+    if dim is None:
+        return None
+    if isinstance(dim, (list, tuple)):
+        dims = tuple(wrap_dim(d, ndim) for d in dim)
+        seen = set()
+        for d in dims:
+            if d in seen:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+            seen.add(d)
+        return tuple(sorted(dims))
+    return (wrap_dim(dim, ndim),)
+
+
+def sum_to_shape(t, shape):
+    """Reduces a broadcast gradient back to `shape` (sum over the broadcast dims)."""
+    tshape = t._impl.sizes
+    if tuple(tshape) == tuple(shape):
+        return t
+    lead = len(tshape) - len(shape)
+    dims = list(range(lead))
+    for i, n in enumerate(shape):
+        if n == 1 and tshape[lead + i] != 1:
+            dims.append(lead + i)
+    from . import reduction
+    out = reduction.sum(t, dims, keepdim=True) if dims else t
+    if lead:
+        from . import shape as S
+        out = S.reshape(out, tuple(shape))
+    elif tuple(out._impl.sizes) != tuple(shape):
+        from . import shape as S
+        out = S.reshape(out, tuple(shape))
+    return out
+
+
+def needs_grad(*tensors):
+    if not grad_mode._enabled[0]:
+        return False
+    for t in tensors:
+        if t is not None and isinstance(t, Tensor) and (t._grad_fn is not None or t._requires_grad):
+            return True
+    return False
+
+
+def check_virtual(*tensors):
+    for t in tensors:
+        if isinstance(t, Tensor) and t._impl.is_virtual:
+            raise RuntimeError("Cannot read the values of a virtual tensor: DeviceScope places, accounts and "
+                               "moves it, but it has no bytes")
+
+
+def check_inplace(t):
+    """PyTorch refuses in-place ops on a leaf that requires grad while grad mode is on."""
+    if grad_mode._enabled[0] and t._grad_fn is None and t._requires_grad:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")

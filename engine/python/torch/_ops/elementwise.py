@@ -1,0 +1,603 @@
+# Elementwise ops (binary with broadcasting and type promotion, unary, comparisons, where, clamp) with
+# PyTorch's device checks, result dtypes, in-place rules and autograd.
+import math
+
+import numpy as np
+
+from .. import _dtype as D
+from ..autograd import graph
+from . import _core as C
+
+_SCALAR_NAMES = {0: "Float", 1: "Double", 2: "Half", 3: "BFloat16", 4: "Long", 5: "Int", 6: "Short",
+                 7: "Char", 8: "Byte", 9: "Bool"}
+
+
+def scalar_name(d):
+    return _SCALAR_NAMES[d._code]
+
+
+def can_cast(src, dst):
+    """c10::canCast: no floating -> integral, nothing non-bool -> bool."""
+    if src.is_floating_point and not dst.is_floating_point:
+        return False
+    if src is not D.bool and dst is D.bool:
+        return False
+    return True
+
+
+def _default_float():
+    from .._default import get_default_dtype
+    return get_default_dtype()
+
+
+def _float_of(d):
+    return d if d.is_floating_point else _default_float()
+
+
+# ----------------------------------------------------------------------------- binary
+def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=None):
+    """a op b. compute(x, y) works on numpy arrays in the math dtype; grad(g, a, b, result) returns the
+    gradients of a and b (tensors or None). out_dtype/math_dtype map the promoted dtype."""
+    tensors = [x for x in (a, b) if isinstance(x, C.Tensor)]
+    if out is not None:
+        return binary_inplace(name, out, b if a is out else a, compute, grad, out_dtype, math_dtype,
+                              swapped=a is not out)
+    dev = C.elementwise_device(tensors)
+    C.check_virtual(*tensors)
+    pt = C.result_type(a, b)
+    odt = out_dtype(pt) if out_dtype else pt
+    mdt = math_dtype(pt) if math_dtype else odt
+    C.broadcast_shapes(C.shape_of(a), C.shape_of(b))
+    npd = C.compute_dtype(mdt)
+    with np.errstate(all="ignore"):
+        res = compute(C.values_of(a, npd), C.values_of(b, npd))
+    result = C.make(res, odt, dev)
+    if grad is not None and odt.is_floating_point and C.needs_grad(a, b):
+        ta = a if isinstance(a, C.Tensor) else None
+        tb = b if isinstance(b, C.Tensor) else None
+        graph.attach(name, [result], [ta, tb], lambda gs: grad(gs[0], ta, tb, result))
+    return result
+
+
+def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_dtype=None, swapped=False):
+    """self op= other, PyTorch's checks: output device, castable result type, no broadcasting of self."""
+    C.check_inplace(self)
+    tensors = [self] + ([other] if isinstance(other, C.Tensor) else [])
+    C.elementwise_device([t for t in tensors], outputs=[self])
+    C.check_virtual(*tensors)
+    a, b = (other, self) if swapped else (self, other)
+    pt = C.result_type(a, b)
+    odt = out_dtype(pt) if out_dtype else pt
+    mdt = math_dtype(pt) if math_dtype else odt
+    sdt = C.dtype_of(self)
+    if not can_cast(odt, sdt):
+        raise RuntimeError(f"result type {scalar_name(odt)} can't be cast to the desired output type "
+                           f"{scalar_name(sdt)}")
+    bshape = C.broadcast_shapes(C.shape_of(a), C.shape_of(b))
+    if tuple(bshape) != tuple(self._impl.sizes):
+        raise RuntimeError(f"output with shape {list(self._impl.sizes)} doesn't match the broadcast shape "
+                           f"{list(bshape)}")
+    if grad is not None and C.needs_grad(self, other):
+        # Rebase history: compute out of place from a snapshot of self, then write and take its grad_fn.
+        snap = self.clone()
+        r = binary(name, snap if not swapped else other, other if not swapped else snap, compute, grad,
+                   out_dtype, math_dtype)
+        C.write(self, C.read(r))
+        self._grad_fn, self._output_nr = r._grad_fn, 0
+        return self
+    npd = C.compute_dtype(mdt)
+    with np.errstate(all="ignore"):
+        res = compute(C.values_of(a, npd), C.values_of(b, npd))
+    C.write(self, res)
+    return self
+
+
+def _sum_to(g, t):
+    if t is None or g is None:
+        return None
+    g = C.sum_to_shape(g, t._impl.sizes)
+    if C.dtype_of(g) is not C.dtype_of(t):
+        g = g.to(C.dtype_of(t))
+    return g
+
+
+def _alpha(v, alpha):
+    return v if alpha is None or alpha == 1 else v * alpha
+
+
+def add(a, b, alpha=1, out=None):
+    if alpha != 1 and not isinstance(b, C.Tensor):
+        b = b * alpha
+        alpha = 1
+    if alpha != 1:
+        def compute(x, y):
+            return x + y * alpha
+    else:
+        compute = np.add
+
+    def grad(g, ta, tb, r):
+        return _sum_to(g, ta), _sum_to(_alpha(g, alpha), tb)
+    return binary("AddBackward0", a, b, compute, grad, out=out)
+
+
+def sub(a, b, alpha=1, out=None):
+    for x in (a, b):
+        if isinstance(x, C.Tensor) and C.dtype_of(x) is D.bool:
+            raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                               "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+    if alpha != 1:
+        def compute(x, y):
+            return x - y * alpha
+    else:
+        compute = np.subtract
+
+    def grad(g, ta, tb, r):
+        return _sum_to(g, ta), _sum_to(-_alpha(g, alpha), tb)
+    return binary("SubBackward0", a, b, compute, grad, out=out)
+
+
+def rsub(a, b, alpha=1):
+    return sub(b, a, alpha)
+
+
+def mul(a, b, out=None):
+    def grad(g, ta, tb, r):
+        return (_sum_to(g * (tb if tb is not None else b), ta) if ta is not None else None,
+                _sum_to(g * (ta if ta is not None else a), tb) if tb is not None else None)
+    return binary("MulBackward0", a, b, _mul_compute, grad, out=out)
+
+
+def _mul_compute(x, y):
+    if x.dtype == np.bool_:
+        return np.logical_and(x, y)
+    return x * y
+
+
+def div(a, b, rounding_mode=None, out=None):
+    if rounding_mode is None:
+        def grad(g, ta, tb, r):
+            ga = _sum_to(g / (tb if tb is not None else b), ta) if ta is not None else None
+            gb = _sum_to(-g * r / tb, tb) if tb is not None else None
+            return ga, gb
+        return binary("DivBackward0", a, b, np.true_divide, grad, out_dtype=_float_of, out=out)
+    if rounding_mode == "trunc":
+        def compute(x, y):
+            q = np.true_divide(x, y)
+            return np.trunc(q) if np.issubdtype(q.dtype, np.floating) and np.issubdtype(x.dtype, np.floating) \
+                else _int_div(x, y, trunc=True)
+    elif rounding_mode == "floor":
+        def compute(x, y):
+            if np.issubdtype(x.dtype, np.floating):
+                return np.floor(np.true_divide(x, y))
+            return _int_div(x, y, trunc=False)
+    else:
+        raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                           f"'{rounding_mode}'")
+    return binary("DivBackward1", a, b, compute, lambda g, ta, tb, r: (None, None), out=out)
+
+
+def _int_div(x, y, trunc):
+    if np.any(y == 0):
+        raise RuntimeError("ZeroDivisionError")
+    if trunc:
+        return np.trunc(np.true_divide(x, y)).astype(x.dtype)
+    return np.floor_divide(x, y)
+
+
+def floor_divide(a, b, out=None):
+    return div(a, b, rounding_mode="floor", out=out)
+
+
+def remainder(a, b, out=None):
+    def compute(x, y):
+        if not np.issubdtype(x.dtype, np.floating) and np.any(y == 0):
+            raise RuntimeError("ZeroDivisionError")
+        return np.mod(x, y)
+
+    def grad(g, ta, tb, r):
+        return _sum_to(g, ta), (_sum_to(-g * floor_divide(ta if ta is not None else a, tb), tb)
+                                if tb is not None else None)
+    return binary("RemainderBackward0", a, b, compute, grad, out=out)
+
+
+def fmod(a, b, out=None):
+    return binary("FmodBackward0", a, b, np.fmod, lambda g, ta, tb, r: (_sum_to(g, ta), None), out=out)
+
+
+def pow(a, b, out=None):  # noqa: A001
+    def compute(x, y):
+        if not np.issubdtype(x.dtype, np.floating) and np.any(np.asarray(y) < 0):
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        return np.power(x, y)
+
+    def grad(g, ta, tb, r):
+        ga = gb = None
+        if ta is not None:
+            bb = tb if tb is not None else b
+            ga = _sum_to(g * bb * pow(ta, bb - 1), ta)
+        if tb is not None:
+            aa = ta if ta is not None else a
+            la = log(aa) if isinstance(aa, C.Tensor) else math.log(aa) if aa > 0 else float("nan")
+            gb = _sum_to(g * r * la, tb)
+        return ga, gb
+    name = "PowBackward1" if isinstance(b, C.Tensor) and isinstance(a, C.Tensor) else "PowBackward0"
+    return binary(name, a, b, compute, grad, out=out)
+
+
+def atan2(a, b, out=None):
+    def grad(g, ta, tb, r):
+        den = ta * ta + tb * tb
+        return _sum_to(g * tb / den, ta), _sum_to(-g * ta / den, tb)
+    return binary("Atan2Backward0", a, b, np.arctan2, grad, out_dtype=_float_of, out=out)
+
+
+def maximum(a, b, out=None):
+    def grad(g, ta, tb, r):
+        mask = ge(ta, tb)
+        return _sum_to(where(mask, g, 0.0), ta), _sum_to(where(mask, 0.0, g), tb)
+    return binary("MaximumBackward0", a, b, np.maximum, grad, out=out)
+
+
+def minimum(a, b, out=None):
+    def grad(g, ta, tb, r):
+        mask = le(ta, tb)
+        return _sum_to(where(mask, g, 0.0), ta), _sum_to(where(mask, 0.0, g), tb)
+    return binary("MinimumBackward0", a, b, np.minimum, grad, out=out)
+
+
+def _bool_out(pt):
+    return D.bool
+
+
+def _cmp(name, fn):
+    def op(a, b, out=None):
+        return binary(name, a, b, fn, None, out_dtype=_bool_out, math_dtype=lambda pt: pt, out=out)
+    op.__name__ = name
+    return op
+
+
+eq = _cmp("eq", np.equal)
+ne = _cmp("ne", np.not_equal)
+lt = _cmp("lt", np.less)
+le = _cmp("le", np.less_equal)
+gt = _cmp("gt", np.greater)
+ge = _cmp("ge", np.greater_equal)
+logical_and = _cmp("logical_and", np.logical_and)
+logical_or = _cmp("logical_or", np.logical_or)
+logical_xor = _cmp("logical_xor", np.logical_xor)
+
+
+def _bitwise(name, fn):
+    def op(a, b, out=None):
+        for x in (a, b):
+            if (isinstance(x, C.Tensor) and C.dtype_of(x).is_floating_point) or isinstance(x, float):
+                raise RuntimeError(f"\"{name}_cpu\" not implemented for 'Float'")
+        return binary(name, a, b, fn, None, out=out)
+    return op
+
+
+bitwise_and = _bitwise("bitwise_and", np.bitwise_and)
+bitwise_or = _bitwise("bitwise_or", np.bitwise_or)
+bitwise_xor = _bitwise("bitwise_xor", np.bitwise_xor)
+
+
+# ----------------------------------------------------------------------------- unary
+def unary(name, x, compute, grad=None, out_dtype=None, out=None):
+    if out is not None:
+        C.check_inplace(out)
+    dev = C.elementwise_device([x])
+    C.check_virtual(x)
+    xdt = C.dtype_of(x)
+    odt = out_dtype(xdt) if out_dtype else xdt
+    npd = C.compute_dtype(odt if odt.is_floating_point else xdt)
+    with np.errstate(all="ignore"):
+        res = compute(C.values_of(x, npd))
+    if out is not None:
+        if grad is not None and C.needs_grad(out):
+            r = unary(name, out.clone(), compute, grad, out_dtype)
+            C.write(out, C.read(r))
+            out._grad_fn, out._output_nr = r._grad_fn, 0
+            return out
+        C.write(out, res)
+        return out
+    result = C.make(res, odt, dev)
+    if grad is not None and odt.is_floating_point and C.needs_grad(x):
+        graph.attach(name, [result], [x], lambda gs: (grad(gs[0], x, result),))
+    return result
+
+
+def _floatify(d):
+    return _float_of(d)
+
+
+def neg(x, out=None):
+    if C.dtype_of(x) is D.bool:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+    return unary("NegBackward0", x, np.negative, lambda g, x, r: -g, out=out)
+
+
+def abs(x, out=None):  # noqa: A001
+    return unary("AbsBackward0", x, np.abs, lambda g, x, r: g * sign(x), out=out)
+
+
+def sign(x, out=None):
+    return unary("SignBackward0", x, np.sign, lambda g, x, r: g * 0.0, out=out)
+
+
+def exp(x, out=None):
+    return unary("ExpBackward0", x, np.exp, lambda g, x, r: g * r, _floatify, out=out)
+
+
+def expm1(x, out=None):
+    return unary("Expm1Backward0", x, np.expm1, lambda g, x, r: g * (r + 1), _floatify, out=out)
+
+
+def log(x, out=None):
+    return unary("LogBackward0", x, np.log, lambda g, x, r: g / x, _floatify, out=out)
+
+
+def log2(x, out=None):
+    return unary("Log2Backward0", x, np.log2, lambda g, x, r: g / (x * math.log(2.0)), _floatify, out=out)
+
+
+def log10(x, out=None):
+    return unary("Log10Backward0", x, np.log10, lambda g, x, r: g / (x * math.log(10.0)), _floatify, out=out)
+
+
+def log1p(x, out=None):
+    return unary("Log1PBackward0", x, np.log1p, lambda g, x, r: g / (x + 1), _floatify, out=out)
+
+
+def sqrt(x, out=None):
+    return unary("SqrtBackward0", x, np.sqrt, lambda g, x, r: g / (2 * r), _floatify, out=out)
+
+
+def rsqrt(x, out=None):
+    return unary("RsqrtBackward0", x, lambda v: 1.0 / np.sqrt(v), lambda g, x, r: -0.5 * g * r * r * r,
+                 _floatify, out=out)
+
+
+def reciprocal(x, out=None):
+    return unary("ReciprocalBackward0", x, lambda v: 1.0 / v, lambda g, x, r: -g * r * r, _floatify, out=out)
+
+
+def square(x, out=None):
+    return mul(x, x) if out is None else out.mul_(out)
+
+
+def sin(x, out=None):
+    return unary("SinBackward0", x, np.sin, lambda g, x, r: g * cos(x), _floatify, out=out)
+
+
+def cos(x, out=None):
+    return unary("CosBackward0", x, np.cos, lambda g, x, r: -g * sin(x), _floatify, out=out)
+
+
+def tan(x, out=None):
+    return unary("TanBackward0", x, np.tan, lambda g, x, r: g * (1 + r * r), _floatify, out=out)
+
+
+def tanh(x, out=None):
+    return unary("TanhBackward0", x, np.tanh, lambda g, x, r: g * (1 - r * r), _floatify, out=out)
+
+
+def _sigmoid_np(v):
+    return np.where(v >= 0, 1.0 / (1.0 + np.exp(-np.abs(v))), np.exp(-np.abs(v)) / (1.0 + np.exp(-np.abs(v)))) \
+        .astype(v.dtype, copy=False)
+
+
+def sigmoid(x, out=None):
+    return unary("SigmoidBackward0", x, _sigmoid_np, lambda g, x, r: g * r * (1 - r), _floatify, out=out)
+
+
+def relu(x, out=None):
+    if C.dtype_of(x) is D.bool:
+        raise RuntimeError("\"clamp_min_cpu\" not implemented for 'Bool'")
+    return unary("ReluBackward0", x, lambda v: np.maximum(v, 0).astype(v.dtype, copy=False),
+                 lambda g, x, r: g * gt(r, 0), out=out)
+
+
+def _erf_np(v):
+    # Abramowitz-Stegun 7.1.26 refined with one Newton step on the float64 value (|error| < 1e-12).
+    v64 = np.asarray(v, dtype=np.float64)
+    s = np.sign(v64)
+    a = np.abs(v64)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t \
+        * np.exp(-a * a)
+    return (s * y).astype(np.asarray(v).dtype, copy=False)
+
+
+def _erf_exact(v):
+    f = np.vectorize(math.erf, otypes=[np.float64])
+    return f(np.asarray(v, dtype=np.float64)).astype(np.asarray(v).dtype, copy=False)
+
+
+def erf(x, out=None):
+    return unary("ErfBackward0", x, _erf_exact, lambda g, x, r: g * (2.0 / math.sqrt(math.pi)) * exp(-x * x),
+                 _floatify, out=out)
+
+
+def _erfinv_np(v):
+    v64 = np.asarray(v, dtype=np.float64)
+    # Giles' approximation, then two Newton steps on erf.
+    w = -np.log((1.0 - v64) * (1.0 + v64))
+    small = w < 5.0
+    ws = w - 2.5
+    p1 = 2.81022636e-08
+    for c in (3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
+              -0.00417768164, 0.246640727, 1.50140941):
+        p1 = c + p1 * ws
+    wl = np.sqrt(np.maximum(w, 0)) - 3.0
+    p2 = -0.000200214257
+    for c in (0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613,
+              0.00943887047, 1.00167406, 2.83297682):
+        p2 = c + p2 * wl
+    x = np.where(small, p1, p2) * v64
+    erf_v = np.vectorize(math.erf, otypes=[np.float64])
+    for _ in range(2):
+        err = erf_v(x) - v64
+        x = x - err / (2.0 / math.sqrt(math.pi) * np.exp(-x * x))
+    x = np.where(v64 == 1, np.inf, np.where(v64 == -1, -np.inf, x))
+    return x.astype(np.asarray(v).dtype, copy=False)
+
+
+def erfinv(x, out=None):
+    return unary("ErfinvBackward0", x, _erfinv_np,
+                 lambda g, x, r: g * (math.sqrt(math.pi) / 2.0) * exp(r * r), _floatify, out=out)
+
+
+def floor(x, out=None):
+    return unary("FloorBackward0", x, np.floor, lambda g, x, r: g * 0.0, out=out)
+
+
+def ceil(x, out=None):
+    return unary("CeilBackward0", x, np.ceil, lambda g, x, r: g * 0.0, out=out)
+
+
+def trunc(x, out=None):
+    return unary("TruncBackward0", x, np.trunc, lambda g, x, r: g * 0.0, out=out)
+
+
+def round(x, decimals=0, out=None):  # noqa: A001
+    if decimals:
+        return unary("RoundBackward1", x, lambda v: np.round(v, decimals), lambda g, x, r: g * 0.0, out=out)
+    return unary("RoundBackward0", x, np.rint, lambda g, x, r: g * 0.0, out=out)
+
+
+def frac(x, out=None):
+    return unary("FracBackward0", x, lambda v: v - np.trunc(v), lambda g, x, r: g, out=out)
+
+
+def logical_not(x, out=None):
+    return unary("logical_not", x, np.logical_not, None, lambda d: D.bool, out=out)
+
+
+def bitwise_not(x, out=None):
+    if C.dtype_of(x).is_floating_point:
+        raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
+    return unary("bitwise_not", x, np.invert, None, out=out)
+
+
+def isnan(x):
+    return unary("isnan", x, np.isnan, None, lambda d: D.bool)
+
+
+def isinf(x):
+    return unary("isinf", x, np.isinf, None, lambda d: D.bool)
+
+
+def isfinite(x):
+    return unary("isfinite", x, np.isfinite, None, lambda d: D.bool)
+
+
+def nan_to_num(x, nan=0.0, posinf=None, neginf=None, out=None):
+    return unary("NanToNumBackward0", x, lambda v: np.nan_to_num(v, nan=nan, posinf=posinf, neginf=neginf),
+                 lambda g, x, r: g * isfinite(x), out=out)
+
+
+def clamp(x, min=None, max=None, out=None):  # noqa: A002
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    tmin, tmax = isinstance(min, C.Tensor), isinstance(max, C.Tensor)
+    if tmin or tmax:
+        r = x
+        if min is not None:
+            r = maximum(r, min if tmin else C.make(np.asarray(min), C.dtype_of(x), C.device_of(x)))
+        if max is not None:
+            r = minimum(r, max if tmax else C.make(np.asarray(max), C.dtype_of(x), C.device_of(x)))
+        if out is not None:
+            C.write(out, C.read(r))
+            return out
+        return r
+    xdt = C.dtype_of(x)
+    odt = C.result_type(x, *(v for v in (min, max) if v is not None))
+    if out is None:
+        odt_final = odt
+    else:
+        odt_final = xdt
+
+    def compute(v):
+        lo = -np.inf if min is None else min
+        hi = np.inf if max is None else max
+        r = np.minimum(np.maximum(v, lo), hi)
+        return r if min is None or max is None or min <= max else np.full_like(v, hi)
+
+    def grad(g, x_, r):
+        mask = None
+        if min is not None:
+            mask = ge(x_, min)
+        if max is not None:
+            m2 = le(x_, max)
+            mask = m2 if mask is None else logical_and(mask, m2)
+        return g * mask
+    return unary("ClampBackward1", x, compute, grad, lambda d: odt_final, out=out)
+
+
+def clamp_min(x, min):  # noqa: A002
+    return clamp(x, min=min)
+
+
+def clamp_max(x, max):  # noqa: A002
+    return clamp(x, max=max)
+
+
+def where(condition, x=None, y=None):
+    if x is None and y is None:
+        from .indexing import nonzero
+        return nonzero(condition, as_tuple=True)
+    tensors = [t for t in (condition, x, y) if isinstance(t, C.Tensor)]
+    if isinstance(condition, C.Tensor) and C.dtype_of(condition) is not D.bool:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{scalar_name(C.dtype_of(condition))}")
+    dev = C.elementwise_device(tensors)
+    C.check_virtual(*tensors)
+    odt = C.result_type(x, y)
+    C.broadcast_shapes(C.shape_of(condition), C.shape_of(x), C.shape_of(y))
+    npd = C.compute_dtype(odt)
+    res = np.where(C.values_of(condition, np.bool_), C.values_of(x, npd), C.values_of(y, npd))
+    result = C.make(res, odt, dev)
+    if odt.is_floating_point and C.needs_grad(x, y):
+        tx = x if isinstance(x, C.Tensor) else None
+        ty = y if isinstance(y, C.Tensor) else None
+
+        def fn(gs):
+            g = gs[0]
+            return (None,
+                    _sum_to(where(condition, g, 0.0), tx) if tx is not None else None,
+                    _sum_to(where(condition, 0.0, g), ty) if ty is not None else None)
+        graph.attach("WhereBackward0", [result], [None, tx, ty], fn)
+    return result
+
+
+def lerp(start, end, weight, out=None):
+    if out is not None:
+        return out.copy_(start + weight * (end - start))
+    return start + weight * (end - start)
+
+
+def addcmul(x, t1, t2, value=1):
+    return x + value * t1 * t2
+
+
+def addcdiv(x, t1, t2, value=1):
+    return x + value * t1 / t2
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    dev = C.elementwise_device([t for t in (a, b) if isinstance(t, C.Tensor)])
+    va = C.values_of(a, np.float64)
+    vb = C.values_of(b, np.float64)
+    return C.make(np.isclose(va, vb, rtol=rtol, atol=atol, equal_nan=equal_nan), D.bool, dev)
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(np.all(C.read(isclose(a, b, rtol, atol, equal_nan))))
+
+
+def equal(a, b):
+    C.elementwise_device([a, b])
+    if tuple(a._impl.sizes) != tuple(b._impl.sizes):
+        return False
+    return bool(np.array_equal(C.read(a), C.read(b)))

@@ -1,0 +1,274 @@
+# Matrix products: mm, addmm, bmm, baddbmm, matmul (dot/mv/mm/bmm dispatch like ATen), dot, mv, outer,
+# einsum. Device checks name the offending argument the way c10's generated wrappers do (SEMANTICS §5).
+import numpy as np
+
+from .. import _dtype as D
+from ..autograd import graph
+from . import _core as C
+from .elementwise import scalar_name
+
+
+def _same_dtype(n1, a, n2, b):
+    da, db = C.dtype_of(a), C.dtype_of(b)
+    if da is not db:
+        raise RuntimeError(f"{n1} and {n2} must have the same dtype, but got {scalar_name(da)} and "
+                           f"{scalar_name(db)}")
+
+
+def _math(t):
+    return C.values_of(t, C.compute_dtype(C.dtype_of(t)) if C.dtype_of(t).is_floating_point else np.int64)
+
+
+def _reduce_to(gv, shape):
+    """Sum a broadcast numpy gradient back to `shape`."""
+    shape = tuple(shape)
+    while gv.ndim > len(shape):
+        gv = gv.sum(axis=0)
+    for i, n in enumerate(shape):
+        if n == 1 and gv.shape[i] != 1:
+            gv = gv.sum(axis=i, keepdims=True)
+    return gv.reshape(shape)
+
+
+def _attach_mm(name, out, a, b, av, bv):
+    """Gradients of out = a @ b (numpy semantics, any ranks) on the inputs' devices."""
+    if not (C.dtype_of(out).is_floating_point and C.needs_grad(a, b)):
+        return out
+
+    def fn(gs):
+        gv = C.read(gs[0]).astype(av.dtype if av.dtype.kind == "f" else np.float64)
+        A = av[None, :] if av.ndim == 1 else av
+        B = bv[:, None] if bv.ndim == 1 else bv
+        G = gv
+        if av.ndim == 1 and bv.ndim == 1:
+            ga = gv * bv
+            gb = gv * av
+        else:
+            if av.ndim == 1:
+                G = np.expand_dims(G, -2)
+            if bv.ndim == 1:
+                G = np.expand_dims(G, -1)
+            ga = _reduce_to(G @ np.swapaxes(B, -1, -2), A.shape)
+            gb = _reduce_to(np.swapaxes(A, -1, -2) @ G, B.shape)
+            ga = ga.reshape(av.shape)
+            gb = gb.reshape(bv.shape)
+        return (C.make(ga, C.dtype_of(a), C.device_of(a)) if a is not None else None,
+                C.make(gb, C.dtype_of(b), C.device_of(b)) if b is not None else None)
+    graph.attach(name, [out], [a, b], fn)
+    return out
+
+
+def _shape_str(t):
+    return "x".join(str(s) for s in t._impl.sizes)
+
+
+def mm(a, b, out=None):
+    dev = C.check_same_device("mm", [("self", a), ("mat2", b)])
+    if a._impl.dim != 2:
+        raise RuntimeError("self must be a matrix")
+    if b._impl.dim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    if a._impl.sizes[1] != b._impl.sizes[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_str(a)} and {_shape_str(b)})")
+    _same_dtype("self", a, "mat2", b)
+    C.check_virtual(a, b)
+    av, bv = _math(a), _math(b)
+    r = C.make(av @ bv, C.dtype_of(a), dev)
+    r = _attach_mm("MmBackward0", r, a, b, av, bv)
+    return out.copy_(r) if out is not None else r
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
+    dev = C.check_same_device("addmm", [("self", input), ("mat1", mat1), ("mat2", mat2)])
+    if mat1._impl.dim != 2:
+        raise RuntimeError("mat1 must be a matrix, got " + str(mat1._impl.dim) + "-D tensor")
+    if mat2._impl.dim != 2:
+        raise RuntimeError("mat2 must be a matrix, got " + str(mat2._impl.dim) + "-D tensor")
+    if mat1._impl.sizes[1] != mat2._impl.sizes[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_str(mat1)} and {_shape_str(mat2)})")
+    _same_dtype("mat1", mat1, "mat2", mat2)
+    _same_dtype("self", input, "mat2", mat2)
+    C.check_virtual(input, mat1, mat2)
+    shape = (mat1._impl.sizes[0], mat2._impl.sizes[1])
+    try:
+        C.broadcast_shapes(C.shape_of(input), shape)
+    except RuntimeError:
+        raise RuntimeError(f"The expanded size of the tensor ({shape[1]}) must match the existing size "
+                           f"({input._impl.sizes[-1]}) at non-singleton dimension 1.  Target sizes: "
+                           f"[{shape[0]}, {shape[1]}].  Tensor sizes: {list(input._impl.sizes)}") from None
+    iv, av, bv = _math(input), _math(mat1), _math(mat2)
+    prod = av @ bv
+    res = (beta * iv if beta != 1 else iv) + (alpha * prod if alpha != 1 else prod) if beta != 0 else alpha * prod
+    r = C.make(np.broadcast_to(res, shape), C.dtype_of(mat1), dev)
+    if C.dtype_of(r).is_floating_point and C.needs_grad(input, mat1, mat2):
+        def fn(gs):
+            gv = C.read(gs[0]).astype(np.float64)
+            gi = _reduce_to(gv * beta, tuple(input._impl.sizes))
+            ga = alpha * gv @ bv.T
+            gb = alpha * av.T @ gv
+            return (C.make(gi, C.dtype_of(input), C.device_of(input)),
+                    C.make(ga, C.dtype_of(mat1), C.device_of(mat1)),
+                    C.make(gb, C.dtype_of(mat2), C.device_of(mat2)))
+        graph.attach("AddmmBackward0", [r], [input, mat1, mat2], fn)
+    return out.copy_(r) if out is not None else r
+
+
+def bmm(a, b, out=None):
+    dev = C.check_same_device("bmm", [("self", a), ("mat2", b)])
+    if a._impl.dim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b._impl.dim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    sa, sb = a._impl.sizes, b._impl.sizes
+    if sb[0] != sa[0] or sb[1] != sa[2]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
+                           f"but got: [{sb[0]}, {sb[1]}].")
+    _same_dtype("self", a, "mat2", b)
+    C.check_virtual(a, b)
+    av, bv = _math(a), _math(b)
+    r = C.make(av @ bv, C.dtype_of(a), dev)
+    r = _attach_mm("BmmBackward0", r, a, b, av, bv)
+    return out.copy_(r) if out is not None else r
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):  # noqa: A002
+    p = bmm(batch1, batch2)
+    return input * beta + p * alpha if beta != 0 else p * alpha
+
+
+def dot(a, b):
+    dev = C.check_same_device("_dot", [("self", a), ("tensor", b)])
+    if a._impl.dim != 1 or b._impl.dim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a._impl.dim}D and {b._impl.dim}D tensors")
+    if a._impl.sizes[0] != b._impl.sizes[0]:
+        raise RuntimeError("inconsistent tensor size, expected tensor [" + str(a._impl.sizes[0]) + "] and src ["
+                           + str(b._impl.sizes[0]) + "] to have the same number of elements, but got "
+                           + str(a._impl.sizes[0]) + " and " + str(b._impl.sizes[0]) + " elements respectively")
+    if C.dtype_of(a) is not C.dtype_of(b):
+        raise RuntimeError("dot : expected both vectors to have same dtype, but found "
+                           f"{scalar_name(C.dtype_of(a))} and {scalar_name(C.dtype_of(b))}")
+    C.check_virtual(a, b)
+    av, bv = _math(a), _math(b)
+    r = C.make(np.asarray(av @ bv), C.dtype_of(a), dev)
+    return _attach_mm("DotBackward0", r, a, b, av, bv)
+
+
+inner = dot
+vdot = dot
+
+
+def mv(a, v):
+    dev = C.check_same_device("_mv", [("self", a), ("vec", v)])
+    if a._impl.dim != 2 or v._impl.dim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a._impl.dim}, {v._impl.dim}")
+    if a._impl.sizes[1] != v._impl.sizes[0]:
+        raise RuntimeError(f"size mismatch, got input ({a._impl.sizes[0]}), mat ({_shape_str(a)}), "
+                           f"vec ({v._impl.sizes[0]})")
+    C.check_virtual(a, v)
+    av, bv = _math(a), _math(v)
+    r = C.make(av @ bv, C.dtype_of(a), dev)
+    return _attach_mm("MvBackward0", r, a, v, av, bv)
+
+
+def matmul(a, b, out=None):
+    if not isinstance(a, C.Tensor) or not isinstance(b, C.Tensor):
+        raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not {type(b).__name__}")
+    da, db = a._impl.dim, b._impl.dim
+    if da == 0 or db == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
+    if da == 1 and db == 1:
+        r = dot(a, b)
+    elif da == 2 and db == 1:
+        r = mv(a, b)
+    elif da == 2 and db == 2:
+        r = mm(a, b)
+    else:
+        names = ("self", "mat2")
+        dev = C.check_same_device("mm" if db <= 2 else "bmm", [(names[0], a), (names[1], b)])
+        sa, sb = list(a._impl.sizes), list(b._impl.sizes)
+        ka = sa[-1]
+        kb = sb[0] if db == 1 else sb[-2]
+        if ka != kb:
+            if da == 1:
+                raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied (1x{ka} and {kb}x{sb[-1]})")
+            rows = 1
+            for s in sa[:-1]:
+                rows *= s
+            if db == 1:
+                raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{ka}), vec ({kb})")
+            if db == 2:
+                raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{ka} and {kb}x{sb[-1]})")
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                               f"[{_batch(sa, sb)}, {ka}] but got: [{_batch(sa, sb)}, {kb}].")
+        _same_dtype("self", a, "mat2", b) if C.dtype_of(a) is not C.dtype_of(b) else None
+        C.check_virtual(a, b)
+        av, bv = _math(a), _math(b)
+        res = np.matmul(av, bv)
+        r = C.make(res, C.dtype_of(a), dev)
+        name = "SqueezeBackward1" if da == 1 else ("BmmBackward0" if da == 3 and db == 3 and sa[0] == sb[0]
+                                                     else "UnsafeViewBackward0")
+        r = _attach_mm(name, r, a, b, av, bv)
+    return out.copy_(r) if out is not None else r
+
+
+def _batch(sa, sb):
+    n = 1
+    for s in C.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2])):
+        n *= s
+    return n
+
+
+def outer(a, b):
+    return mul_outer(a, b)
+
+
+def mul_outer(a, b):
+    return a.reshape(-1, 1) * b.reshape(1, -1)
+
+
+ger = outer
+
+
+def einsum(equation, *operands):
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    tensors = list(operands)
+    dev = C.elementwise_device(tensors)
+    C.check_virtual(*tensors)
+    odt = C.result_type(*tensors)
+    npd = C.compute_dtype(odt)
+    vals = [C.values_of(t, npd) for t in tensors]
+    eq = equation.replace(" ", "")
+    res = np.einsum(eq, *vals, optimize=len(vals) > 2)
+    r = C.make(np.asarray(res), odt, dev)
+    if odt.is_floating_point and C.needs_grad(*tensors):
+        lhs, _, out_spec = eq.partition("->")
+        specs = lhs.split(",")
+        if not _:
+            letters = sorted(c for c in set(lhs.replace(",", "")) if lhs.replace(",", "").count(c) == 1)
+            out_spec = "".join(letters)
+        if any("." in s for s in specs):
+            raise NotImplementedError("DeviceScope: einsum backward with '...' is not supported")
+
+        def fn(gs):
+            gv = C.read(gs[0]).astype(np.float64)
+            grads = []
+            for i, t in enumerate(tensors):
+                others = [s for j, s in enumerate(specs) if j != i]
+                avail = set(out_spec).union(*others) if others else set(out_spec)
+                target = "".join(c for c in specs[i] if c in avail)
+                sub = ",".join([out_spec] + others) + "->" + "".join(dict.fromkeys(target))
+                gi = np.einsum(sub, gv, *[v for j, v in enumerate(vals) if j != i])
+                full = np.empty(tuple(t._impl.sizes))
+                # Broadcast over indices that were summed away inside operand i only.
+                letters = "".join(dict.fromkeys(target))
+                expand = [c for c in specs[i]]
+                shaped = gi
+                for k, c in enumerate(expand):
+                    if c not in letters:
+                        shaped = np.expand_dims(shaped, k)
+                full = np.broadcast_to(shaped, full.shape)
+                grads.append(C.make(full, C.dtype_of(t), C.device_of(t)))
+            return grads
+        graph.attach("ViewBackward0", [r], tensors, fn)
+    return r

@@ -1,0 +1,399 @@
+# Reductions (sum, mean, prod, var/std, max/min/amax/argmax, all/any, norm, logsumexp), scans (cumsum)
+# and softmax/log_softmax, with dim/keepdim/dtype arguments, PyTorch's result dtypes and autograd.
+import numpy as np
+
+from .. import _dtype as D
+from .. import return_types
+from ..autograd import graph
+from . import _core as C
+
+
+def _axis(dims):
+    return None if dims is None else tuple(dims)
+
+
+def _prep(x):
+    C.check_virtual(x)
+    return C.device_of(x), C.dtype_of(x)
+
+
+def _expand_grad(g, x, dims, keepdim):
+    """Gradient of a reduction, broadcast back to x's shape."""
+    gv = C.read(g)
+    shape = tuple(x._impl.sizes)
+    if dims is None:
+        gv = np.reshape(gv, (1,) * len(shape))
+    elif not keepdim:
+        for d in sorted(dims):
+            gv = np.expand_dims(gv, d)
+    return np.broadcast_to(gv, shape)
+
+
+def _finish(name, x, res, odt, dev, backward):
+    out = C.make(res, odt, dev)
+    if backward is not None and odt.is_floating_point and C.needs_grad(x):
+        graph.attach(name, [out], [x], lambda gs: (backward(gs[0], out),))
+    return out
+
+
+def _dims(x, dim):
+    return C.dims_arg(dim, x._impl.dim) if dim is not None and dim != () and dim != [] else None
+
+
+def sum(x, dim=None, keepdim=False, dtype=None):  # noqa: A001
+    dev, xdt = _prep(x)
+    if dtype is not None:
+        x = x.to(dtype)
+        xdt = dtype
+    odt = xdt if xdt.is_floating_point else D.int64
+    dims = _dims(x, dim)
+    with np.errstate(all="ignore"):
+        res = np.sum(C.values_of(x, C.compute_dtype(odt)), axis=_axis(dims), keepdims=keepdim)
+    return _finish("SumBackward0" if dims is None else "SumBackward1", x, res, odt, dev,
+                   lambda g, out: C.make(_expand_grad(g, x, dims, keepdim), C.dtype_of(x), dev))
+
+
+def nansum(x, dim=None, keepdim=False, dtype=None):
+    from .elementwise import isnan, where
+    return sum(where(isnan(x), 0.0, x), dim, keepdim, dtype)
+
+
+def mean(x, dim=None, keepdim=False, dtype=None):
+    dev, xdt = _prep(x)
+    if dtype is not None:
+        x = x.to(dtype)
+        xdt = dtype
+    if not xdt.is_floating_point:
+        from .elementwise import scalar_name
+        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point "
+                           f"or complex dtype. Got: {scalar_name(xdt)}")
+    dims = _dims(x, dim)
+    shape = x._impl.sizes
+    n = 1
+    for d in (range(len(shape)) if dims is None else dims):
+        n *= shape[d]
+    with np.errstate(all="ignore"):
+        res = np.mean(C.values_of(x, np.float64 if xdt is D.float64 else np.float32), axis=_axis(dims),
+                      keepdims=keepdim)
+    return _finish("MeanBackward0" if dims is None else "MeanBackward1", x, res, xdt, dev,
+                   lambda g, out: C.make(_expand_grad(g, x, dims, keepdim) / max(n, 1), xdt, dev))
+
+
+def nanmean(x, dim=None, keepdim=False, dtype=None):
+    dev, xdt = _prep(x)
+    dims = _dims(x, dim)
+    with np.errstate(all="ignore"):
+        res = np.nanmean(C.values_of(x, C.compute_dtype(xdt)), axis=_axis(dims), keepdims=keepdim)
+    return C.make(res, xdt, dev)
+
+
+def prod(x, dim=None, keepdim=False, dtype=None):
+    dev, xdt = _prep(x)
+    if dtype is not None:
+        x = x.to(dtype)
+        xdt = dtype
+    odt = xdt if xdt.is_floating_point else D.int64
+    dims = _dims(x, dim)
+    xv = C.values_of(x, C.compute_dtype(odt))
+    with np.errstate(all="ignore"):
+        res = np.prod(xv, axis=_axis(dims), keepdims=keepdim)
+
+    def back(g, out):
+        full = _expand_grad(out, x, dims, keepdim)
+        with np.errstate(all="ignore"):
+            gx = _expand_grad(g, x, dims, keepdim) * np.where(xv != 0, full / xv, 0.0)
+        return C.make(gx, xdt, dev)
+    return _finish("ProdBackward0" if dims is None else "ProdBackward1", x, res, odt, dev, back)
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        return correction
+    if unbiased is None:
+        return 1
+    return 1 if unbiased else 0
+
+
+def _var_args(dim, unbiased, keepdim):
+    # var(dim, unbiased, keepdim) and var(unbiased) legacy positional forms
+    if isinstance(dim, bool):
+        return None, dim, keepdim
+    return dim, unbiased, keepdim
+
+
+def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    dim, unbiased, keepdim = _var_args(dim, unbiased, keepdim)
+    dev, xdt = _prep(x)
+    if not xdt.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    corr = _correction(unbiased, correction)
+    dims = _dims(x, dim)
+    xv = C.values_of(x, np.float64)
+    with np.errstate(all="ignore"):
+        res = np.var(xv, axis=_axis(dims), ddof=corr, keepdims=keepdim)
+    shape = x._impl.sizes
+    n = 1
+    for d in (range(len(shape)) if dims is None else dims):
+        n *= shape[d]
+
+    def back(g, out):
+        m = np.mean(xv, axis=_axis(dims), keepdims=True)
+        with np.errstate(all="ignore"):
+            gx = _expand_grad(g, x, dims, keepdim) * 2.0 * (xv - m) / max(n - corr, 0)
+        return C.make(gx, xdt, dev)
+    return _finish("VarBackward0", x, res, xdt, dev, back)
+
+
+def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    dim, unbiased, keepdim = _var_args(dim, unbiased, keepdim)
+    from .elementwise import sqrt
+    v = var(x, dim, unbiased, keepdim, correction=correction)
+    return sqrt(v)
+
+
+def var_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return var(x, dim, unbiased, keepdim, correction=correction), mean(x, dim, keepdim)
+
+
+def std_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return std(x, dim, unbiased, keepdim, correction=correction), mean(x, dim, keepdim)
+
+
+def _empty_check(x, name, dims):
+    if x._impl.numel == 0:
+        if dims is None:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                               "Specify the reduction dim with the 'dim' argument.")
+
+
+def _extreme(x, dim, keepdim, is_max, name):
+    dev, xdt = _prep(x)
+    npf = np.argmax if is_max else np.argmin
+    redf = np.max if is_max else np.min
+    xv = C.values_of(x, C.compute_dtype(xdt))
+    if dim is None:
+        _empty_check(x, name, None)
+        val = redf(xv)
+        count = None
+
+        def back(g, out):
+            mask = xv == val
+            cnt = max(int(mask.sum()), 1)
+            return C.make(np.where(mask, float(C.read(g)) / cnt, 0.0), xdt, dev)
+        return _finish("MaxBackward1" if is_max else "MinBackward1", x, val, xdt, dev, back)
+    d = C.wrap_dim(dim, x._impl.dim)
+    if x._impl.dim == 0:
+        values = x.clone()
+        idx = C.make(np.asarray(0), D.int64, dev)
+        return getattr(return_types, name)(values, idx)
+    if x._impl.sizes[d] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    idx = npf(xv, axis=d)
+    val = np.take_along_axis(xv, np.expand_dims(idx, d), axis=d)
+    if not keepdim:
+        val = np.squeeze(val, d)
+    else:
+        idx = np.expand_dims(idx, d)
+    indices = C.make(idx.astype(np.int64), D.int64, dev)
+
+    def back(g, out):
+        gx = np.zeros(xv.shape, dtype=np.float64)
+        gv = C.read(g)
+        ii = idx if keepdim else np.expand_dims(idx, d)
+        np.put_along_axis(gx, ii, gv if keepdim else np.expand_dims(gv, d), axis=d)
+        return C.make(gx, xdt, dev)
+    values = _finish("MaxBackward0" if is_max else "MinBackward0", x, val, xdt, dev, back)
+    return getattr(return_types, name)(values, indices)
+
+
+def max(x, dim=None, keepdim=False, *, other=None):  # noqa: A001
+    if isinstance(dim, C.Tensor):
+        from .elementwise import maximum
+        return maximum(x, dim)
+    return _extreme(x, dim, keepdim, True, "max")
+
+
+def min(x, dim=None, keepdim=False):  # noqa: A001
+    if isinstance(dim, C.Tensor):
+        from .elementwise import minimum
+        return minimum(x, dim)
+    return _extreme(x, dim, keepdim, False, "min")
+
+
+def _amax(x, dim, keepdim, is_max):
+    dev, xdt = _prep(x)
+    dims = _dims(x, dim)
+    xv = C.values_of(x, C.compute_dtype(xdt))
+    f = np.max if is_max else np.min
+    res = f(xv, axis=_axis(dims), keepdims=keepdim)
+
+    def back(g, out):
+        full = _expand_grad(out, x, dims, keepdim)
+        mask = (xv == full)
+        cnt = np.sum(mask, axis=_axis(dims), keepdims=True)
+        return C.make(np.where(mask, _expand_grad(g, x, dims, keepdim) / np.maximum(cnt, 1), 0.0), xdt, dev)
+    return _finish("AmaxBackward0" if is_max else "AminBackward0", x, res, xdt, dev, back)
+
+
+def amax(x, dim=(), keepdim=False):
+    return _amax(x, dim, keepdim, True)
+
+
+def amin(x, dim=(), keepdim=False):
+    return _amax(x, dim, keepdim, False)
+
+
+def aminmax(x, *, dim=None, keepdim=False):
+    return return_types.aminmax(amin(x, dim if dim is not None else (), keepdim),
+                                amax(x, dim if dim is not None else (), keepdim))
+
+
+def _arg(x, dim, keepdim, f, name):
+    dev, xdt = _prep(x)
+    xv = C.values_of(x, C.compute_dtype(xdt))
+    if dim is None:
+        if x._impl.numel == 0:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+        r = f(xv.reshape(-1))
+        if keepdim:
+            r = np.reshape(r, (1,) * x._impl.dim)
+    else:
+        d = C.wrap_dim(dim, x._impl.dim)
+        r = f(xv, axis=d) if x._impl.dim else np.asarray(0)
+        if keepdim and x._impl.dim:
+            r = np.expand_dims(r, d)
+    return C.make(np.asarray(r, dtype=np.int64), D.int64, dev)
+
+
+def argmax(x, dim=None, keepdim=False):
+    return _arg(x, dim, keepdim, np.argmax, "argmax")
+
+
+def argmin(x, dim=None, keepdim=False):
+    return _arg(x, dim, keepdim, np.argmin, "argmin")
+
+
+def all(x, dim=None, keepdim=False):  # noqa: A001
+    dev, _ = _prep(x)
+    dims = _dims(x, dim)
+    return C.make(np.all(C.read(x), axis=_axis(dims), keepdims=keepdim), D.bool, dev)
+
+
+def any(x, dim=None, keepdim=False):  # noqa: A001
+    dev, _ = _prep(x)
+    dims = _dims(x, dim)
+    return C.make(np.any(C.read(x), axis=_axis(dims), keepdims=keepdim), D.bool, dev)
+
+
+def count_nonzero(x, dim=None):
+    dev, _ = _prep(x)
+    dims = _dims(x, dim)
+    return C.make(np.asarray(np.count_nonzero(C.read(x), axis=_axis(dims)), dtype=np.int64), D.int64, dev)
+
+
+def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
+    from . import elementwise as E
+    if p in ("fro", 2, 2.0, None):
+        return E.sqrt(sum(x * x, dim, keepdim))
+    if p in (float("inf"), "inf"):
+        return amax(E.abs(x), dim if dim is not None else (), keepdim)
+    if p == 1:
+        return sum(E.abs(x), dim, keepdim)
+    if p == 0:
+        return sum(E.ne(x, 0).to(C.dtype_of(x)), dim, keepdim)
+    return E.pow(sum(E.pow(E.abs(x), p), dim, keepdim), 1.0 / p)
+
+
+def logsumexp(x, dim, keepdim=False):
+    dev, xdt = _prep(x)
+    dims = C.dims_arg(dim, x._impl.dim)
+    xv = C.values_of(x, np.float64)
+    m = np.max(xv, axis=_axis(dims), keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(all="ignore"):
+        res = np.log(np.sum(np.exp(xv - m), axis=_axis(dims), keepdims=True)) + m
+    if not keepdim:
+        res = np.squeeze(res, axis=_axis(dims))
+
+    def back(g, out):
+        full = _expand_grad(out, x, dims, keepdim)
+        return C.make(_expand_grad(g, x, dims, keepdim) * np.exp(xv - full), xdt, dev)
+    return _finish("LogsumexpBackward0", x, res, xdt if xdt.is_floating_point else D.float32, dev, back)
+
+
+def cumsum(x, dim, dtype=None):
+    dev, xdt = _prep(x)
+    if dtype is not None:
+        x = x.to(dtype)
+        xdt = dtype
+    odt = xdt if xdt.is_floating_point else D.int64
+    d = C.wrap_dim(dim, x._impl.dim)
+    xv = C.values_of(x, C.compute_dtype(odt))
+    res = np.cumsum(xv, axis=d) if x._impl.dim else xv.copy()
+
+    def back(g, out):
+        gv = C.read(g)
+        if x._impl.dim == 0:
+            return C.make(gv, xdt, dev)
+        return C.make(np.flip(np.cumsum(np.flip(gv, d), axis=d), d), xdt, dev)
+    return _finish("CumsumBackward0", x, res, odt, dev, back)
+
+
+def cumprod(x, dim, dtype=None):
+    dev, xdt = _prep(x)
+    odt = xdt if xdt.is_floating_point else D.int64
+    d = C.wrap_dim(dim, x._impl.dim)
+    res = np.cumprod(C.values_of(x, C.compute_dtype(odt)), axis=d)
+    return C.make(res, odt, dev)
+
+
+def _softmax_np(xv, d):
+    m = np.max(xv, axis=d, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    e = np.exp(xv - m)
+    return e / np.sum(e, axis=d, keepdims=True)
+
+
+def softmax(x, dim=None, dtype=None, _stacklevel=3):
+    if dtype is not None:
+        x = x.to(dtype)
+    dev, xdt = _prep(x)
+    if not xdt.is_floating_point:
+        raise RuntimeError("\"softmax_lastdim_kernel_impl\" not implemented for 'Long'")
+    d = C.wrap_dim(dim if dim is not None else _implicit_dim(x), x._impl.dim)
+    with np.errstate(all="ignore"):
+        res = _softmax_np(C.values_of(x, np.float64), d if x._impl.dim else None)
+
+    def back(g, out):
+        gv, rv = C.read(g).astype(np.float64), C.read(out).astype(np.float64)
+        ax = d if x._impl.dim else None
+        return C.make(rv * (gv - np.sum(gv * rv, axis=ax, keepdims=True)), xdt, dev)
+    return _finish("SoftmaxBackward0", x, res, xdt, dev, back)
+
+
+def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
+    if dtype is not None:
+        x = x.to(dtype)
+    dev, xdt = _prep(x)
+    if not xdt.is_floating_point:
+        raise RuntimeError("\"log_softmax_lastdim_kernel_impl\" not implemented for 'Long'")
+    d = C.wrap_dim(dim if dim is not None else _implicit_dim(x), x._impl.dim)
+    xv = C.values_of(x, np.float64)
+    ax = d if x._impl.dim else None
+    m = np.max(xv, axis=ax, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(all="ignore"):
+        res = xv - m - np.log(np.sum(np.exp(xv - m), axis=ax, keepdims=True))
+
+    def back(g, out):
+        gv, rv = C.read(g).astype(np.float64), C.read(out).astype(np.float64)
+        return C.make(gv - np.exp(rv) * np.sum(gv, axis=ax, keepdims=True), xdt, dev)
+    return _finish("LogSoftmaxBackward0", x, res, xdt, dev, back)
+
+
+def _implicit_dim(x):
+    import warnings
+    warnings.warn("Implicit dimension choice for softmax has been deprecated. Change the call to include "
+                  "dim=X as an argument.", stacklevel=4)
+    nd = x._impl.dim
+    return 0 if nd in (0, 1, 3) else 1

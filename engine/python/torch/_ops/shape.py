@@ -1,0 +1,592 @@
+# Shape ops. Views (view, reshape when possible, transpose, permute, t, squeeze/unsqueeze, expand,
+# select, slice/narrow, split/chunk/unbind, movedim, as_strided) share their base's storage through the
+# engine (SEMANTICS §9); cat/stack/repeat/flip copy. All with PyTorch's errors and grad_fn names.
+import numpy as np
+
+import _devicescope_C as _E
+
+from .._size import Size
+from ..autograd import graph
+from . import _core as C
+
+
+def _view(x, sizes, strides, offset, name, backward):
+    out = C.wrap(_E.as_strided(x._impl, tuple(sizes), tuple(strides), int(offset)))
+    if C.needs_grad(x):
+        graph.attach(name, [out], [x], lambda gs: (backward(gs[0]),))
+    return out
+
+
+def _sizes_arg(args):
+    if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
+        args = tuple(args[0])
+    out = []
+    for a in args:
+        if isinstance(a, C.Tensor):
+            a = a.item()
+        if not hasattr(a, "__index__"):
+            raise TypeError(f"view(): argument 'size' must be tuple of ints, but found element of type "
+                            f"{type(a).__name__} at pos {len(out)}")
+        out.append(a.__index__())
+    return out
+
+
+def infer_size(shape, numel):
+    shape = list(shape)
+    infer = None
+    known = 1
+    for i, s in enumerate(shape):
+        if s == -1:
+            if infer is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            infer = i
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s}")
+        else:
+            known *= s
+    if infer is not None:
+        if known == 0 or numel % known != 0:
+            raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
+        shape[infer] = numel // known
+    elif known != numel:
+        raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
+    return shape
+
+
+def _fmt(shape):
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def compute_stride(oldshape, oldstride, newshape):
+    """ATen's computeStride: strides that view `oldshape/oldstride` as `newshape`, or None."""
+    numel = 1
+    for s in oldshape:
+        numel *= s
+    if numel == 0:
+        if list(oldshape) == list(newshape):
+            return list(oldstride)
+        out = [1] * len(newshape)
+        for i in range(len(newshape) - 2, -1, -1):
+            out[i] = out[i + 1] * max(newshape[i + 1], 1)
+        return out
+    newstride = [0] * len(newshape)
+    view_d = len(newshape) - 1
+    chunk_base_stride = oldstride[-1] if oldstride else 1
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(len(oldshape) - 1, -1, -1):
+        tensor_numel *= oldshape[tensor_d]
+        if tensor_d == 0 or (oldshape[tensor_d - 1] != 1 and
+                             oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or newshape[view_d] == 1):
+                newstride[view_d] = view_numel * chunk_base_stride
+                view_numel *= newshape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = oldstride[tensor_d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return newstride
+
+
+def view(x, *shape):
+    if len(shape) == 1 and not isinstance(shape[0], (tuple, list, Size)) and not hasattr(shape[0], "__index__"):
+        return _view_dtype(x, shape[0])
+    impl = x._impl
+    shape = infer_size(_sizes_arg(shape), impl.numel)
+    strides = compute_stride(list(impl.sizes), list(impl.strides), shape)
+    if strides is None:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
+                           "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+    old = tuple(impl.sizes)
+    return _view(x, shape, strides, impl.offset, "ViewBackward0", lambda g: reshape(g, old))
+
+
+def _view_dtype(x, dtype):
+    raise NotImplementedError("DeviceScope: Tensor.view(dtype) is not supported")
+
+
+def reshape(x, *shape):
+    impl = x._impl
+    shape = infer_size(_sizes_arg(shape), impl.numel)
+    strides = compute_stride(list(impl.sizes), list(impl.strides), shape)
+    old = tuple(impl.sizes)
+    if strides is not None:
+        return _view(x, shape, strides, impl.offset, "ViewBackward0", lambda g: reshape(g, old))
+    c = C.wrap(_E.clone(impl))  # copy into a contiguous layout, then view it
+    out = C.wrap(_E.as_strided(c._impl, tuple(shape), tuple(_contig(shape)), 0))
+    if C.needs_grad(x):
+        graph.attach("UnsafeViewBackward0", [out], [x], lambda gs: (reshape(gs[0], old),))
+    return out
+
+
+def _contig(shape):
+    out = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        out[i] = out[i + 1] * max(shape[i + 1], 1)
+    return out
+
+
+def view_as(x, other):
+    return view(x, tuple(other._impl.sizes))
+
+
+def reshape_as(x, other):
+    return reshape(x, tuple(other._impl.sizes))
+
+
+def flatten(x, start_dim=0, end_dim=-1):
+    nd = x._impl.dim
+    if nd == 0:
+        return reshape(x, (1,))
+    s = C.wrap_dim(start_dim, nd)
+    e = C.wrap_dim(end_dim, nd)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return x
+    sizes = list(x._impl.sizes)
+    n = 1
+    for d in range(s, e + 1):
+        n *= sizes[d]
+    return reshape(x, sizes[:s] + [n] + sizes[e + 1:])
+
+
+def unflatten(x, dim, sizes):
+    d = C.wrap_dim(dim, x._impl.dim)
+    cur = list(x._impl.sizes)
+    new = infer_size(list(sizes), cur[d])
+    return view(x, cur[:d] + new + cur[d + 1:])
+
+
+def transpose(x, dim0, dim1):
+    nd = x._impl.dim
+    a, b = C.wrap_dim(dim0, nd), C.wrap_dim(dim1, nd)
+    sizes, strides = list(x._impl.sizes), list(x._impl.strides)
+    if nd == 0:
+        return _view(x, sizes, strides, x._impl.offset, "TransposeBackward0", lambda g: g)
+    sizes[a], sizes[b] = sizes[b], sizes[a]
+    strides[a], strides[b] = strides[b], strides[a]
+    return _view(x, sizes, strides, x._impl.offset, "TransposeBackward0", lambda g: transpose(g, a, b))
+
+
+swapaxes = transpose
+swapdims = transpose
+
+
+def t(x):
+    nd = x._impl.dim
+    if nd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    if nd < 2:
+        return _view(x, x._impl.sizes, x._impl.strides, x._impl.offset, "TBackward0", lambda g: g)
+    sizes, strides = list(x._impl.sizes), list(x._impl.strides)
+    return _view(x, sizes[::-1], strides[::-1], x._impl.offset, "TBackward0", lambda g: t(g))
+
+
+def permute(x, *dims):
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        dims = tuple(dims[0])
+    nd = x._impl.dim
+    if len(dims) != nd:
+        raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the "
+                           f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal "
+                           f"to len(dims) = {len(dims)}")
+    dims = [C.wrap_dim(d, nd) for d in dims]
+    if len(set(dims)) != nd:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    sizes, strides = x._impl.sizes, x._impl.strides
+    inv = [0] * nd
+    for i, d in enumerate(dims):
+        inv[d] = i
+    return _view(x, [sizes[d] for d in dims], [strides[d] for d in dims], x._impl.offset, "PermuteBackward0",
+                 lambda g: permute(g, inv))
+
+
+def movedim(x, source, destination):
+    nd = x._impl.dim
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    src = [C.wrap_dim(s, nd) for s in src]
+    dst = [C.wrap_dim(d, nd) for d in dst]
+    order = [None] * nd
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter([i for i in range(nd) if i not in src])
+    order = [o if o is not None else next(rest) for o in order]
+    return permute(x, order)
+
+
+moveaxis = movedim
+
+
+def unsqueeze(x, dim):
+    nd = x._impl.dim
+    d = C.wrap_dim(dim, nd + 1)
+    sizes, strides = list(x._impl.sizes), list(x._impl.strides)
+    new_stride = sizes[d] * strides[d] if d < nd else 1
+    sizes.insert(d, 1)
+    strides.insert(d, new_stride)
+    return _view(x, sizes, strides, x._impl.offset, "UnsqueezeBackward0", lambda g: squeeze(g, d))
+
+
+def squeeze(x, dim=None):
+    sizes, strides = list(x._impl.sizes), list(x._impl.strides)
+    old = tuple(sizes)
+    if dim is None:
+        keep = [i for i, s in enumerate(sizes) if s != 1]
+        name = "SqueezeBackward0"
+    else:
+        dims = C.dims_arg(dim, x._impl.dim) if x._impl.dim else ()
+        keep = [i for i in range(len(sizes)) if not (i in dims and sizes[i] == 1)]
+        name = "SqueezeBackward1"
+    return _view(x, [sizes[i] for i in keep], [strides[i] for i in keep], x._impl.offset, name,
+                 lambda g: reshape(g, old))
+
+
+def expand(x, *sizes):
+    sizes = _sizes_arg(sizes)
+    impl = x._impl
+    nd = impl.dim
+    if len(sizes) < nd:
+        raise RuntimeError(f"expand(torch.FloatTensor{{{_fmt(impl.sizes)}}}, size={_fmt(sizes)}): the number of "
+                           "sizes provided (" + str(len(sizes)) + ") must be greater or equal to the number of "
+                           "dimensions in the tensor (" + str(nd) + ")")
+    lead = len(sizes) - nd
+    new_sizes, new_strides = [], []
+    for i, s in enumerate(sizes):
+        if i < lead:
+            if s < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a leading, "
+                                   "non-existing dimension " + str(i))
+            new_sizes.append(s)
+            new_strides.append(0)
+            continue
+        cur = impl.sizes[i - lead]
+        st = impl.strides[i - lead]
+        if s == -1:
+            s = cur
+        if cur == s:
+            new_sizes.append(s)
+            new_strides.append(st)
+        elif cur == 1:
+            new_sizes.append(s)
+            new_strides.append(0)
+        else:
+            raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({cur}) at "
+                               f"non-singleton dimension {i}.  Target sizes: {_fmt(sizes)}.  Tensor sizes: "
+                               f"{_fmt(impl.sizes)}")
+    old = tuple(impl.sizes)
+    return _view(x, new_sizes, new_strides, impl.offset, "ExpandBackward0", lambda g: C.sum_to_shape(g, old))
+
+
+def expand_as(x, other):
+    return expand(x, tuple(other._impl.sizes))
+
+
+def broadcast_to(x, shape):
+    return expand(x, tuple(shape))
+
+
+def _embed_grad(g, x, index):
+    """Gradient of a view taken with numpy `index`: zeros of x's shape with g placed at index."""
+    gx = np.zeros(tuple(x._impl.sizes), dtype=C.compute_dtype(C.dtype_of(g)))
+    gx[index] = C.read(g)
+    return C.make(gx, C.dtype_of(x), C.device_of(x))
+
+
+def select(x, dim, index):
+    nd = x._impl.dim
+    if nd == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    d = C.wrap_dim(dim, nd)
+    size = x._impl.sizes[d]
+    if index < -size or index >= size:
+        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+    if index < 0:
+        index += size
+    sizes, strides = list(x._impl.sizes), list(x._impl.strides)
+    offset = x._impl.offset + index * strides[d]
+    del sizes[d]
+    del strides[d]
+    idx = (slice(None),) * d + (index,)
+    return _view(x, sizes, strides, offset, "SelectBackward0", lambda g: _embed_grad(g, x, idx))
+
+
+def slice_dim(x, dim, start, stop, step=1):
+    d = C.wrap_dim(dim, x._impl.dim)
+    size = x._impl.sizes[d]
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    start, stop, _ = slice(start, stop, step).indices(size)
+    n = max(0, (stop - start + step - 1) // step)
+    sizes, strides = list(x._impl.sizes), list(x._impl.strides)
+    offset = x._impl.offset + (start * strides[d] if n > 0 else 0)
+    sizes[d] = n
+    strides[d] = strides[d] * step
+    idx = (slice(None),) * d + (slice(start, start + n * step, step) if n else slice(0, 0),)
+    return _view(x, sizes, strides, offset, "SliceBackward0", lambda g: _embed_grad(g, x, idx))
+
+
+def narrow(x, dim, start, length):
+    d = C.wrap_dim(dim, x._impl.dim)
+    size = x._impl.sizes[d]
+    if isinstance(start, C.Tensor):
+        start = start.item()
+    if start < 0:
+        start += size
+    if start < 0 or start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return slice_dim(x, d, start, start + length)
+
+
+def split(x, split_size_or_sections, dim=0):
+    d = C.wrap_dim(dim, x._impl.dim)
+    size = x._impl.sizes[d]
+    if isinstance(split_size_or_sections, int):
+        s = split_size_or_sections
+        if s <= 0 and size > 0:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
+        sections = [s] * (size // s) + ([size % s] if size % s else []) if s > 0 else [0]
+        name = "SplitBackward0"
+    else:
+        sections = list(split_size_or_sections)
+        if sum(sections) != size:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
+                               f"size at dimension {d}), but got split_sizes={_fmt(sections)}")
+        name = "SplitWithSizesBackward0"
+    return _split_views(x, d, sections, name)
+
+
+def _split_views(x, d, sections, name):
+    outs = []
+    start = 0
+    sizes, strides = list(x._impl.sizes), list(x._impl.strides)
+    for n in sections:
+        sz = list(sizes)
+        sz[d] = n
+        outs.append(C.wrap(_E.as_strided(x._impl, tuple(sz), tuple(strides), x._impl.offset + start * strides[d])))
+        start += n
+    if C.needs_grad(x):
+        bounds = []
+        s = 0
+        for n in sections:
+            bounds.append((s, s + n))
+            s += n
+
+        def fn(gs):
+            gx = np.zeros(tuple(sizes), dtype=np.float64)
+            for (a, b), g in zip(bounds, gs):
+                if g is not None:
+                    gx[(slice(None),) * d + (slice(a, b),)] = C.read(g)
+            return (C.make(gx, C.dtype_of(x), C.device_of(x)),)
+        graph.attach(name, outs, [x], fn)
+    return tuple(outs)
+
+
+def tensor_split(x, indices_or_sections, dim=0):
+    d = C.wrap_dim(dim, x._impl.dim)
+    size = x._impl.sizes[d]
+    if isinstance(indices_or_sections, int):
+        n = indices_or_sections
+        base, extra = divmod(size, n)
+        sections = [base + 1] * extra + [base] * (n - extra)
+    else:
+        idx = [0] + [min(max(i, 0), size) for i in indices_or_sections] + [size]
+        sections = [max(b - a, 0) for a, b in zip(idx, idx[1:])]
+    return _split_views(x, d, sections, "SplitWithSizesBackward0")
+
+
+def chunk(x, chunks, dim=0):
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    d = C.wrap_dim(dim, x._impl.dim)
+    size = x._impl.sizes[d]
+    s = (size + chunks - 1) // chunks if size else 1
+    return split(x, max(s, 1), d) if size else split(x, 1, d)
+
+
+def unbind(x, dim=0):
+    d = C.wrap_dim(dim, x._impl.dim)
+    sizes, strides = list(x._impl.sizes), list(x._impl.strides)
+    n = sizes[d]
+    sz = sizes[:d] + sizes[d + 1:]
+    st = strides[:d] + strides[d + 1:]
+    outs = [C.wrap(_E.as_strided(x._impl, tuple(sz), tuple(st), x._impl.offset + i * strides[d]))
+            for i in range(n)]
+    if C.needs_grad(x):
+        def fn(gs):
+            gx = np.zeros(tuple(sizes), dtype=np.float64)
+            for i, g in enumerate(gs):
+                if g is not None:
+                    gx[(slice(None),) * d + (i,)] = C.read(g)
+            return (C.make(gx, C.dtype_of(x), C.device_of(x)),)
+        graph.attach("UnbindBackward0", outs, [x], fn)
+    return tuple(outs)
+
+
+def as_strided(x, size, stride, storage_offset=None):
+    off = x._impl.offset if storage_offset is None else storage_offset
+    old = tuple(x._impl.sizes)
+    return _view(x, list(size), list(stride), off, "AsStridedBackward0", lambda g: _as_strided_grad(g, x))
+
+
+def _as_strided_grad(g, x):
+    raise NotImplementedError("DeviceScope: backward through as_strided is not supported")
+
+
+def alias(x):
+    return _view(x, x._impl.sizes, x._impl.strides, x._impl.offset, "AliasBackward0", lambda g: g)
+
+
+def detach(x):
+    return C.wrap(_E.detach(x._impl))
+
+
+# ----------------------------------------------------------------------------- copies
+def cat(tensors, dim=0, out=None):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, C.Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+    # Legacy rule: 1-D empty tensors are skipped.
+    live = [t for t in tensors if not (t._impl.dim == 1 and t._impl.numel == 0)] or tensors[:1]
+    dev = C.check_same_device("cat", [("tensors", t) for t in live])
+    ref = live[0]
+    nd = ref._impl.dim
+    if nd == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = C.wrap_dim(dim, nd)
+    for i, t in enumerate(live):
+        if t._impl.dim != nd:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and {t._impl.dim}")
+        for k in range(nd):
+            if k != d and t._impl.sizes[k] != ref._impl.sizes[k]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
+                                   f"{ref._impl.sizes[k]} but got size {t._impl.sizes[k]} for tensor number {i} "
+                                   "in the list.")
+    C.check_virtual(*live)
+    odt = C.result_type(*live)
+    npd = C.compute_dtype(odt)
+    res = np.concatenate([C.values_of(t, npd) for t in live], axis=d)
+    result = C.make(res, odt, dev)
+    if odt.is_floating_point and C.needs_grad(*live):
+        sizes = [t._impl.sizes[d] for t in live]
+
+        def fn(gs):
+            gv = C.read(gs[0])
+            outs, s = [], 0
+            for t, n in zip(live, sizes):
+                part = gv[(slice(None),) * d + (slice(s, s + n),)]
+                outs.append(C.make(np.ascontiguousarray(part), C.dtype_of(t), C.device_of(t)))
+                s += n
+            return outs
+        graph.attach("CatBackward0", [result], live, fn)
+    if out is not None:
+        return out.copy_(result)
+    return result
+
+
+concat = cat
+concatenate = cat
+
+
+def stack(tensors, dim=0, out=None):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    ref = tensors[0]
+    for i, t in enumerate(tensors):
+        if tuple(t._impl.sizes) != tuple(ref._impl.sizes):
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {_fmt(ref._impl.sizes)} at "
+                               f"entry 0 and {_fmt(t._impl.sizes)} at entry {i}")
+    d = C.wrap_dim(dim, ref._impl.dim + 1)
+    return cat([unsqueeze(t, d) for t in tensors], d, out=out)
+
+
+def hstack(tensors):
+    tensors = list(tensors)
+    return cat(tensors, 0 if tensors[0]._impl.dim == 1 else 1)
+
+
+def vstack(tensors):
+    return cat([t if t._impl.dim >= 2 else reshape(t, (1, -1)) for t in tensors], 0)
+
+
+def repeat(x, *sizes):
+    sizes = _sizes_arg(sizes)
+    if len(sizes) < x._impl.dim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
+                           "tensor")
+    C.check_virtual(x)
+    xv = C.read(x)
+    xv = xv.reshape((1,) * (len(sizes) - xv.ndim) + xv.shape)
+    res = np.tile(xv, sizes)
+    out = C.make(res, C.dtype_of(x), C.device_of(x))
+    if C.needs_grad(x):
+        shape = xv.shape
+
+        def fn(gs):
+            gv = C.read(gs[0])
+            parts = gv.reshape(sum(((r, s) for r, s in zip(sizes, shape)), ()))
+            red = parts.sum(axis=tuple(range(0, 2 * len(sizes), 2)))
+            return (C.make(red.reshape(tuple(x._impl.sizes)), C.dtype_of(x), C.device_of(x)),)
+        graph.attach("RepeatBackward0", [out], [x], fn)
+    return out
+
+
+def flip(x, dims):
+    dims = C.dims_arg(list(dims) if isinstance(dims, (list, tuple)) else [dims], x._impl.dim)
+    C.check_virtual(x)
+    out = C.make(np.flip(C.read(x), dims).copy(), C.dtype_of(x), C.device_of(x))
+    if C.needs_grad(x):
+        graph.attach("FlipBackward0", [out], [x], lambda gs: (flip(gs[0], dims),))
+    return out
+
+
+def roll(x, shifts, dims=None):
+    C.check_virtual(x)
+    res = np.roll(C.read(x), shifts, axis=dims)
+    out = C.make(res, C.dtype_of(x), C.device_of(x))
+    if C.needs_grad(x):
+        neg = tuple(-s for s in shifts) if isinstance(shifts, (tuple, list)) else -shifts
+        graph.attach("RollBackward0", [out], [x], lambda gs: (roll(gs[0], neg, dims),))
+    return out
+
+
+def _tri(x, diagonal, upper):
+    C.check_virtual(x)
+    f = np.triu if upper else np.tril
+    out = C.make(f(C.read(x), diagonal), C.dtype_of(x), C.device_of(x))
+    if C.needs_grad(x):
+        graph.attach("TriuBackward0" if upper else "TrilBackward0", [out], [x],
+                     lambda gs: (_tri(gs[0], diagonal, upper),))
+    return out
+
+
+def triu(x, diagonal=0):
+    return _tri(x, diagonal, True)
+
+
+def tril(x, diagonal=0):
+    return _tri(x, diagonal, False)
+
+
+def diag(x, diagonal=0):
+    C.check_virtual(x)
+    return C.make(np.diag(C.read(x), diagonal).copy(), C.dtype_of(x), C.device_of(x))
+
+
+def diagonal(x, offset=0, dim1=0, dim2=1):
+    C.check_virtual(x)
+    return C.make(np.diagonal(C.read(x), offset, dim1, dim2).copy(), C.dtype_of(x), C.device_of(x))
+
+
+def trace(x):
+    return diagonal(x).sum()

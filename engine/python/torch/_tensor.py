@@ -1,0 +1,606 @@
+# torch.Tensor: a Python object around one engine TensorImpl (`_impl`). Identity is Python identity:
+# `t.to(...)` returns `t` itself when nothing changes (SEMANTICS §2). Placement, conversion and the autograd
+# fields live here; the math methods are attached from torch/_tensor_methods.py.
+import warnings
+
+import numpy as np
+
+import _devicescope_C as _E
+
+from . import _dtype as D
+from ._device import from_key
+from ._ops import _core as C
+from ._size import _fast_size
+from .autograd import grad_mode, graph
+
+_enabled = grad_mode._enabled
+_DT = D.BY_CODE
+_new = object.__new__
+_E_to = _E.to
+_wrap = None  # set below
+
+
+def _to_backward(src_device, src_dtype):
+    def fn(gs):
+        g = gs[0]
+        return (g.to(device=src_device, dtype=src_dtype),)
+    return fn
+
+
+def _copy_result(self, impl):
+    """Wraps a real copy made by to/cuda/cpu; under grad mode it joins the graph (ToCopyBackward0)."""
+    out = _new(Tensor)
+    out._impl = impl
+    if _enabled[0] and (self._grad_fn is not None or self._requires_grad):
+        graph.attach("ToCopyBackward0", [out], [self], _to_backward(self.device, self.dtype))
+    return out
+
+
+class Tensor:
+    # Autograd defaults live on the class so a new tensor only sets `_impl`.
+    _grad_fn = None
+    _output_nr = 0
+    _requires_grad = False
+    _grad = None
+    _is_param = False
+    __hash__ = object.__hash__
+
+    def __new__(cls, *args, **kwargs):
+        """Legacy constructor: Tensor(), Tensor(2, 3), Tensor([1, 2]), Tensor(size), Tensor(other)."""
+        from . import _factories
+        device = kwargs.pop("device", None)
+        if kwargs:
+            raise TypeError(f"new() received an invalid combination of arguments - got ({', '.join(kwargs)})")
+        if not args:
+            t = _factories.empty(0, device=device)
+        elif len(args) == 1 and isinstance(args[0], Tensor):
+            t = args[0].detach()
+        elif all(isinstance(a, int) and not isinstance(a, bool) for a in args) or \
+                (len(args) == 1 and type(args[0]).__name__ == "Size"):
+            t = _factories.empty(*args, device=device)
+        elif len(args) == 1:
+            t = _factories.tensor(args[0], dtype=D.float32, device=device)
+        else:
+            raise TypeError("new(): invalid data type")
+        if cls is not Tensor:
+            t.__class__ = cls
+        return t
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    @staticmethod
+    def _make_subclass(cls, data, require_grad=False, **kwargs):
+        """A `cls` instance sharing data's storage (and version counter), detached, with requires_grad set."""
+        t = _new(cls)
+        t._impl = _E.detach(data._impl)
+        if require_grad:
+            if not t.dtype.is_floating_point:
+                raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+            t._requires_grad = True
+            t._impl.requires_grad = True
+        return t
+
+    # ------------------------------------------------------------------ metadata
+    @property
+    def shape(self):
+        return _fast_size(self._impl.sizes)
+
+    def size(self, dim=None):
+        if dim is None:
+            return _fast_size(self._impl.sizes)
+        return self._impl.sizes[C.wrap_dim(dim, self._impl.dim)]
+
+    @property
+    def dtype(self):
+        return _DT[self._impl.dtype_code]
+
+    @property
+    def device(self):
+        return from_key(self._impl.device_key)
+
+    @property
+    def is_cuda(self):
+        return self._impl.device_key >= 0
+
+    @property
+    def is_cpu(self):
+        return self._impl.device_key == -1
+
+    @property
+    def is_meta(self):
+        return self._impl.device_key == -3
+
+    is_sparse = False
+    is_quantized = False
+    is_nested = False
+    is_mps = False
+    is_xpu = False
+    is_mkldnn = False
+
+    @property
+    def layout(self):
+        from . import strided
+        return strided
+
+    @property
+    def is_virtual(self):
+        """DeviceScope: placed and accounted, but holds no values (see torch.empty(..., virtual=True))."""
+        return self._impl.is_virtual
+
+    @property
+    def ndim(self):
+        return self._impl.dim
+
+    def dim(self):
+        return self._impl.dim
+
+    ndimension = dim
+
+    def numel(self):
+        return self._impl.numel
+
+    nelement = numel
+
+    def stride(self, dim=None):
+        if dim is None:
+            return tuple(self._impl.strides)
+        return self._impl.strides[C.wrap_dim(dim, self._impl.dim)]
+
+    def storage_offset(self):
+        return self._impl.offset
+
+    def element_size(self):
+        return self.dtype.itemsize
+
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self._impl.nbytes
+
+    def is_contiguous(self, memory_format=None):
+        return self._impl.is_contiguous
+
+    def is_floating_point(self):
+        return _DT[self._impl.dtype_code].is_floating_point
+
+    def is_complex(self):
+        return False
+
+    def is_signed(self):
+        return _DT[self._impl.dtype_code].is_signed
+
+    def is_pinned(self, device=None):
+        return self._impl.is_pinned
+
+    def get_device(self):
+        k = self._impl.device_key
+        return k if k >= 0 else -1
+
+    def data_ptr(self):
+        return self._impl.data_ptr
+
+    def untyped_storage(self):
+        from ._storage import UntypedStorage
+        return UntypedStorage(self)
+
+    storage = untyped_storage
+
+    def _is_view(self):
+        return False
+
+    @property
+    def _version(self):
+        return self._impl.version
+
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        if dtype is None:
+            return typename_of(self)
+        if isinstance(dtype, str):
+            cuda = dtype.startswith("torch.cuda.")
+            name = dtype.split(".")[-1]
+            match = [d for d in D.ALL if d._legacy == name]
+            if not match:
+                raise ValueError(f"invalid type: '{dtype}'")
+            return self.to(device="cuda" if cuda else "cpu", dtype=match[0], non_blocking=non_blocking)
+        return self.to(dtype=dtype, non_blocking=non_blocking)
+
+    # ------------------------------------------------------------------ autograd fields
+    @property
+    def requires_grad(self):
+        return self._grad_fn is not None or self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad=True):
+        requires_grad = bool(requires_grad)
+        if self._grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want to "
+                                   "use a computed variable in a subgraph that doesn't require differentiation "
+                                   "use var_no_grad = var.detach().")
+            return self
+        if requires_grad and not _DT[self._impl.dtype_code].is_floating_point:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        self._requires_grad = requires_grad
+        self._impl.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self):
+        return self._grad_fn is None
+
+    @property
+    def grad_fn(self):
+        return self._grad_fn
+
+    @property
+    def output_nr(self):
+        return self._output_nr
+
+    @property
+    def grad(self):
+        if self._grad_fn is not None and not self.__dict__.get("_retains_grad", False):
+            warnings.warn("The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+                          "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+                          "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf "
+                          "Tensor. If you access the non-leaf Tensor by mistake, make sure you access the leaf "
+                          "Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more informations.",
+                          UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is None:
+            self._grad = None
+            self._impl.grad = None
+            return
+        if not isinstance(value, Tensor):
+            raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                            f"{type(value).__name__}")
+        if value is self:
+            raise RuntimeError("can't assign Variable as its own grad")
+        if value.dtype is not self.dtype:
+            raise RuntimeError(f"attempting to assign a gradient with dtype '{value.dtype}' to a tensor with dtype "
+                               f"'{self.dtype}'. Please ensure that the gradient and the tensor have the same "
+                               "dtype")
+        if value.device.type != self.device.type:
+            raise RuntimeError(f"attempting to assign a gradient with device type '{value.device.type}' to a "
+                               f"tensor with device type '{self.device.type}'. Please ensure that the gradient "
+                               "and the tensor are on the same device")
+        if value.get_device() != self.get_device():
+            raise RuntimeError(f"attempting to assign a gradient located on device with index "
+                               f"'{value.get_device()}' to a tensor located on device with index "
+                               f"'{self.get_device()}'. Please ensure that the gradient and the tensor are on "
+                               "the same device")
+        if tuple(value._impl.sizes) != tuple(self._impl.sizes):
+            raise RuntimeError(f"attempting to assign a gradient of size '{list(value._impl.sizes)}' to a tensor "
+                               f"of size '{list(self._impl.sizes)}'. Please ensure that the gradient and the "
+                               "tensor are the same size")
+        self._grad = value
+        self._impl.grad = value._impl
+        _E.tag(value._impl, "gradient", "")
+
+    def retain_grad(self):
+        if self._grad_fn is None:
+            if not self._requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        import weakref
+        node = self._grad_fn
+        if node._retain is None:
+            node._retain = {}
+        node._retain[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    @property
+    def retains_grad(self):
+        return bool(self.__dict__.get("_retains_grad", False))
+
+    def register_hook(self, hook):
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        from collections import OrderedDict
+        from torch.utils.hooks import RemovableHandle
+        if self._grad_fn is None:
+            hooks = self.__dict__.get("_hooks")
+            if hooks is None:
+                hooks = self._hooks = OrderedDict()
+        else:
+            node = self._grad_fn
+            if node._hooks is None:
+                node._hooks = {}
+            hooks = node._hooks.get(self._output_nr)
+            if hooks is None:
+                hooks = node._hooks[self._output_nr] = OrderedDict()
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        return handle
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        from . import autograd
+        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    @property
+    def data(self):
+        return C.wrap(_E.detach(self._impl))
+
+    @data.setter
+    def data(self, other):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(other).__name__}")
+        self._impl.set_data(other._impl)
+
+    def detach(self):
+        return C.wrap(_E.detach(self._impl))
+
+    def detach_(self):
+        self._grad_fn = None
+        self._requires_grad = False
+        self._impl.requires_grad = False
+        return self
+
+    # ------------------------------------------------------------------ placement (SEMANTICS §2)
+    def to(self, *args, **kwargs):
+        impl = _E_to(self._impl, args, kwargs)
+        if impl is None:
+            return self
+        out = _new(Tensor)
+        out._impl = impl
+        if _enabled[0] and (self._grad_fn is not None or self._requires_grad):
+            graph.attach("ToCopyBackward0", [out], [self], _to_backward(self.device, self.dtype))
+        return out
+
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
+        impl = _E.cuda(self._impl, device, non_blocking)
+        return self if impl is None else _copy_result(self, impl)
+
+    def cpu(self, memory_format=None):
+        impl = _E.cpu(self._impl)
+        return self if impl is None else _copy_result(self, impl)
+
+    def pin_memory(self, device=None):
+        impl = _E.pin_memory(self._impl)
+        return self if impl is None else _copy_result(self, impl)
+
+    def copy_(self, src, non_blocking=False):
+        if not isinstance(src, Tensor):
+            raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
+        C.check_inplace(self)
+        need = C.needs_grad(self, src)
+        if need:
+            old_edge = graph.edge_of(self)
+        _E.copy_(self._impl, src._impl, bool(non_blocking))
+        if need:
+            sdev, sdt, shape = src.device, src.dtype, tuple(src._impl.sizes)
+
+            def fn(gs):
+                g = gs[0]
+                gsrc = C.sum_to_shape(g, shape).to(device=sdev, dtype=sdt) if src.requires_grad else None
+                return (g * 0.0 if old_edge[0] is not None else None, gsrc)
+            graph.attach_edges("CopyBackwards", [self], [old_edge, graph.edge_of(src)], fn)
+        return self
+
+    def clone(self, memory_format=None):
+        out = C.wrap(_E.clone(self._impl))
+        if C.needs_grad(self):
+            graph.attach("CloneBackward0", [out], [self], lambda gs: (gs[0],))
+        return out
+
+    def contiguous(self, memory_format=None):
+        impl = _E.contiguous(self._impl)
+        if impl is None:
+            return self
+        out = C.wrap(impl)
+        if C.needs_grad(self):
+            graph.attach("CloneBackward0", [out], [self], lambda gs: (gs[0],))
+        return out
+
+    def float(self, memory_format=None):
+        return self.to(D.float32)
+
+    def double(self, memory_format=None):
+        return self.to(D.float64)
+
+    def half(self, memory_format=None):
+        return self.to(D.float16)
+
+    def bfloat16(self, memory_format=None):
+        return self.to(D.bfloat16)
+
+    def long(self, memory_format=None):
+        return self.to(D.int64)
+
+    def int(self, memory_format=None):
+        return self.to(D.int32)
+
+    def short(self, memory_format=None):
+        return self.to(D.int16)
+
+    def char(self, memory_format=None):
+        return self.to(D.int8)
+
+    def byte(self, memory_format=None):
+        return self.to(D.uint8)
+
+    def bool(self, memory_format=None):
+        return self.to(D.bool)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    # ------------------------------------------------------------------ values
+    def _host_values(self):
+        """Values for Python: a CUDA tensor is first copied to the host (a recorded transfer, like PyTorch)."""
+        C.check_virtual(self)
+        if self._impl.device_key >= 0:
+            return C.read(C.wrap(_E.to_device_dtype(self._impl, "cpu", None, False, False)))
+        return C.read(self)
+
+    def item(self):
+        n = self._impl.numel
+        if n != 1:
+            raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
+        return self._host_values().reshape(()).item()
+
+    def tolist(self):
+        return self._host_values().tolist()
+
+    def numpy(self, *, force=False):
+        if self._impl.device_key >= 0:
+            if not force:
+                raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to "
+                                "copy the tensor to host memory first.")
+            return self._host_values()
+        if self.requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                               "instead.")
+        if self._impl.dtype_code == 3:
+            raise TypeError("Got unsupported ScalarType BFloat16")
+        C.check_virtual(self)
+        return C.read(self)
+
+    def __array__(self, dtype=None):
+        a = self._host_values() if self._impl.device_key < 0 else self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def __float__(self):
+        if self._impl.numel != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return float(self.item())
+
+    def __int__(self):
+        if self._impl.numel != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return int(self.item())
+
+    def __index__(self):
+        if self._impl.numel != 1 or self.dtype.is_floating_point or self.dtype is D.bool:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self):
+        n = self._impl.numel
+        if n == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if n > 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __complex__(self):
+        return complex(self.item())
+
+    def __len__(self):
+        if self._impl.dim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._impl.sizes[0]
+
+    def __iter__(self):
+        if self._impl.dim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        from ._ops import shape as S
+        return iter(S.unbind(self, 0))
+
+    def __contains__(self, element):
+        if isinstance(element, (Tensor, int, float, bool)):
+            return bool((self == element).any().item())
+        raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                           f"{type(element)}.")
+
+    def __reversed__(self):
+        if self._impl.dim == 0:
+            return self
+        return self.flip(0)
+
+    # ------------------------------------------------------------------ printing
+    def __repr__(self, *, tensor_contents=None):
+        from . import _tensor_str
+        return _tensor_str.tensor_repr(self)
+
+    def __str__(self):
+        return self.__repr__()
+
+    def __format__(self, spec):
+        if self._impl.dim == 0 and not self._impl.is_virtual:
+            return self.item().__format__(spec)
+        return object.__format__(self.__repr__(), spec) if not spec else format(self.__repr__(), spec)
+
+    # ------------------------------------------------------------------ copying / pickling
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        with grad_mode.no_grad():
+            new = C.wrap(_E.clone(self._impl), type(self))
+        if self._requires_grad:
+            new._requires_grad = True
+            new._impl.requires_grad = True
+        if self._grad is not None:
+            import copy
+            new._grad = copy.deepcopy(self._grad, memo)
+            new._impl.grad = new._grad._impl
+        for k, v in self.__dict__.items():
+            if k not in ("_impl", "_requires_grad", "_grad", "_acc", "_hooks"):
+                import copy
+                new.__dict__[k] = copy.deepcopy(v, memo)
+        memo[id(self)] = new
+        return new
+
+    def __reduce_ex__(self, proto):
+        values = None if self._impl.is_virtual else np.array(self._host_values())
+        return (_rebuild_tensor, (values, self.dtype._name, str(self.device), self.requires_grad,
+                                  tuple(self._impl.sizes), self._impl.is_virtual, type(self)))
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        from . import _factories
+        return _factories.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                                 requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False, **kw):
+        from . import _factories
+        return _factories.empty(*size, dtype=dtype or self.dtype, device=device or self.device,
+                                requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, **kw):
+        from . import _factories
+        return _factories.zeros(*size, dtype=dtype or self.dtype, device=device or self.device,
+                                requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False, **kw):
+        from . import _factories
+        return _factories.ones(*size, dtype=dtype or self.dtype, device=device or self.device,
+                               requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False, **kw):
+        from . import _factories
+        return _factories.full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
+                               requires_grad=requires_grad)
+
+
+def _rebuild_tensor(values, dtype_name, device, requires_grad, sizes, virtual, cls):
+    from . import _factories, _serialization
+    dt = getattr(D, dtype_name)
+    if _serialization._state["active"]:
+        device = _serialization.target_device(device)
+    if virtual:
+        t = _factories.empty(sizes, dtype=dt, device=device, virtual=True)
+    else:
+        t = _factories.tensor(values, dtype=dt, device=device)
+    if cls is not Tensor:
+        t = Tensor._make_subclass(cls, t, requires_grad)
+    elif requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def typename_of(t):
+    """'torch.FloatTensor' / 'torch.cuda.FloatTensor' (torch.typename / Tensor.type())."""
+    legacy = _DT[t._impl.dtype_code]._legacy
+    return ("torch.cuda." if t._impl.device_key >= 0 else "torch.") + legacy
+
+
+C.Tensor = Tensor

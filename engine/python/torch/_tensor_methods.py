@@ -1,0 +1,327 @@
+# Attaches the math, shape and indexing methods and the Python operators to torch.Tensor, and the
+# in-place variants (add_, mul_, clamp_, uniform_, ...) with PyTorch's in-place rules.
+import numpy as np
+
+from . import _dtype as D
+from . import _random
+from ._ops import _core as C
+from ._ops import elementwise as E
+from ._ops import indexing as I
+from ._ops import linalg as L
+from ._ops import reduction as R
+from ._ops import shape as S
+from ._tensor import Tensor
+
+
+def _method(fn):
+    def m(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+    m.__name__ = fn.__name__
+    return m
+
+
+def _inplace(fn):
+    """x.op_(...) through the op's `out=` path (which checks leaves, devices and castability)."""
+    def m(self, *args, **kwargs):
+        return fn(self, *args, out=self, **kwargs)
+    return m
+
+
+_BINARY = {
+    "add": E.add, "sub": E.sub, "mul": E.mul, "div": E.div, "true_divide": E.div, "floor_divide": E.floor_divide,
+    "remainder": E.remainder, "fmod": E.fmod, "pow": E.pow, "atan2": E.atan2, "maximum": E.maximum,
+    "minimum": E.minimum, "eq": E.eq, "ne": E.ne, "lt": E.lt, "le": E.le, "gt": E.gt, "ge": E.ge,
+    "logical_and": E.logical_and, "logical_or": E.logical_or, "logical_xor": E.logical_xor,
+    "bitwise_and": E.bitwise_and, "bitwise_or": E.bitwise_or, "bitwise_xor": E.bitwise_xor,
+}
+_ALIASES = {"subtract": "sub", "multiply": "mul", "divide": "div", "greater": "gt", "greater_equal": "ge",
+            "less": "lt", "less_equal": "le", "not_equal": "ne", "fmax": "maximum", "fmin": "minimum"}
+_UNARY = {
+    "neg": E.neg, "abs": E.abs, "sign": E.sign, "exp": E.exp, "expm1": E.expm1, "log": E.log, "log2": E.log2,
+    "log10": E.log10, "log1p": E.log1p, "sqrt": E.sqrt, "rsqrt": E.rsqrt, "reciprocal": E.reciprocal,
+    "sin": E.sin, "cos": E.cos, "tan": E.tan, "tanh": E.tanh, "sigmoid": E.sigmoid, "relu": E.relu,
+    "erf": E.erf, "erfinv": E.erfinv, "floor": E.floor, "ceil": E.ceil, "trunc": E.trunc, "round": E.round,
+    "frac": E.frac, "logical_not": E.logical_not, "bitwise_not": E.bitwise_not, "square": E.square,
+    "nan_to_num": E.nan_to_num, "clamp": E.clamp, "clamp_min": E.clamp_min, "clamp_max": E.clamp_max,
+}
+
+for _name, _fn in _BINARY.items():
+    setattr(Tensor, _name, _method(_fn))
+    setattr(Tensor, _name + "_", _inplace(_fn))
+for _alias, _name in _ALIASES.items():
+    setattr(Tensor, _alias, getattr(Tensor, _name))
+    setattr(Tensor, _alias + "_", getattr(Tensor, _name + "_"))
+for _name, _fn in _UNARY.items():
+    setattr(Tensor, _name, _method(_fn))
+    setattr(Tensor, _name + "_", _inplace(_fn))
+Tensor.negative = Tensor.neg
+Tensor.absolute = Tensor.abs
+Tensor.clip = Tensor.clamp
+Tensor.clip_ = Tensor.clamp_
+Tensor.arctan2 = Tensor.atan2
+Tensor.fix = Tensor.trunc
+
+for _name in ("isnan", "isinf", "isfinite", "isclose", "allclose", "equal", "where", "lerp", "addcmul", "addcdiv"):
+    setattr(Tensor, _name, _method(getattr(E, _name)))
+
+
+def _where_method(self, condition, other):
+    return E.where(condition, self, other)
+
+
+Tensor.where = _where_method
+
+
+def _lerp_(self, end, weight):
+    return self.copy_(E.lerp(self, end, weight)) if C.needs_grad(self, end) else _write(self, E.lerp(self, end, weight))
+
+
+def _addcmul_(self, t1, t2, value=1):
+    return _assign(self, E.addcmul(self, t1, t2, value))
+
+
+def _addcdiv_(self, t1, t2, value=1):
+    return _assign(self, E.addcdiv(self, t1, t2, value))
+
+
+def _write(self, r):
+    C.write(self, C.read(r))
+    return self
+
+
+def _assign(self, r):
+    """In-place result: values written into self; under autograd self takes r's history."""
+    C.check_inplace(self)
+    if tuple(r._impl.sizes) != tuple(self._impl.sizes):
+        raise RuntimeError(f"output with shape {list(self._impl.sizes)} doesn't match the broadcast shape "
+                           f"{list(r._impl.sizes)}")
+    C.elementwise_device([r], outputs=[self])
+    C.write(self, C.read(r))
+    if r._grad_fn is not None:
+        self._grad_fn, self._output_nr = r._grad_fn, r._output_nr
+    return self
+
+
+Tensor.lerp_ = lambda self, end, weight: _assign(self, E.lerp(self, end, weight))
+Tensor.addcmul_ = _addcmul_
+Tensor.addcdiv_ = _addcdiv_
+
+# Python operators
+Tensor.__add__ = lambda self, other: E.add(self, other)
+Tensor.__radd__ = lambda self, other: E.add(other, self)
+Tensor.__iadd__ = lambda self, other: E.add(self, other, out=self)
+Tensor.__sub__ = lambda self, other: E.sub(self, other)
+Tensor.__rsub__ = lambda self, other: E.sub(other, self)
+Tensor.__isub__ = lambda self, other: E.sub(self, other, out=self)
+Tensor.__mul__ = lambda self, other: E.mul(self, other)
+Tensor.__rmul__ = lambda self, other: E.mul(other, self)
+Tensor.__imul__ = lambda self, other: E.mul(self, other, out=self)
+Tensor.__truediv__ = lambda self, other: E.div(self, other)
+Tensor.__rtruediv__ = lambda self, other: E.div(other, self)
+Tensor.__itruediv__ = lambda self, other: E.div(self, other, out=self)
+Tensor.__floordiv__ = lambda self, other: E.floor_divide(self, other)
+Tensor.__rfloordiv__ = lambda self, other: E.floor_divide(other, self)
+Tensor.__ifloordiv__ = lambda self, other: E.floor_divide(self, other, out=self)
+Tensor.__mod__ = lambda self, other: E.remainder(self, other)
+Tensor.__rmod__ = lambda self, other: E.remainder(other, self)
+Tensor.__imod__ = lambda self, other: E.remainder(self, other, out=self)
+Tensor.__pow__ = lambda self, other: E.pow(self, other)
+Tensor.__rpow__ = lambda self, other: E.pow(other, self)
+Tensor.__ipow__ = lambda self, other: E.pow(self, other, out=self)
+Tensor.__matmul__ = lambda self, other: L.matmul(self, other)
+Tensor.__rmatmul__ = lambda self, other: L.matmul(other, self)
+Tensor.__neg__ = lambda self: E.neg(self)
+Tensor.__pos__ = lambda self: self
+Tensor.__abs__ = lambda self: E.abs(self)
+Tensor.__invert__ = lambda self: E.logical_not(self) if C.dtype_of(self) is D.bool else E.bitwise_not(self)
+Tensor.__and__ = lambda self, other: E.bitwise_and(self, other) if C.dtype_of(self) is not D.bool \
+    else E.logical_and(self, other)
+Tensor.__rand__ = Tensor.__and__
+Tensor.__or__ = lambda self, other: E.bitwise_or(self, other) if C.dtype_of(self) is not D.bool \
+    else E.logical_or(self, other)
+Tensor.__ror__ = Tensor.__or__
+Tensor.__xor__ = lambda self, other: E.bitwise_xor(self, other) if C.dtype_of(self) is not D.bool \
+    else E.logical_xor(self, other)
+Tensor.__rxor__ = Tensor.__xor__
+Tensor.__iand__ = lambda self, other: _assign(self, self & other)
+Tensor.__ior__ = lambda self, other: _assign(self, self | other)
+Tensor.__ixor__ = lambda self, other: _assign(self, self ^ other)
+Tensor.__eq__ = lambda self, other: E.eq(self, other) if _cmp_ok(other) else NotImplemented
+Tensor.__ne__ = lambda self, other: E.ne(self, other) if _cmp_ok(other) else NotImplemented
+Tensor.__lt__ = lambda self, other: E.lt(self, other)
+Tensor.__le__ = lambda self, other: E.le(self, other)
+Tensor.__gt__ = lambda self, other: E.gt(self, other)
+Tensor.__ge__ = lambda self, other: E.ge(self, other)
+Tensor.__getitem__ = lambda self, index: I.getitem(self, index)
+Tensor.__setitem__ = lambda self, index, value: I.setitem(self, index, value)
+
+
+def _cmp_ok(other):
+    return isinstance(other, (Tensor, int, float, bool, np.number, np.bool_))
+
+
+# Reductions
+for _name in ("sum", "nansum", "mean", "nanmean", "prod", "var", "std", "max", "min", "amax", "amin", "argmax",
+              "argmin", "all", "any", "norm", "logsumexp", "cumsum", "cumprod", "softmax", "log_softmax",
+              "count_nonzero", "aminmax"):
+    setattr(Tensor, _name, _method(getattr(R, _name)))
+
+# Linear algebra
+for _name in ("mm", "bmm", "matmul", "dot", "mv", "outer", "inner"):
+    setattr(Tensor, _name, _method(getattr(L, _name)))
+Tensor.addmm = lambda self, mat1, mat2, *, beta=1, alpha=1: L.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
+Tensor.addmm_ = lambda self, mat1, mat2, *, beta=1, alpha=1: _assign(self, L.addmm(self, mat1, mat2, beta=beta,
+                                                                                    alpha=alpha))
+Tensor.baddbmm = lambda self, b1, b2, *, beta=1, alpha=1: L.baddbmm(self, b1, b2, beta=beta, alpha=alpha)
+
+# Shapes and views
+for _name in ("view", "reshape", "view_as", "reshape_as", "flatten", "unflatten", "transpose", "swapaxes",
+              "swapdims", "t", "permute", "movedim", "moveaxis", "unsqueeze", "squeeze", "expand", "expand_as",
+              "broadcast_to", "select", "narrow", "split", "tensor_split", "chunk", "unbind", "as_strided",
+              "repeat", "flip", "roll", "triu", "tril", "diag", "diagonal", "trace"):
+    setattr(Tensor, _name, _method(getattr(S, _name)))
+
+
+def _t_(self):
+    r = S.t(self)
+    return _restride(self, r)
+
+
+def _restride(self, r):
+    self._impl.set_data(r._impl)
+    return self
+
+
+def _unsqueeze_(self, dim):
+    return _restride(self, S.unsqueeze(self, dim))
+
+
+def _squeeze_(self, dim=None):
+    return _restride(self, S.squeeze(self, dim))
+
+
+def _transpose_(self, a, b):
+    return _restride(self, S.transpose(self, a, b))
+
+
+Tensor.t_ = _t_
+Tensor.unsqueeze_ = _unsqueeze_
+Tensor.squeeze_ = _squeeze_
+Tensor.transpose_ = _transpose_
+
+
+def _prop_T(self):
+    return S.permute(self, list(range(self._impl.dim))[::-1]) if self._impl.dim != 2 else S.t(self)
+
+
+Tensor.T = property(_prop_T)
+Tensor.mT = property(lambda self: S.transpose(self, -2, -1))
+Tensor.H = Tensor.T
+Tensor.mH = Tensor.mT
+
+
+def _repeat_interleave(self, repeats, dim=None, output_size=None):
+    xv = C.read(self)
+    r = C.read(repeats) if isinstance(repeats, Tensor) else repeats
+    res = np.repeat(xv if dim is not None else xv.reshape(-1), r, axis=dim)
+    return C.make(res, C.dtype_of(self), C.device_of(self))
+
+
+Tensor.repeat_interleave = _repeat_interleave
+
+# Indexing
+for _name in ("index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "index_add",
+              "index_add_", "masked_fill", "masked_fill_", "masked_select", "nonzero", "argwhere", "take", "sort",
+              "argsort", "topk", "unique"):
+    setattr(Tensor, _name, _method(getattr(I, _name)))
+
+
+# Fills and random fills (in place; allowed under no_grad on parameters, as nn.init does)
+def _fill(self, values):
+    C.check_inplace(self)
+    C.check_virtual(self)
+    C.write(self, values)
+    return self
+
+
+def _fill_(self, value):
+    if isinstance(value, Tensor):
+        if value._impl.dim != 0:
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value._impl.dim} dimensions.")
+        value = value.item()
+    return _fill(self, np.asarray(value))
+
+
+Tensor.fill_ = _fill_
+Tensor.zero_ = lambda self: _fill(self, np.asarray(0))
+
+
+def _shape(self):
+    return tuple(self._impl.sizes)
+
+
+def _uniform_(self, a=0.0, b=1.0, *, generator=None):
+    return _fill(self, _random.rng(generator).uniform(a, b, _shape(self)))
+
+
+def _normal_(self, mean=0.0, std=1.0, *, generator=None):
+    return _fill(self, _random.rng(generator).normal(mean, std, _shape(self)))
+
+
+def _bernoulli_(self, p=0.5, *, generator=None):
+    probs = C.read(p) if isinstance(p, Tensor) else p
+    return _fill(self, _random.rng(generator).random(_shape(self)) < probs)
+
+
+def _random_(self, from_=0, to=None, *, generator=None):
+    if to is None:
+        to = 2 ** 24 if C.dtype_of(self).is_floating_point else 2 ** 63 - 1
+        from_, to = 0, from_ if from_ else to
+    return _fill(self, _random.rng(generator).integers(from_, to, _shape(self)))
+
+
+def _exponential_(self, lambd=1.0, *, generator=None):
+    return _fill(self, _random.rng(generator).exponential(1.0 / lambd, _shape(self)))
+
+
+def _log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+    return _fill(self, _random.rng(generator).lognormal(mean, std, _shape(self)))
+
+
+def _geometric_(self, p, *, generator=None):
+    return _fill(self, _random.rng(generator).geometric(p, _shape(self)))
+
+
+Tensor.uniform_ = _uniform_
+Tensor.normal_ = _normal_
+Tensor.bernoulli_ = _bernoulli_
+Tensor.random_ = _random_
+Tensor.exponential_ = _exponential_
+Tensor.log_normal_ = _log_normal_
+Tensor.geometric_ = _geometric_
+
+
+def _bernoulli(self, p=None, *, generator=None):
+    from . import _factories
+    return _factories.bernoulli(self, p, generator=generator)
+
+
+Tensor.bernoulli = _bernoulli
+
+
+def _multinomial(self, num_samples, replacement=False, *, generator=None):
+    from . import _factories
+    return _factories.multinomial(self, num_samples, replacement, generator=generator)
+
+
+Tensor.multinomial = _multinomial
+Tensor.conj = lambda self: self
+Tensor.resolve_conj = lambda self: self
+Tensor.resolve_neg = lambda self: self
+Tensor.is_conj = lambda self: False
+Tensor.is_neg = lambda self: False
+Tensor.real = property(lambda self: self)
+Tensor.ravel = lambda self: S.reshape(self, (-1,))
+Tensor.positive = lambda self: self
+Tensor.outer = lambda self, other: L.outer(self, other)

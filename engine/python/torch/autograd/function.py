@@ -1,0 +1,101 @@
+# torch.autograd.Function: user-defined forward/backward pairs (ctx.save_for_backward, apply()).
+from . import grad_mode, graph
+
+
+class FunctionCtx:
+    def __init__(self):
+        self.saved_tensors = ()
+        self.needs_input_grad = ()
+        self.materialize_grads = True
+        self._non_differentiable = set()
+        self._dirty = set()
+
+    def save_for_backward(self, *tensors):
+        self.saved_tensors = tuple(tensors)
+
+    def save_for_forward(self, *tensors):
+        pass
+
+    def mark_dirty(self, *tensors):
+        self._dirty = {id(t) for t in tensors}
+
+    def mark_non_differentiable(self, *tensors):
+        self._non_differentiable = {id(t) for t in tensors}
+
+    def set_materialize_grads(self, value):
+        self.materialize_grads = bool(value)
+
+
+BackwardCFunction = FunctionCtx
+
+
+class _FunctionMeta(type):
+    def __init__(cls, name, bases, attrs):
+        super().__init__(name, bases, attrs)
+        cls._backward_name = name + "Backward"
+
+
+class Function(metaclass=_FunctionMeta):
+    def __init__(self, *args, **kwargs):
+        pass
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                  "autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        return None
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        from .._tensor import Tensor
+        ctx = FunctionCtx()
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        with grad_mode.no_grad():
+            out = cls.forward(ctx, *args, **kwargs)
+        if not (grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)):
+            return out
+        single = not isinstance(out, tuple)
+        outs = (out,) if single else out
+        tensor_outs = [o if isinstance(o, Tensor) and id(o) not in ctx._non_differentiable
+                       and o.dtype.is_floating_point else None for o in outs]
+        tensor_outs = [o if o is None or not any(o is a for a in args) else o.view_as(o) for o in tensor_outs]
+        inputs = [a if isinstance(a, Tensor) else None for a in args]
+
+        def fn(grads):
+            if ctx.materialize_grads:
+                grads = [g if g is not None or o is None else o.new_zeros(o.shape)
+                         for g, o in zip(grads, tensor_outs)]
+            r = cls.backward(ctx, *grads)
+            if not isinstance(r, tuple):
+                r = (r,)
+            if len(r) < len(args):
+                raise RuntimeError(f"function {cls._backward_name} returned an incorrect number of gradients "
+                                   f"(expected {len(args)}, got {len(r)})")
+            return list(r[:len(args)])
+
+        graph.attach(cls._backward_name, [o for o in tensor_outs], inputs, fn)
+        if single:
+            return tensor_outs[0] if tensor_outs[0] is not None else out
+        return tuple(t if t is not None else o for t, o in zip(tensor_outs, outs))
+
+
+class InplaceFunction(Function):
+    def __init__(self, inplace=False):
+        self.inplace = inplace
+
+
+class NestedIOFunction(Function):
+    pass
+
+
+def once_differentiable(fn):
+    return fn

@@ -1,0 +1,228 @@
+# Reverse-mode autograd: graph nodes (grad_fn objects named like PyTorch's, e.g. AddBackward0), the
+# AccumulateGrad node of each leaf, and the engine that runs backward() / autograd.grad().
+import weakref
+
+from . import grad_mode
+
+_SECOND_TIME = ("Trying to backward through the graph a second time (or directly access saved tensors after "
+                "they have already been freed). Saved intermediate values of the graph are freed when you call "
+                ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved tensors after calling backward.")
+
+
+class Node:
+    """A grad_fn. `_fn(grads)` maps the gradients of its outputs to those of its inputs (edges)."""
+    __slots__ = ("_fn", "_next", "_noutputs", "_hooks", "_retain", "metadata", "__weakref__")
+
+    def __init__(self, fn, edges, noutputs=1):
+        self._fn = fn
+        self._next = edges
+        self._noutputs = noutputs
+        self._hooks = None   # {output_nr: [hook]} from Tensor.register_hook on non-leaf outputs
+        self._retain = None  # {output_nr: weakref(tensor)} from Tensor.retain_grad()
+        self.metadata = {}
+
+    def name(self):
+        return type(self).__name__
+
+    @property
+    def next_functions(self):
+        return self._next
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    def __call__(self, *grads):
+        if self._fn is None:
+            raise RuntimeError(_SECOND_TIME)
+        return tuple(self._fn(list(grads)))
+
+    def register_hook(self, fn):
+        raise NotImplementedError("DeviceScope: Node.register_hook is not supported; use Tensor.register_hook")
+
+    def register_prehook(self, fn):
+        raise NotImplementedError("DeviceScope: Node.register_prehook is not supported; use Tensor.register_hook")
+
+
+class AccumulateGrad(Node):
+    """The node that adds a leaf's incoming gradient into its .grad."""
+    __slots__ = ("variable",)
+
+    def __init__(self, variable):
+        Node.__init__(self, None, (), 1)
+        self.variable = variable
+
+    def __call__(self, *grads):
+        raise RuntimeError("DeviceScope: AccumulateGrad cannot be called directly")
+
+
+_classes = {}
+
+
+def node_class(name):
+    c = _classes.get(name)
+    if c is None:
+        c = type(name, (Node,), {"__slots__": (), "__module__": "torch.autograd.graph"})
+        _classes[name] = c
+    return c
+
+
+def accumulate_grad(t):
+    """The leaf's AccumulateGrad (cached weakly on the tensor, as PyTorch does)."""
+    ref = t.__dict__.get("_acc")
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(t)
+        t._acc = weakref.ref(node)
+    return node
+
+
+def edge_of(t):
+    if t is None or not (t._grad_fn is not None or t._requires_grad):
+        return (None, 0)
+    if t._grad_fn is not None:
+        return (t._grad_fn, t._output_nr)
+    return (accumulate_grad(t), 0)
+
+
+def attach(name, outputs, inputs, fn):
+    """Gives `outputs` a new grad_fn named `name` whose backward `fn(grads)` returns input gradients."""
+    node = node_class(name)(fn, tuple(edge_of(x) for x in inputs), len(outputs))
+    for i, o in enumerate(outputs):
+        if o is not None:
+            o._grad_fn = node
+            o._output_nr = i
+    return node
+
+
+def attach_edges(name, outputs, edges, fn):
+    """Like attach(), with explicit edges (in-place ops rebase a tensor's history onto its old edge)."""
+    node = node_class(name)(fn, tuple(edges), len(outputs))
+    for i, o in enumerate(outputs):
+        o._grad_fn = node
+        o._output_nr = i
+    return node
+
+
+# ----------------------------------------------------------------------------- engine
+def _add(a, b):
+    return a + b
+
+
+def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumulate=True):
+    """Runs the graph from `roots` [(node, output_nr)] with `root_grads` [(Tensor, owned)].
+
+    capture: {(node, output_nr): None} filled with the gradient arriving there (autograd.grad).
+    """
+    # Dependencies: how many edges point at each node from the part of the graph reachable from the roots.
+    deps = {}
+    seen = set()
+    stack = [n for n, _ in roots if n is not None]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        for m, _ in n._next:
+            if m is not None:
+                deps[m] = deps.get(m, 0) + 1
+                stack.append(m)
+
+    buffers = {}  # node -> list of [grad, owned] per output
+
+    def deliver(node, nr, grad, owned):
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [[None, False] for _ in range(node._noutputs)]
+        slot = buf[nr]
+        if grad is None:
+            return
+        if slot[0] is None:
+            slot[0], slot[1] = grad, owned
+        else:
+            slot[0], slot[1] = _add(slot[0], grad), True
+
+    for (node, nr), (g, owned) in zip(roots, root_grads):
+        if node is not None:
+            deliver(node, nr, g, owned)
+    ready = []
+    for node, _ in roots:
+        if node is not None and deps.get(node, 0) == 0 and node not in ready:
+            ready.append(node)
+
+    prev = grad_mode._enabled[0]
+    grad_mode._enabled[0] = bool(create_graph)
+    try:
+        while ready:
+            node = ready.pop()
+            buf = buffers.pop(node, None) or [[None, False] for _ in range(node._noutputs)]
+            _apply_output_hooks(node, buf)
+            if capture is not None:
+                for nr, slot in enumerate(buf):
+                    if (node, nr) in capture:
+                        capture[(node, nr)] = slot[0]
+            if isinstance(node, AccumulateGrad):
+                if accumulate:
+                    _accumulate(node.variable, buf[0][0], buf[0][1], create_graph)
+                continue
+            grads = [slot[0] for slot in buf]
+            if all(g is None for g in grads):
+                outs = [None] * len(node._next)
+            else:
+                if node._fn is None:
+                    raise RuntimeError(_SECOND_TIME)
+                outs = list(node._fn(grads))
+                if not retain_graph:
+                    node._fn = None  # frees the saved tensors
+            incoming = {id(g) for g in grads if g is not None}
+            out_ids = {}
+            for g in outs:
+                if g is not None:
+                    out_ids[id(g)] = out_ids.get(id(g), 0) + 1
+            for (m, nr), g in zip(node._next, outs):
+                if m is None:
+                    continue
+                if g is not None:
+                    owned = id(g) not in incoming and out_ids.get(id(g), 0) == 1
+                    deliver(m, nr, g, owned)
+                deps[m] -= 1
+                if deps[m] == 0:
+                    ready.append(m)
+    finally:
+        grad_mode._enabled[0] = prev
+
+
+def _apply_output_hooks(node, buf):
+    if node._hooks:
+        for nr, hooks in node._hooks.items():
+            for h in list(hooks.values()):
+                if buf[nr][0] is not None:
+                    r = h(buf[nr][0])
+                    if r is not None:
+                        buf[nr][0], buf[nr][1] = r, False
+    if isinstance(node, AccumulateGrad):
+        hooks = node.variable.__dict__.get("_hooks")
+        if hooks and buf[0][0] is not None:
+            for h in list(hooks.values()):
+                r = h(buf[0][0])
+                if r is not None:
+                    buf[0][0], buf[0][1] = r, False
+    if node._retain:
+        for nr, ref in node._retain.items():
+            t = ref()
+            if t is not None and buf[nr][0] is not None:
+                g = buf[nr][0]
+                t._grad = g if t._grad is None else t._grad + g
+
+
+def _accumulate(var, grad, owned, create_graph):
+    if grad is None:
+        return
+    if var._grad is None:
+        if not create_graph and (not owned or grad._grad_fn is not None):
+            grad = grad.detach().clone() if not owned else grad.detach()
+        var.grad = grad
+    elif create_graph:
+        var.grad = var._grad + grad
+    else:
+        var._grad.add_(grad)
