@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <queue>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -162,18 +163,34 @@ Layout lay_out(const std::deque<Event>& events, const std::deque<TransferRecord>
     return std::tuple(L.pid[a], x.stream, dir[a], slice_start(x), x.id) <
            std::tuple(L.pid[b], y.stream, dir[b], slice_start(y), y.id);
   });
-  std::vector<uint64_t> lane_end;  // per lane of the current group: when it is free again
+  // First fit in O(log lanes) per copy: lanes still busy wait in a heap by end time; once a copy
+  // starts at or after that end, the lane joins the free heap, and the lowest free lane is taken.
+  using Busy = std::pair<uint64_t, int>;  // (end, lane)
+  std::priority_queue<Busy, std::vector<Busy>, std::greater<Busy>> busy;
+  std::priority_queue<int, std::vector<int>, std::greater<int>> free_lanes;
+  int lanes = 0;
   for (size_t k = 0; k < n; ++k) {
     const uint32_t i = order[k];
     if (k == 0 || L.pid[i] != L.pid[order[k - 1]] || transfers[i].stream != transfers[order[k - 1]].stream ||
-        dir[i] != dir[order[k - 1]])
-      lane_end.clear();
-    const uint64_t s = slice_start(transfers[i]), e = slice_end(transfers[i]);
-    size_t l = 0;
-    while (l < lane_end.size() && lane_end[l] > s) ++l;
-    if (l == lane_end.size()) lane_end.push_back(e);
-    else lane_end[l] = e;
-    lane[i] = int(l);
+        dir[i] != dir[order[k - 1]]) {
+      busy = {};
+      free_lanes = {};
+      lanes = 0;
+    }
+    const uint64_t s = slice_start(transfers[i]);
+    while (!busy.empty() && busy.top().first <= s) {
+      free_lanes.push(busy.top().second);
+      busy.pop();
+    }
+    int l = lanes;
+    if (!free_lanes.empty()) {
+      l = free_lanes.top();
+      free_lanes.pop();
+    } else {
+      ++lanes;
+    }
+    busy.push({slice_end(transfers[i]), l});
+    lane[i] = l;
   }
   for (size_t i = 0; i < n; ++i) L.tids.emplace(LaneKey{L.pid[i], transfers[i].stream, dir[i], lane[i]}, 0);
   int next_tid = kFirstCopyTid;
@@ -246,7 +263,7 @@ void write_host_event(EventOut& o, const Event& e) {
   switch (e.kind) {
     case EventKind::ModuleMoveBegin: ph = "B", cat = "module"; break;
     case EventKind::ModuleMoveEnd: ph = "E", cat = "module"; break;
-    case EventKind::Sync: cat = "sync", name = e.label.empty() ? "sync " + e.place.str() : "sync " + e.label; break;
+    case EventKind::Sync: cat = "sync", name = e.label.empty() ? "sync " + e.place.str() : e.label; break;
     default: break;
   }
   if (name.empty()) name = e.kind == EventKind::Note ? "note" : "module move";
