@@ -3,6 +3,7 @@ import warnings
 
 import torch
 from ._checks import check_same_device
+from ._composite import named
 
 _SCALAR_NAMES = {}
 
@@ -79,17 +80,18 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         for t in safe.reshape(-1).tolist():
             if t < 0 or t >= n_classes:
                 raise IndexError("Target {} is out of bounds.".format(t))
-    picked = input.gather(1, safe.unsqueeze(1)).squeeze(1)
     validf = valid.to(input.dtype)
     w = validf if weight is None else torch.index_select(weight, 0, safe.reshape(-1)).reshape(safe.shape) * validf
-    loss = -picked * w
-    if unbatched and reduction == "none":
-        loss = loss.squeeze(0)
-    if reduction == "none":
-        return loss
-    if reduction == "sum":
-        return loss.sum()
-    return loss.sum() / w.sum()
+
+    def compute(x):
+        loss = -x.gather(1, safe.unsqueeze(1)).squeeze(1) * w
+        if reduction == "none":
+            return loss.squeeze(0) if unbatched else loss
+        if reduction == "sum":
+            return loss.sum()
+        return loss.sum() / w.sum()
+
+    return named("NllLoss2DBackward0" if input.dim() > 2 else "NllLossBackward0", compute, (input,))
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
@@ -152,8 +154,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     if size_average is not None or reduce is not None:
         reduction = _Reduction.legacy_get_string(size_average, reduce)
     _check_reduction(reduction)
-    diff = input - target
-    return _reduce(diff * diff, reduction)
+    return named("MseLossBackward0", lambda a, b: _reduce((a - b) * (a - b), reduction), (input, target))
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
@@ -169,19 +170,25 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     if size_average is not None or reduce is not None:
         reduction = _Reduction.legacy_get_string(size_average, reduce)
     _check_reduction(reduction)
-    d = (input - target).abs()
     if beta == 0.0:
-        return _reduce(d, reduction)
-    loss = torch.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta)
-    return _reduce(loss, reduction)
+        return l1_loss(input, target, reduction=reduction)
+
+    def compute(a, b):
+        d = (a - b).abs()
+        return _reduce(torch.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
+
+    return named("SmoothL1LossBackward0", compute, (input, target))
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0):
     _warn_size(input, target)
     _check_reduction(reduction)
-    d = (input - target).abs()
-    loss = torch.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
-    return _reduce(loss, reduction)
+
+    def compute(a, b):
+        d = (a - b).abs()
+        return _reduce(torch.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta)), reduction)
+
+    return named("HuberLossBackward0", compute, (input, target))
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
@@ -191,13 +198,15 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if tuple(target.size()) != tuple(input.size()):
         raise ValueError("Using a target size ({}) that is different to the input size ({}) is deprecated. "
                          "Please ensure they have the same size.".format(target.size(), input.size()))
-    # ATen clamps the logs at -100 so that log(0) stays finite.
-    log_x = torch.clamp(torch.log(input), min=-100.0)
-    log_1mx = torch.clamp(torch.log(1.0 - input), min=-100.0)
-    loss = -(target * log_x + (1.0 - target) * log_1mx)
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+
+    def compute(x, t, w):
+        # ATen clamps the logs at -100 so that log(0) stays finite.
+        log_x = torch.clamp(torch.log(x), min=-100.0)
+        log_1mx = torch.clamp(torch.log(1.0 - x), min=-100.0)
+        loss = -(t * log_x + (1.0 - t) * log_1mx)
+        return _reduce(loss * w if w is not None else loss, reduction)
+
+    return named("BinaryCrossEntropyBackward0", compute, (input, target, weight))
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
@@ -207,16 +216,17 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     _check_reduction(reduction)
     if tuple(target.size()) != tuple(input.size()):
         raise ValueError("Target size ({}) must be the same as input size ({})".format(target.size(), input.size()))
-    # log(1 + exp(-|x|)) + max(-x, 0): the stable form of -log(sigmoid(x)).
-    log_sig_neg = torch.log(1.0 + torch.exp(-input.abs())) + torch.clamp(-input, min=0)
-    if pos_weight is not None:
-        log_weight = (pos_weight - 1) * target + 1
-        loss = (1 - target) * input + log_weight * log_sig_neg
-    else:
-        loss = (1 - target) * input + log_sig_neg
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+
+    def compute(x, t, w, pw):
+        # log(1 + exp(-|x|)) + max(-x, 0): the stable form of -log(sigmoid(x)).
+        log_sig_neg = torch.log(1.0 + torch.exp(-x.abs())) + torch.clamp(-x, min=0)
+        if pw is not None:
+            loss = (1 - t) * x + ((pw - 1) * t + 1) * log_sig_neg
+        else:
+            loss = (1 - t) * x + log_sig_neg
+        return _reduce(loss * w if w is not None else loss, reduction)
+
+    return named("BinaryCrossEntropyWithLogitsBackward0", compute, (input, target, weight, pos_weight))
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):

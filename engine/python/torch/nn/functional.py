@@ -5,6 +5,7 @@ import warnings
 
 import torch
 from ._checks import check_conv_types, check_same_device
+from ._composite import named
 from ._functional_loss import (  # noqa: F401
     _Reduction, binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, l1_loss,
     mse_loss, nll_loss, smooth_l1_loss, huber_loss, kl_div)
@@ -52,49 +53,61 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0.0, 6.0, inplace)
 
 
+def _elementwise(name, compute, input, inplace):
+    if inplace:
+        return input.copy_(compute(input))
+    return named(name, compute, (input,))
+
+
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    out = torch.clamp(input, min_val, max_val)
-    return input.copy_(out) if inplace else out
+    return _elementwise("HardtanhBackward0", lambda x: torch.clamp(x, min_val, max_val), input, inplace)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    out = torch.where(input > 0, input, input * negative_slope)
-    return input.copy_(out) if inplace else out
+    return _elementwise("LeakyReluBackward0", lambda x: torch.where(x > 0, x, x * negative_slope), input, inplace)
 
 
 def elu(input, alpha=1.0, inplace=False):
-    out = torch.where(input > 0, input, (torch.exp(input) - 1) * alpha)
-    return input.copy_(out) if inplace else out
+    return _elementwise("EluBackward0", lambda x: torch.where(x > 0, x, (torch.exp(x) - 1) * alpha), input, inplace)
+
+
+def _gelu(x, approximate):
+    if approximate == "tanh" or not hasattr(torch, "erf"):
+        inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)
+        return 0.5 * x * (1.0 + torch.tanh(inner))
+    return 0.5 * x * (1.0 + torch.erf(x * (1.0 / math.sqrt(2.0))))
 
 
 def gelu(input, approximate="none"):
-    if approximate == "tanh" or not hasattr(torch, "erf"):
-        inner = math.sqrt(2.0 / math.pi) * (input + 0.044715 * input * input * input)
-        return 0.5 * input * (1.0 + torch.tanh(inner))
-    return 0.5 * input * (1.0 + torch.erf(input * (1.0 / math.sqrt(2.0))))
+    return named("GeluBackward0", lambda x: _gelu(x, approximate), (input,))
 
 
 def silu(input, inplace=False):
-    out = input * torch.sigmoid(input)
-    return input.copy_(out) if inplace else out
+    return _elementwise("SiluBackward0", lambda x: x * torch.sigmoid(x), input, inplace)
 
 
 def sigmoid(input):
+    warnings.warn("nn.functional.sigmoid is deprecated. Use torch.sigmoid instead.")
     return torch.sigmoid(input)
 
 
 def tanh(input):
+    warnings.warn("nn.functional.tanh is deprecated. Use torch.tanh instead.")
     return torch.tanh(input)
 
 
+def _softplus(x, beta, threshold):
+    scaled = x * beta
+    soft = torch.log(1 + torch.exp(-scaled.abs())) / beta + torch.clamp(x, min=0)
+    return torch.where(scaled > threshold, x, soft)
+
+
 def softplus(input, beta=1.0, threshold=20.0):
-    scaled = input * beta
-    soft = torch.log(1 + torch.exp(-scaled.abs())) / beta + torch.clamp(input, min=0)
-    return torch.where(scaled > threshold, input, soft)
+    return named("SoftplusBackward0", lambda x: _softplus(x, beta, threshold), (input,))
 
 
 def logsigmoid(input):
-    return -softplus(-input)
+    return named("LogSigmoidBackward0", lambda x: -_softplus(-x, 1.0, 20.0), (input,))
 
 
 def _get_softmax_dim(name, ndim, stacklevel):
@@ -152,6 +165,12 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError("running_mean must be defined in evaluation mode"
                            if running_mean is None else "running_var must be defined in evaluation mode")
+    return named("NativeBatchNormBackward0",
+                 lambda x, w, b: _batch_norm(x, running_mean, running_var, w, b, training, momentum, eps),
+                 (input, weight, bias))
+
+
+def _batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps):
     c = input.shape[1]
     dims = tuple([0] + list(range(2, input.dim())))
     shape = [1, c] + [1] * (input.dim() - 2)
@@ -187,6 +206,10 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
                            .format(list(normalized_shape), ", ".join(str(s) for s in normalized_shape),
                                    list(input.shape)))
     check_same_device("_native_layer_norm", [("input", input), ("weight", weight), ("bias", bias)])
+    return named("NativeLayerNormBackward0", lambda x, w, b: _layer_norm(x, n, w, b, eps), (input, weight, bias))
+
+
+def _layer_norm(input, n, weight, bias, eps):
     dims = tuple(range(input.dim() - n, input.dim()))
     mean = input.mean(dims, keepdim=True)
     centered = input - mean
@@ -204,6 +227,12 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if c % num_groups != 0:
         raise RuntimeError("Expected number of channels in input to be divisible by num_groups, "
                            "but got input of shape {} and num_groups={}".format(list(input.shape), num_groups))
+    return named("NativeGroupNormBackward0", lambda x, w, b: _group_norm(x, num_groups, w, b, eps),
+                 (input, weight, bias))
+
+
+def _group_norm(input, num_groups, weight, bias, eps):
+    n, c = input.shape[0], input.shape[1]
     x = input.reshape(n, num_groups, -1)
     mean = x.mean(2, keepdim=True)
     var = ((x - mean) * (x - mean)).mean(2, keepdim=True)
@@ -234,8 +263,9 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         elif padding_idx < 0:
             assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
     check_same_device("_index_select", [("self", weight), ("index", input)])
-    flat = torch.index_select(weight, 0, input.reshape(-1))
-    return flat.reshape(list(input.shape) + [weight.shape[1]])
+    shape = list(input.shape) + [weight.shape[1]]
+    flat_idx = input.reshape(-1)
+    return named("EmbeddingBackward0", lambda w: torch.index_select(w, 0, flat_idx).reshape(shape), (weight,))
 
 
 def one_hot(tensor, num_classes=-1):
@@ -256,6 +286,10 @@ def pad(input, pad, mode="constant", value=None):
     if len(pad) // 2 > input.dim():
         raise RuntimeError("Padding length too large")
     value = 0.0 if value is None else value
+    return named("ConstantPadNdBackward0", lambda x: _constant_pad(x, pad, value), (input,))
+
+
+def _constant_pad(input, pad, value):
     out = input
     for i in range(len(pad) // 2):
         dim = input.dim() - 1 - i
@@ -314,7 +348,15 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
             raise ValueError("Invalid padding string '{}'".format(padding))
     else:
         ph, pw = _pair(padding)
-    x = pad(input, (pw, pw, ph, ph)) if (ph or pw) else input
+    out = named("ConvolutionBackward0",
+                lambda x, w, b: _conv2d(x, w, b, sh, sw, ph, pw, dh, dw, groups), (input, weight, bias))
+    return out if batched else out.squeeze(0)
+
+
+def _conv2d(input, weight, bias, sh, sw, ph, pw, dh, dw, groups):
+    o, cg, kh, kw = weight.shape
+    n = input.shape[0]
+    x = _constant_pad(input, (pw, pw, ph, ph), 0.0) if (ph or pw) else input
     patches, ho, wo = _patches2d(x, kh, kw, sh, sw, dh, dw)        # N, C, Ho, Wo, K
     og = o // groups
     outs = []
@@ -326,8 +368,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     out = torch.cat(outs, -1) if groups > 1 else outs[0]
     if bias is not None:
         out = out + bias
-    out = out.permute(0, 3, 1, 2).contiguous()
-    return out if batched else out.squeeze(0)
+    return out.permute(0, 3, 1, 2).contiguous()
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
@@ -344,7 +385,9 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         pad_arg = padding
     else:
         pad_arg = (0, padding[0] if isinstance(padding, (tuple, list)) else padding)
-    out = conv2d(x, weight.unsqueeze(2), bias, (1, s), pad_arg, (1, d), groups).squeeze(2)
+    out = named("ConvolutionBackward0",
+                lambda xx, w, b: conv2d(xx, w.unsqueeze(2), b, (1, s), pad_arg, (1, d), groups).squeeze(2),
+                (x, weight, bias))
     return out if batched else out.squeeze(0)
 
 
@@ -358,10 +401,13 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     dh, dw = _pair(dilation)
     batched = input.dim() == 4
     x = input if batched else input.unsqueeze(0)
-    if ph or pw:
-        x = pad(x, (pw, pw, ph, ph), value=float("-inf"))
-    patches, _, _ = _patches2d(x, kh, kw, sh, sw, dh, dw)
-    out = patches.amax(-1)
+
+    def compute(x):
+        if ph or pw:
+            x = _constant_pad(x, (pw, pw, ph, ph), float("-inf"))
+        return _patches2d(x, kh, kw, sh, sw, dh, dw)[0].amax(-1)
+
+    out = named("MaxPool2DWithIndicesBackward0", compute, (x,))
     return out if batched else out.squeeze(0)
 
 
@@ -372,10 +418,13 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     ph, pw = _pair(padding)
     batched = input.dim() == 4
     x = input if batched else input.unsqueeze(0)
-    if ph or pw:
-        x = pad(x, (pw, pw, ph, ph))
-    patches, _, _ = _patches2d(x, kh, kw, sh, sw, 1, 1)
-    out = patches.sum(-1) / float(divisor_override or kh * kw)
+
+    def compute(x):
+        if ph or pw:
+            x = _constant_pad(x, (pw, pw, ph, ph), 0.0)
+        return _patches2d(x, kh, kw, sh, sw, 1, 1)[0].sum(-1) / float(divisor_override or kh * kw)
+
+    out = named("AvgPool2DBackward0", compute, (x,))
     return out if batched else out.squeeze(0)
 
 
@@ -386,6 +435,10 @@ def adaptive_avg_pool2d(input, output_size):
     ow = w if ow is None else ow
     if oh == 1 and ow == 1:
         return input.mean((-2, -1), keepdim=True)
+    return named("AdaptiveAvgPool2DBackward0", lambda x: _adaptive_avg(x, oh, ow, h, w), (input,))
+
+
+def _adaptive_avg(input, oh, ow, h, w):
     rows = []
     for i in range(oh):
         h0, h1 = (i * h) // oh, -((-(i + 1) * h) // oh)
