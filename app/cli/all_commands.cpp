@@ -3,6 +3,6 @@
 
 namespace ds::cli {
 
-std::vector<Command> all_commands() { return {devices_command()}; }
+std::vector<Command> all_commands() { return {devices_command(), run_command(), bench_command()}; }
 
 }  // namespace ds::cli

@@ -30,6 +30,8 @@ struct Command {
 // Every subcommand; each lives in its own cmd_*.cpp and registers itself here.
 std::vector<Command> all_commands();
 Command devices_command();
+Command bench_command();
+Command run_command();  // devicescope run SCRIPT.py (cmd_run.cpp)
 
 // No subcommand: open the desktop app (or say why it cannot).
 int run_default(const BackendFlags& flags);

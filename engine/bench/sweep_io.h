@@ -1,0 +1,16 @@
+// Sweep results as CSV and JSON (the JSON opens in the app's Bench view), and loading them back.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "bench/transfer_sweep.h"
+
+namespace ds {
+
+void write_sweep_csv(const SweepResult& result, std::ostream& out);
+void write_sweep_json(const SweepResult& result, std::ostream& out);
+// Raises ValueError "<path>: not a DeviceScope bench file: ..." for anything else, truncated or corrupt.
+SweepResult load_sweep_json(const std::string& path);
+
+}  // namespace ds
