@@ -1,0 +1,6 @@
+# %% lesson: tiny
+
+# %% step: one
+x = 1
+# expect: x == 1
+# expect-stdout: ...
