@@ -32,6 +32,7 @@ std::vector<Command> all_commands();
 Command devices_command();
 Command bench_command();
 Command run_command();  // devicescope run SCRIPT.py (cmd_run.cpp)
+Command lessons_command();  // devicescope lessons [--list] [--check] (cmd_lessons.cpp)
 
 // No subcommand: open the desktop app (or say why it cannot).
 int run_default(const BackendFlags& flags);

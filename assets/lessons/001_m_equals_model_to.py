@@ -120,7 +120,9 @@ print(tensor.device)  # (added by the lesson)
 # > `tensor = tensor.to("cuda")`. (In DeviceScope's memory view the two copies appear and vanish at once.)
 
 # %% step: `.cuda()` and `.to("cuda")` are the same move
-# | The post: "`.cuda()` ... is a shorthand for `.to("cuda")`".
+# | The post: "`.cuda()` ... is a shorthand for `.to("cuda")`". Its one-line example first (a bare statement
+# | again), then the comparison.
+tensor.cuda()  # Move tensor to the first available GPU (if available)
 a = tensor.cuda()
 b = tensor.to("cuda")
 print(a.device, b.device, a is b)

@@ -1,0 +1,15 @@
+# Workshop lessons (assets/lessons): `devicescope lessons --check` runs every lesson headless, each in a fresh
+# session, and verifies every expectation it declares; the parser's unit test runs under plain python3.
+# Included from tests/CMakeLists.txt, so CMAKE_CURRENT_SOURCE_DIR is tests/.
+if(TARGET ds_python)
+  add_test(NAME lessons_check COMMAND $<TARGET_FILE:devicescope> lessons --check)
+  set_tests_properties(lessons_check PROPERTIES TIMEOUT 900 LABELS "lessons;python")
+endif()
+
+set(DS_LESSON_PYTHON /usr/bin/python3)
+if(NOT EXISTS ${DS_LESSON_PYTHON})
+  set(DS_LESSON_PYTHON ${Python_EXECUTABLE})
+endif()
+add_test(NAME lessons_parser
+         COMMAND ${DS_LESSON_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/lessons/test_lesson_parser.py)
+set_tests_properties(lessons_parser PROPERTIES TIMEOUT 300 LABELS "lessons")
