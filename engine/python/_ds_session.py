@@ -110,8 +110,14 @@ def _hidden(filename):
     return filename.startswith(PKG_DIR + os.sep) or filename.startswith("<frozen ")
 
 
+_FULL_TRACEBACKS = bool(os.environ.get("DEVICESCOPE_FULL_TRACEBACK"))
+
+
 def _filter_stack(stack):
-    """User frames only: hide DeviceScope's package and anything it called (numpy, stdlib helpers)."""
+    """User frames only: hide DeviceScope's package and anything it called (numpy, stdlib helpers).
+    DEVICESCOPE_FULL_TRACEBACK=1 keeps every frame (for debugging DeviceScope itself)."""
+    if _FULL_TRACEBACKS:
+        return stack
     kept = []
     inside = False
     for fs in stack:
@@ -228,7 +234,8 @@ def run_path(path, argv):
             source = f.read()
     except (SyntaxError, UnicodeDecodeError) as e:
         return _compile_error(e)
-    return run_source(source, path, argv)
+    # Like `python path` (3.9+): code objects and tracebacks carry the absolute path; argv[0] stays as typed.
+    return run_source(source, os.path.abspath(path), argv or [path])
 
 
 def load(source, filename, argv):

@@ -24,6 +24,7 @@ uint64_t event_time(int device, int stream, uint64_t recorded_ns, uint64_t last_
   uint64_t t = recorded_ns;
   for (const TransferRecord& tr : r.log().transfers()) {
     if (tr.id > last_transfer_id) break;
+    if (tr.src.is_host() && tr.dst.is_host()) continue;  // host memcpys are on no stream
     if (tr.stream_device == device && tr.stream == stream && tr.complete) t = std::max(t, tr.end_ns);
   }
   return t;

@@ -183,6 +183,9 @@ void bind_runtime(py::module_& m) {
       d["stream_device"] = r.stream_device;
       d["stream"] = r.stream;
       d["complete"] = r.complete;
+      d["enqueue_ns"] = r.enqueue_ns;
+      d["start_ns"] = r.start_ns;
+      d["end_ns"] = r.end_ns;
       d["duration_ns"] = r.duration_ns();
       d["owner"] = r.owner;
       out.append(std::move(d));

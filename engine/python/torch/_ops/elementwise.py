@@ -282,7 +282,7 @@ bitwise_xor = _bitwise("bitwise_xor", np.bitwise_xor)
 
 
 # ----------------------------------------------------------------------------- unary
-def unary(name, x, compute, grad=None, out_dtype=None, out=None):
+def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False):
     if out is not None:
         C.check_inplace(out)
     dev = C.elementwise_device([x])
@@ -290,11 +290,13 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None):
     xdt = C.dtype_of(x)
     odt = out_dtype(xdt) if out_dtype else xdt
     npd = C.compute_dtype(odt if odt.is_floating_point else xdt)
+    if precise and npd == np.float32:
+        npd = np.float64  # transcendental functions: compute wide, round once (PyTorch's are within 1 ulp)
     with np.errstate(all="ignore"):
         res = compute(C.values_of(x, npd))
     if out is not None:
         if grad is not None and C.needs_grad(out):
-            r = unary(name, out.clone(), compute, grad, out_dtype)
+            r = unary(name, out.clone(), compute, grad, out_dtype, precise=precise)
             C.write(out, C.read(r))
             out._grad_fn, out._output_nr = r._grad_fn, 0
             return out
@@ -326,31 +328,31 @@ def sign(x, out=None):
 
 
 def exp(x, out=None):
-    return unary("ExpBackward0", x, np.exp, lambda g, x, r: g * r, _floatify, out=out)
+    return unary("ExpBackward0", x, np.exp, lambda g, x, r: g * r, _floatify, out=out, precise=True)
 
 
 def expm1(x, out=None):
-    return unary("Expm1Backward0", x, np.expm1, lambda g, x, r: g * (r + 1), _floatify, out=out)
+    return unary("Expm1Backward0", x, np.expm1, lambda g, x, r: g * (r + 1), _floatify, out=out, precise=True)
 
 
 def log(x, out=None):
-    return unary("LogBackward0", x, np.log, lambda g, x, r: g / x, _floatify, out=out)
+    return unary("LogBackward0", x, np.log, lambda g, x, r: g / x, _floatify, out=out, precise=True)
 
 
 def log2(x, out=None):
-    return unary("Log2Backward0", x, np.log2, lambda g, x, r: g / (x * math.log(2.0)), _floatify, out=out)
+    return unary("Log2Backward0", x, np.log2, lambda g, x, r: g / (x * math.log(2.0)), _floatify, out=out, precise=True)
 
 
 def log10(x, out=None):
-    return unary("Log10Backward0", x, np.log10, lambda g, x, r: g / (x * math.log(10.0)), _floatify, out=out)
+    return unary("Log10Backward0", x, np.log10, lambda g, x, r: g / (x * math.log(10.0)), _floatify, out=out, precise=True)
 
 
 def log1p(x, out=None):
-    return unary("Log1PBackward0", x, np.log1p, lambda g, x, r: g / (x + 1), _floatify, out=out)
+    return unary("Log1PBackward0", x, np.log1p, lambda g, x, r: g / (x + 1), _floatify, out=out, precise=True)
 
 
 def sqrt(x, out=None):
-    return unary("SqrtBackward0", x, np.sqrt, lambda g, x, r: g / (2 * r), _floatify, out=out)
+    return unary("SqrtBackward0", x, np.sqrt, lambda g, x, r: g / (2 * r), _floatify, out=out, precise=True)
 
 
 def rsqrt(x, out=None):
@@ -359,7 +361,7 @@ def rsqrt(x, out=None):
 
 
 def reciprocal(x, out=None):
-    return unary("ReciprocalBackward0", x, lambda v: 1.0 / v, lambda g, x, r: -g * r * r, _floatify, out=out)
+    return unary("ReciprocalBackward0", x, lambda v: 1.0 / v, lambda g, x, r: -g * r * r, _floatify, out=out, precise=True)
 
 
 def square(x, out=None):
@@ -367,19 +369,19 @@ def square(x, out=None):
 
 
 def sin(x, out=None):
-    return unary("SinBackward0", x, np.sin, lambda g, x, r: g * cos(x), _floatify, out=out)
+    return unary("SinBackward0", x, np.sin, lambda g, x, r: g * cos(x), _floatify, out=out, precise=True)
 
 
 def cos(x, out=None):
-    return unary("CosBackward0", x, np.cos, lambda g, x, r: -g * sin(x), _floatify, out=out)
+    return unary("CosBackward0", x, np.cos, lambda g, x, r: -g * sin(x), _floatify, out=out, precise=True)
 
 
 def tan(x, out=None):
-    return unary("TanBackward0", x, np.tan, lambda g, x, r: g * (1 + r * r), _floatify, out=out)
+    return unary("TanBackward0", x, np.tan, lambda g, x, r: g * (1 + r * r), _floatify, out=out, precise=True)
 
 
 def tanh(x, out=None):
-    return unary("TanhBackward0", x, np.tanh, lambda g, x, r: g * (1 - r * r), _floatify, out=out)
+    return unary("TanhBackward0", x, np.tanh, lambda g, x, r: g * (1 - r * r), _floatify, out=out, precise=True)
 
 
 def _sigmoid_np(v):
@@ -388,7 +390,7 @@ def _sigmoid_np(v):
 
 
 def sigmoid(x, out=None):
-    return unary("SigmoidBackward0", x, _sigmoid_np, lambda g, x, r: g * r * (1 - r), _floatify, out=out)
+    return unary("SigmoidBackward0", x, _sigmoid_np, lambda g, x, r: g * r * (1 - r), _floatify, out=out, precise=True)
 
 
 def relu(x, out=None):
@@ -445,7 +447,7 @@ def _erfinv_np(v):
 
 def erfinv(x, out=None):
     return unary("ErfinvBackward0", x, _erfinv_np,
-                 lambda g, x, r: g * (math.sqrt(math.pi) / 2.0) * exp(r * r), _floatify, out=out)
+                 lambda g, x, r: g * (math.sqrt(math.pi) / 2.0) * exp(r * r), _floatify, out=out, precise=True)
 
 
 def floor(x, out=None):

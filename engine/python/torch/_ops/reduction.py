@@ -1,5 +1,7 @@
 # Reductions (sum, mean, prod, var/std, max/min/amax/argmax, all/any, norm, logsumexp), scans (cumsum)
 # and softmax/log_softmax, with dim/keepdim/dtype arguments, PyTorch's result dtypes and autograd.
+import builtins as _b
+
 import numpy as np
 
 from .. import _dtype as D
@@ -76,7 +78,7 @@ def mean(x, dim=None, keepdim=False, dtype=None):
         res = np.mean(C.values_of(x, np.float64 if xdt is D.float64 else np.float32), axis=_axis(dims),
                       keepdims=keepdim)
     return _finish("MeanBackward0" if dims is None else "MeanBackward1", x, res, xdt, dev,
-                   lambda g, out: C.make(_expand_grad(g, x, dims, keepdim) / max(n, 1), xdt, dev))
+                   lambda g, out: C.make(_expand_grad(g, x, dims, keepdim) / _b.max(n, 1), xdt, dev))
 
 
 def nanmean(x, dim=None, keepdim=False, dtype=None):
@@ -139,7 +141,7 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     def back(g, out):
         m = np.mean(xv, axis=_axis(dims), keepdims=True)
         with np.errstate(all="ignore"):
-            gx = _expand_grad(g, x, dims, keepdim) * 2.0 * (xv - m) / max(n - corr, 0)
+            gx = _expand_grad(g, x, dims, keepdim) * 2.0 * (xv - m) / _b.max(n - corr, 0)
         return C.make(gx, xdt, dev)
     return _finish("VarBackward0", x, res, xdt, dev, back)
 
@@ -178,7 +180,7 @@ def _extreme(x, dim, keepdim, is_max, name):
 
         def back(g, out):
             mask = xv == val
-            cnt = max(int(mask.sum()), 1)
+            cnt = _b.max(int(mask.sum()), 1)
             return C.make(np.where(mask, float(C.read(g)) / cnt, 0.0), xdt, dev)
         return _finish("MaxBackward1" if is_max else "MinBackward1", x, val, xdt, dev, back)
     d = C.wrap_dim(dim, x._impl.dim)

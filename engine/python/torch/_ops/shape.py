@@ -117,7 +117,7 @@ def reshape(x, *shape):
     old = tuple(impl.sizes)
     if strides is not None:
         return _view(x, shape, strides, impl.offset, "ViewBackward0", lambda g: reshape(g, old))
-    c = C.wrap(_E.clone(impl))  # copy into a contiguous layout, then view it
+    c = C.wrap(_E.contiguous(impl))  # copy into a contiguous layout (not viewable, so not contiguous), then view
     out = C.wrap(_E.as_strided(c._impl, tuple(shape), tuple(_contig(shape)), 0))
     if C.needs_grad(x):
         graph.attach("UnsafeViewBackward0", [out], [x], lambda gs: (reshape(gs[0], old),))

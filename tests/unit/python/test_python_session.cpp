@@ -1,0 +1,211 @@
+// PythonSession: whole scripts, step mode (ast split, Step back replay), console lines, errors as Python
+// prints them, sys.exit, interrupts from another thread, reset to a fresh runtime, output capture.
+// One interpreter per process, so every test shares one session (reset between tests).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "python/python_session.h"
+
+namespace ds::python {
+namespace {
+
+struct Captured {
+  std::mutex mu;
+  std::string out, err;
+  void clear() {
+    std::lock_guard lock(mu);
+    out.clear();
+    err.clear();
+  }
+};
+
+Captured& captured() {
+  static Captured c;
+  return c;
+}
+
+PythonSession& session() {
+  static PythonSession* s = [] {
+    SessionOptions o;
+    o.runtime.backend.backend = "sim";
+    o.runtime.backend.sim_devices = 2;
+    o.output = [](std::string_view text, bool is_err) {
+      std::lock_guard lock(captured().mu);
+      (is_err ? captured().err : captured().out) += text;
+    };
+    return new PythonSession(o);  // never destroyed: CPython cannot be re-initialised with numpy loaded
+  }();
+  return *s;
+}
+
+class SessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    session().reset();
+    captured().clear();
+  }
+  std::string out() { return captured().out; }
+  std::string err() { return captured().err; }
+};
+
+TEST_F(SessionTest, RunsWholeSourceAndCapturesStdout) {
+  RunResult r = session().run_source("import torch\nx = torch.zeros(2, device='cuda')\nprint(x)\n", "/tmp/s.py");
+  ASSERT_TRUE(r.ok()) << r.error.traceback;
+  EXPECT_EQ(out(), "tensor([0., 0.], device='cuda:0')\n");
+}
+
+TEST_F(SessionTest, ErrorHasPythonTracebackWithUserFramesOnly) {
+  RunResult r = session().run_source("import torch\n\nx = torch.zeros(2)\ny = x.to('cuda') + x\n", "/tmp/e.py");
+  ASSERT_EQ(r.status, RunStatus::Error);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.error.type, "RuntimeError");
+  EXPECT_EQ(r.error.message,
+            "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!");
+  EXPECT_EQ(r.error.line, 4);
+  EXPECT_EQ(r.error.traceback,
+            "Traceback (most recent call last):\n"
+            "  File \"/tmp/e.py\", line 4, in <module>\n"
+            "    y = x.to('cuda') + x\n"
+            "        ~~~~~~~~~~~~~^~~\n"
+            "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
+            "and cpu!\n");
+}
+
+TEST_F(SessionTest, OutOfMemoryIsTorchCudaOutOfMemoryError) {
+  RunResult r = session().run_source(
+      "import torch\ntry:\n    torch.empty(17 * 2**30, dtype=torch.uint8, device='cuda', virtual=True)\n"
+      "except RuntimeError as e:\n    print(type(e).__module__, type(e).__name__)\n", "/tmp/o.py");
+  ASSERT_TRUE(r.ok()) << r.error.traceback;
+  EXPECT_EQ(out(), "torch.cuda OutOfMemoryError\n");
+}
+
+TEST_F(SessionTest, SyntaxErrorPrintsLikePython) {
+  RunResult r = session().run_source("x = (\nprint(1)\n", "/tmp/syn.py");
+  ASSERT_EQ(r.status, RunStatus::Error);
+  EXPECT_EQ(r.error.type, "SyntaxError");
+  EXPECT_EQ(r.error.line, 1);
+  EXPECT_EQ(r.error.traceback, "  File \"/tmp/syn.py\", line 1\n    x = (\n        ^\nSyntaxError: '(' was never closed\n");
+}
+
+TEST_F(SessionTest, SysExitStopsScriptWithItsCode) {
+  RunResult r = session().run_source("import sys\nprint('a')\nsys.exit(3)\nprint('b')\n", "/tmp/x.py");
+  EXPECT_EQ(r.status, RunStatus::Exit);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(out(), "a\n");
+  r = session().run_source("raise SystemExit\n", "/tmp/x.py");
+  EXPECT_EQ(r.status, RunStatus::Exit);
+  EXPECT_EQ(r.exit_code, 0);
+}
+
+TEST_F(SessionTest, StepsThroughTopLevelStatements) {
+  const std::string src =
+      "import torch\n"
+      "x = torch.ones(3)\n"
+      "def f(t):\n"
+      "    return t * 2\n"
+      "\n"
+      "y = f(x).to('cuda')\n"
+      "print(y.device)\n";
+  RunResult r = session().load(src, "/tmp/step.py");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(session().statement_count(), 5);
+  EXPECT_EQ(session().statement(2).first_line, 3);
+  EXPECT_EQ(session().statement(2).last_line, 4);
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(session().step().ok());
+  EXPECT_EQ(session().next_statement(), 4);
+  EXPECT_EQ(out(), "");
+  ASSERT_TRUE(session().step().ok());
+  EXPECT_EQ(out(), "cuda:0\n");
+  EXPECT_EQ(session().runtime().device_allocator(0).stats().allocated, 512u);
+
+  // Step back: a fresh runtime replays the first 3 statements; y is gone, nothing on the GPU.
+  r = session().run_to(3);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(session().next_statement(), 3);
+  EXPECT_EQ(session().runtime().device_allocator(0).stats().allocated, 0u);
+  r = session().run_console("'y' in globals(), x.sum().item()");
+  ASSERT_TRUE(r.ok());
+  EXPECT_NE(out().find("(False, 3.0)\n"), std::string::npos);
+}
+
+TEST_F(SessionTest, StepErrorReportsTheScriptLine) {
+  ASSERT_TRUE(session().load("import torch\nm = torch.zeros(2, 3)\nm.view(4, 2)\n", "/tmp/v.py").ok());
+  ASSERT_TRUE(session().step().ok());
+  ASSERT_TRUE(session().step().ok());
+  RunResult r = session().step();
+  ASSERT_EQ(r.status, RunStatus::Error);
+  EXPECT_EQ(r.error.line, 3);
+  EXPECT_EQ(r.error.message, "shape '[4, 2]' is invalid for input of size 6");
+}
+
+TEST_F(SessionTest, ConsoleEchoesExpressionsLikeTheRepl) {
+  ASSERT_TRUE(session().run_console("import torch\na = torch.arange(3)").ok());
+  ASSERT_TRUE(session().run_console("a * 2").ok());
+  ASSERT_TRUE(session().run_console("None").ok());
+  ASSERT_TRUE(session().run_console("a.device").ok());
+  EXPECT_EQ(out(), "tensor([0, 2, 4])\ndevice(type='cpu')\n");
+}
+
+TEST_F(SessionTest, SeedsAreDeterministicAfterReset) {
+  ASSERT_TRUE(session().run_console("import torch\nv1 = torch.randn(3).tolist()").ok());
+  session().reset();
+  ASSERT_TRUE(session().run_console("import torch\nv2 = torch.randn(3).tolist()\nprint(len(v2))").ok());
+  captured().clear();
+  session().reset();
+  ASSERT_TRUE(session().run_console("import torch\nprint(torch.randn(3).tolist())").ok());
+  const std::string a = out();
+  captured().clear();
+  session().reset();
+  ASSERT_TRUE(session().run_console("import torch\nprint(torch.randn(3).tolist())").ok());
+  EXPECT_EQ(out(), a);
+}
+
+TEST_F(SessionTest, InterruptStopsARunawayLoopQuickly) {
+  std::thread stopper([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    session().interrupt();
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  RunResult r = session().run_source("while True:\n    pass\n", "/tmp/loop.py");
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  stopper.join();
+  EXPECT_EQ(r.status, RunStatus::Interrupted);
+  EXPECT_EQ(r.error.type, "KeyboardInterrupt");
+  EXPECT_EQ(r.error.line, 1);  // the loop's back-jump belongs to the `while` line
+  EXPECT_EQ(r.error.traceback.substr(r.error.traceback.size() - 18), "KeyboardInterrupt\n");
+  EXPECT_LT(secs, 0.8);
+  // The next run is not hit by a stale interrupt.
+  EXPECT_TRUE(session().run_source("x = sum(range(100000))\n", "/tmp/after.py").ok());
+}
+
+TEST_F(SessionTest, RealTorchIsNeverImported) {
+  ASSERT_TRUE(session().run_console("import torch, _devicescope_C\nprint(torch.__version__, torch.__file__.count('dist-packages'))").ok());
+  EXPECT_EQ(out(), "2.5.0+devicescope 0\n");
+}
+
+TEST_F(SessionTest, ResetGivesAFreshRuntime) {
+  ASSERT_TRUE(session().run_console("import torch\nkeep = torch.zeros(1000, device='cuda')").ok());
+  Runtime* before = &session().runtime();
+  EXPECT_GT(session().runtime().device_allocator(0).stats().allocated, 0u);
+  session().reset();
+  EXPECT_NE(&session().runtime(), before);
+  EXPECT_EQ(session().runtime().device_allocator(0).stats().allocated, 0u);
+  EXPECT_EQ(session().runtime().live_storage_count(), 0u);
+}
+
+TEST_F(SessionTest, RunFileUsesAbsolutePathAndArgv) {
+  const std::filesystem::path p = std::filesystem::temp_directory_path() / "ds_session_argv.py";
+  std::ofstream(p) << "import sys\nprint(sys.argv)\nprint(__file__)\n";
+  RunResult r = session().run_file(p.string(), {"ds_session_argv.py", "--flag", "x"});
+  ASSERT_TRUE(r.ok()) << r.error.traceback;
+  EXPECT_EQ(out(), "['ds_session_argv.py', '--flag', 'x']\n" + p.string() + "\n");
+  std::filesystem::remove(p);
+}
+
+}  // namespace
+}  // namespace ds::python
