@@ -110,7 +110,7 @@ def collect(paths):
             scripts += sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".py"))
         else:
             scripts.append(path)
-    return scripts
+    return [os.path.abspath(s) for s in scripts]
 
 
 def main(argv):
