@@ -365,6 +365,8 @@ class Tensor:
         return self if impl is None else _copy_result(self, impl)
 
     def pin_memory(self, device=None):
+        if _E.device_count() == 0:  # page-locking needs a CUDA context, as in a CUDA build without a GPU
+            raise RuntimeError("No CUDA GPUs are available")
         impl = _E.pin_memory(self._impl)
         return self if impl is None else _copy_result(self, impl)
 
