@@ -118,12 +118,13 @@ def main(argv):
         print(__doc__.strip().split("\n")[2], file=sys.stderr)
         return 2
     binary = os.path.abspath(argv[1])
+    scripts = collect(argv[2:])
     if not os.access(binary, os.X_OK):
-        print(f"devicescope binary not found or not executable: {binary}", file=sys.stderr)
-        print("0 passed, 1 failed")
+        print(f"devicescope binary not found or not executable: {binary}")
+        print(f"0 passed, {max(len(scripts), 1)} failed")
         return 1
     passed = failed = 0
-    for script in collect(argv[2:]):
+    for script in scripts:
         ok, report = run_one(binary, script)
         print(report, flush=True)
         if ok:
