@@ -291,7 +291,7 @@ def runner_checks_expectations():
 def runner_passes_and_reports_pass_line():
     text = "# %% lesson: P\n# %% step: A\nimport os\nx = os.sep\n# expect: x == os.sep\n"
     report = lessons.check(parse_lesson(text, "p.py"))
-    assert report.passed and lessons.format_report(report) == "PASS p (1 expectations)"
+    assert report.passed and lessons.format_report(report) == "PASS p (1 expectation)"
 
 
 @test

@@ -152,6 +152,10 @@ def check(lesson, echo=False):
     return report
 
 
+def _plural(n, word):
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _indent(text, prefix):
     return "\n".join(prefix + line for line in text.split("\n"))
 
@@ -167,12 +171,12 @@ def format_report(report, verbose=False):
     lesson = report.lesson
     n = report.expectation_count
     if report.passed:
-        lines = [f"PASS {lesson.name} ({n} expectations)"]
+        lines = [f"PASS {lesson.name} ({_plural(n, 'expectation')})"]
         if verbose:
             lines += [f"  step {s.index + 1} '{s.title}': {len(s.checks)} ok" for s in report.steps]
         return "\n".join(lines)
     failed = report.failures()
-    lines = [f"FAIL {lesson.name} ({n} expectations, {len(failed)} failed"
+    lines = [f"FAIL {lesson.name} ({_plural(n, 'expectation')}, {len(failed)} failed"
              + (f", {len(report.problems)} lesson problems)" if report.problems else ")")]
     for p in report.problems:
         lines.append(f"  {lesson.path}: {p}")
@@ -284,11 +288,11 @@ def main(argv=None):
             if item["path"] not in wanted:
                 continue
             if item["error"]:
-                print(f"{item['name']:<28} MALFORMED: {item['error']}")
+                print(f"{item['name']:<32} MALFORMED: {item['error']}")
                 continue
             extra = f", needs {' and '.join(item['requires'])}" if item["requires"] else ""
-            print(f"{item['name']:<28} {item['title']} ({item['steps']} steps, {item['questions']} questions, "
-                  f"{item['verdicts']} verdicts{extra})")
+            counts = ", ".join(_plural(item[k], k[:-1]) for k in ("steps", "questions", "verdicts"))
+            print(f"{item['name']:<32} {item['title']} ({counts}{extra})")
         return EXIT_PASS
     if cmd == "check-one":
         return check_one(paths[0], args["verbose"], args["fallback"])
