@@ -4,8 +4,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -26,6 +30,7 @@ struct LessonsArgs {
   bool check = false;
   bool verbose = false;
   bool no_summary = false;  // internal: a child run for one lesson prints no summary line
+  int timeout_s = 300;      // per lesson; a lesson stuck in a loop is interrupted and fails
   std::vector<std::string> lessons;
   std::string dir;
 };
@@ -44,6 +49,33 @@ constexpr const char* kDriver =
     "import sys\n"
     "from devicescope import lessons\n"
     "raise SystemExit(lessons.main(sys.argv[1:]))\n";
+
+// Interrupts the session (KeyboardInterrupt in the lesson's code) when a run takes longer than its limit.
+class Watchdog {
+ public:
+  Watchdog(python::PythonSession& session, int seconds) {
+    if (seconds <= 0) return;
+    thread_ = std::thread([this, &session, seconds] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (!done_cv_.wait_for(lock, std::chrono::seconds(seconds), [this] { return done_; })) session.interrupt();
+    });
+  }
+  ~Watchdog() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    done_cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable done_cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
 
 // One interpreter for the whole command; what Python prints is either captured or passed through.
 class LessonDriver {
@@ -66,12 +98,16 @@ class LessonDriver {
 
   // Runs devicescope.lessons.main(args); returns its exit code (the traceback is printed if the driver itself
   // failed, which is a bug in the checker rather than in a lesson).
-  int run(const std::vector<std::string>& args, bool capture, std::string* out = nullptr) {
+  int run(const std::vector<std::string>& args, bool capture, std::string* out = nullptr, int timeout_s = 0) {
     capture_ = capture;
     captured_.clear();
     std::vector<std::string> argv{"devicescope-lessons"};
     argv.insert(argv.end(), args.begin(), args.end());
-    const python::RunResult r = session_->run_source(kDriver, "<devicescope lessons>", argv);
+    python::RunResult r;
+    {
+      Watchdog dog(*session_, timeout_s);
+      r = session_->run_source(kDriver, "<devicescope lessons>", argv);
+    }
     capture_ = false;
     if (out) *out = captured_;
     std::cout.flush();
@@ -112,6 +148,8 @@ int check_in_simulated_child(const BackendFlags& flags, const LessonsArgs& a, co
                                 std::to_string(flags.sim_devices < 2 ? 2 : flags.sim_devices),
                                 "--sim-memory", flags.sim_memory, "--link", flags.link};
   if (a.verbose) args.push_back("--verbose");
+  args.push_back("--timeout");
+  args.push_back(std::to_string(a.timeout_s));
   std::vector<char*> argv;
   for (auto& s : args) argv.push_back(s.data());
   argv.push_back(nullptr);
@@ -157,8 +195,14 @@ int run_lessons(const BackendFlags& flags, const LessonsArgs& a) {
     if (a.verbose) one.push_back("--verbose");
     if (fallback) one.push_back("--fallback");
     std::string report;
-    int code = driver.run(one, true, &report);
-    if (code == kUnmet) {
+    int code = driver.run(one, true, &report, a.timeout_s);
+    if (code == 130) {
+      std::string name = path.substr(path.find_last_of('/') + 1);
+      if (name.size() > 3 && name.ends_with(".py")) name.resize(name.size() - 3);
+      std::cout << report << "FAIL " << name << " (interrupted: still running after " << a.timeout_s
+                << " s; see --timeout)\n";
+      code = kFail;
+    } else if (code == kUnmet) {
       std::cout << "note: " << report.substr(0, report.find('\n'))
                 << " - checking it on simulated devices instead\n";
       code = check_in_simulated_child(flags, a, path);
@@ -188,6 +232,9 @@ Command lessons_command() {
     sub->add_option("--lesson", args->lessons, "only this lesson (file name, its stem or a unique prefix); repeatable");
     sub->add_option("--dir", args->dir, "the lessons folder (default: $DEVICESCOPE_LESSONS_DIR or assets/lessons)");
     sub->add_flag("--verbose", args->verbose, "also list the steps of passing lessons");
+    sub->add_option("--timeout", args->timeout_s, "seconds one lesson may run before it is interrupted (0: no limit)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
     sub->add_flag("--no-summary", args->no_summary)->group("");  // internal, for the simulated-device re-run
     add_backend_flags(*sub, flags);  // also accepted after the subcommand
     return sub;

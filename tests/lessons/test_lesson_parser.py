@@ -317,6 +317,27 @@ def runner_step_by_step_api():
 
 
 @test
+def app_api_current_lesson():
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "000_app.py"), "w") as f:
+            f.write(CHECKED)
+        ns = {}
+        info = lessons.start("000", d, namespace=ns, echo=False)
+        assert info["title"] == "Checked" and info["steps"][0]["question"]["choices"] == ["a", "b"]
+        r0 = lessons.run_next()
+        assert r0["passed"] and r0["stdout"] == "6\ndone\n" and ns["values"] == [1, 2, 3]
+        assert lessons.answer(0, 1) == {"correct": True, "answer": 1, "explanation": "explained"}
+        assert not lessons.answer(0, 0)["correct"]
+        assert [v["claim"] for v in lessons.verdicts_for(0)] == ["c"] and lessons.verdicts_for(1) == []
+        r3 = lessons.run_step(3)
+        assert r3["title"] == "Unexpected error" and r3["error"]["type"] == "RuntimeError" and not r3["passed"]
+        assert lessons.run_next()["title"] == "Exit" and lessons.run_next() is None
+        import json
+        json.dumps(info)
+        json.dumps(r3)
+
+
+@test
 def lint_rules():
     text = ("# %% lesson: L\n# verdict: TRUE | c | r | A\n# %% step: A\n# ? q\n# - a\n# = b\nx = 1\n# > e\n")
     problems = lessons.lint(parse_lesson(text, "t.py"))

@@ -9,6 +9,13 @@
     lessons.check(lesson)                  -> LessonReport (every step, every expectation, lint problems)
     lessons.main(argv)                     -> exit code; the command-line driver (see _USAGE)
 
+For the app (one current lesson per interpreter, run in the session's own globals so the memory panes and the
+names graph show the lesson's objects; everything returned is plain dicts/lists/str/int/bool):
+    lessons.start(name_or_path)            -> lesson dict (steps with narration, code, question, expectations)
+    lessons.run_next() / run_step(i)       -> step result dict (stdout, error, checks, passed)
+    lessons.answer(step_index, choice)     -> {correct, answer, explanation}
+    lessons.verdicts_for(step_index)       -> verdict cards revealed once that step has run
+
 The file format and its parser live in lesson_format.py, the runner in lesson_check.py.
 """
 import os
@@ -22,7 +29,8 @@ from .lesson_format import (Expectation, Lesson, LessonFormatError, Question, St
 __all__ = ["LessonFormatError", "LessonNotFound", "Lesson", "Step", "Question", "Expectation", "Verdict",
            "LessonRunner", "LessonReport", "StepResult", "CheckResult", "parse_lesson", "load", "load_file",
            "list_lessons", "lesson_paths", "default_dir", "resolve", "lint", "unmet_requirements", "check",
-           "check_expectations", "format_report", "main"]
+           "check_expectations", "format_report", "main", "start", "run_step", "run_next", "answer",
+           "verdicts_for"]
 
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_UNMET = 0, 1, 2, 3
 MAX_LESSON_BYTES = 4 << 20
@@ -199,6 +207,54 @@ def format_report(report, verbose=False):
         if c.kind == "stdout" and step.error is not None and step.raises is None:
             lines.append(_labelled("note", f"the step stopped early: {step.error}"))
     return "\n".join(lines)
+
+
+# --- the app's current lesson ------------------------------------------------------------------------------
+
+_current = {"runner": None}
+
+
+def start(name, directory=None, namespace=None, echo=True):
+    """Loads a lesson and makes it current. namespace: the globals to run in (default: the running script's
+    __main__, i.e. the app session's globals). Returns the lesson as a dict."""
+    lesson = load(name, directory)
+    if namespace is None:
+        main = sys.modules.get("__main__")
+        namespace = main.__dict__ if main is not None else {}
+    _current["runner"] = LessonRunner(lesson, namespace=namespace, echo=echo)
+    return lesson.to_dict()
+
+
+def _runner():
+    if _current["runner"] is None:
+        raise RuntimeError("no lesson started (call devicescope.lessons.start(name) first)")
+    return _current["runner"]
+
+
+def run_step(index):
+    """Runs step `index` of the current lesson (and any earlier step not yet run); returns its result dict."""
+    return _runner().run_step(index).to_dict()
+
+
+def run_next():
+    runner = _runner()
+    if runner.next_step >= len(runner.lesson.steps):
+        return None
+    return runner.run_step().to_dict()
+
+
+def answer(step_index, choice):
+    """Judges a learner's choice for a step's question: {correct, answer, explanation}."""
+    step = _runner().lesson.steps[step_index]
+    if step.question is None:
+        raise ValueError(f"step {step_index} has no question")
+    q = step.question
+    return {"correct": choice == q.answer, "answer": q.answer, "explanation": q.explanation}
+
+
+def verdicts_for(step_index):
+    """The verdict cards that the given step demonstrates."""
+    return [v.to_dict() for v in _runner().lesson.verdicts if v.step_index == step_index]
 
 
 _USAGE = """usage: python -m devicescope.lessons COMMAND [--dir DIR] [--lesson NAME ...] [--verbose]
