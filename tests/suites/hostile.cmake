@@ -1,0 +1,20 @@
+# Hostile scripts (tests/hostile/*.py): endless loops, deep recursion, huge allocations, exceptions in
+# forward / __del__ / DataLoader workers, syntax errors, non-UTF-8 files, sys.exit, os._exit, ... Each runs
+# through `devicescope run --csv --trace` and must end with its stated exit code and message, never crash,
+# and leave complete exports. One ctest test per script; 77 = needs `run --timeout`, which this build lacks.
+# Included from tests/CMakeLists.txt, so CMAKE_CURRENT_SOURCE_DIR is tests/.
+if(TARGET ds_python)
+  set(DS_HOSTILE_PYTHON /usr/bin/python3)
+  if(NOT EXISTS ${DS_HOSTILE_PYTHON})
+    set(DS_HOSTILE_PYTHON ${Python_EXECUTABLE})
+  endif()
+  file(GLOB DS_HOSTILE_SCRIPTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/hostile/*.py)
+  list(FILTER DS_HOSTILE_SCRIPTS EXCLUDE REGEX "/run_hostile\\.py$")
+  foreach(script ${DS_HOSTILE_SCRIPTS})
+    get_filename_component(name ${script} NAME_WE)
+    add_test(NAME hostile_${name}
+             COMMAND ${DS_HOSTILE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/run_hostile.py
+                     $<TARGET_FILE:devicescope> ${script})
+    set_tests_properties(hostile_${name} PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 LABELS "hostile;python")
+  endforeach()
+endif()
