@@ -47,3 +47,9 @@ foreach(entry ${DS_FUZZ_RUNS})
   set_tests_properties(fuzz_${target} PROPERTIES TIMEOUT 600 LABELS "fuzz"
                        ENVIRONMENT "ASAN_OPTIONS=detect_leaks=${leaks};UBSAN_OPTIONS=print_stacktrace=1")
 endforeach()
+
+# Every prefix of a real export (a file cut by a crash or a full disk) is refused, never half-read.
+add_test(NAME trace_truncation
+         COMMAND ${DS_FUZZ_DIR}/trace_truncation ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/chrome_trace/module_move.json
+                 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/transfers_csv/module.csv)
+set_tests_properties(trace_truncation PROPERTIES TIMEOUT 300 LABELS "fuzz")
