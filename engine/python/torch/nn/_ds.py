@@ -92,3 +92,20 @@ def _is_torch_frame(frame):
         import os
         _TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
     return frame.f_code.co_filename.startswith(_TORCH_DIR)
+
+
+def impl_converter(device, non_blocking):
+    """For Module.to(device): a function impl -> new impl (or None when unchanged) that skips building
+    a Python Tensor per parameter. It is the engine's own Tensor.to(device) path (`to_device_dtype`,
+    which the core exposes for Module helpers), so the result is the same; None when unavailable."""
+    if device is None:
+        return None
+    engine = sys.modules.get("_devicescope_C")
+    f = getattr(engine, "to_device_dtype", None)
+    if f is None:
+        return None
+
+    def convert_impl(impl):
+        return f(impl, device, None, non_blocking, False)
+
+    return convert_impl

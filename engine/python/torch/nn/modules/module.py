@@ -93,15 +93,25 @@ def _overwrite_on_conversion():
 
 def _apply_params(module, fn, params, prefix, hint, compat, overwrite):
     """The parameter half of Module._apply (fn under no_grad is the caller's job)."""
-    for key, param in params.items():
+    todo = params
+    impl_fn = getattr(fn, "_ds_impl", None)
+    if impl_fn is not None and not overwrite:
+        todo = _apply_params_impl(params, prefix, hint, impl_fn)
+        if not todo:
+            return
+    for key, param in todo.items():
         if param is None:
             continue
         hint(prefix + key)
         param_applied = fn(param)
         if not overwrite and (compat is None or compat(param, param_applied)):
-            # Identity kept: the same Parameter object now points at the new storage.
+            # Identity kept: the same Parameter object now points at the new storage
+            # (`param.data = param_applied`, which is impl.set_data in DeviceScope's Tensor).
             if param_applied is not param:
-                param.data = param_applied
+                try:
+                    param._impl.set_data(param_applied._impl)
+                except AttributeError:
+                    param.data = param_applied
             out_param = param
         else:
             assert isinstance(param, Parameter)
@@ -109,7 +119,7 @@ def _apply_params(module, fn, params, prefix, hint, compat, overwrite):
             out_param = Parameter(param_applied, param.requires_grad)
             params[key] = out_param
             _ds.tag(out_param, "parameter", prefix + key)
-        grad = param.grad
+        grad = param._grad  # the leaf's .grad without the non-leaf access warning check
         if grad is not None:
             hint(prefix + key + ".grad")
             grad_applied = fn(grad)
@@ -119,6 +129,34 @@ def _apply_params(module, fn, params, prefix, hint, compat, overwrite):
             else:
                 assert grad.is_leaf
                 out_param.grad = grad_applied.requires_grad_(grad.requires_grad)
+
+
+def _apply_params_impl(params, prefix, hint, impl_fn):
+    """Module.to(device) fast path: `param.data = param.to(device)` done on the engine's tensor impls
+    (same storage, same records) without a Python Tensor per parameter. Returns the parameters it
+    could not handle (not DeviceScope tensors), for the general path."""
+    rest = None
+    for key, param in params.items():
+        if param is None:
+            continue
+        try:
+            pimpl = param._impl
+        except AttributeError:
+            if rest is None:
+                rest = {}
+            rest[key] = param
+            continue
+        hint(prefix + key)
+        new = impl_fn(pimpl)
+        if new is not None:
+            pimpl.set_data(new)
+        grad = param._grad
+        if grad is not None:
+            hint(prefix + key + ".grad")
+            new = impl_fn(grad._impl)
+            if new is not None:
+                grad._impl.set_data(new)
+    return rest
 
 
 class Module:
@@ -432,6 +470,7 @@ class Module:
         if convert_to_format is None and dtype is None:
             def convert(t):
                 return t.to(device, None, non_blocking)
+            convert._ds_impl = _ds.impl_converter(device, non_blocking)
         else:
             def convert(t):
                 if convert_to_format is not None and t.dim() in (4, 5):
