@@ -3,6 +3,8 @@
 // path is parse -> ds::to -> return (the Python side wraps), see the per-parameter benchmark.
 #include <pybind11/stl.h>
 
+#include <iterator>
+
 #include "bindings_common.h"
 #include "core/errors.h"
 #include "tensor/tensor_ops.h"
@@ -148,8 +150,12 @@ bool dtype_from_py(py::handle obj, DType& out) {
   static PyObject* code_name = attr_name("_code");
   PyObject* code = PyObject_GetAttr(obj.ptr(), code_name);
   if (!code) throw py::error_already_set();
-  out = DType(PyLong_AsLong(code));
+  const long c = PyLong_AsLong(code);
   Py_DECREF(code);
+  // torch.complex64 & co. exist as dtype objects, but the engine stores no complex numbers.
+  if (c < 0 || c >= long(std::size(kAllDTypes)))
+    raise(ErrorKind::NotImplementedError, "DeviceScope does not model complex tensors");
+  out = DType(c);
   return true;
 }
 

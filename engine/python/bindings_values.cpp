@@ -67,9 +67,64 @@ void raw_device_copy(void* dst, Place dst_place, const void* src, Place src_plac
   r.poll();
 }
 
+// ds::DType for a numpy dtype; false when PyTorch has no matching type.
+bool dtype_from_numpy(const py::dtype& dt, DType& out) {
+  const char kind = dt.kind();
+  const size_t size = size_t(dt.itemsize());
+  if (kind == 'f' && size == 4) out = DType::Float32;
+  else if (kind == 'f' && size == 8) out = DType::Float64;
+  else if (kind == 'f' && size == 2) out = DType::Float16;
+  else if (kind == 'i' && size == 8) out = DType::Int64;
+  else if (kind == 'i' && size == 4) out = DType::Int32;
+  else if (kind == 'i' && size == 2) out = DType::Int16;
+  else if (kind == 'i' && size == 1) out = DType::Int8;
+  else if (kind == 'u' && size == 1) out = DType::UInt8;
+  else if (kind == 'b' && size == 1) out = DType::Bool;
+  else return false;
+  return true;
+}
+
 }  // namespace
 
 void bind_tensor_values(py::module_& m) {
+  // torch.from_numpy: a CPU tensor over the array's own buffer (shared both ways, kept alive by the tensor).
+  m.def("from_numpy", [](py::array arr) {
+    DType dt;
+    if (!dtype_from_numpy(arr.dtype(), dt))
+      raise(ErrorKind::TypeError, "can't convert np.ndarray of type numpy." +
+                                      py::str(arr.dtype().attr("name")).cast<std::string>() +
+                                      ". The only supported types are: float64, float32, float16, int64, int32, "
+                                      "int16, int8, uint8, and bool.");
+    const int64_t item = int64_t(itemsize(dt));
+    Shape sizes, strides;
+    int64_t span = arr.size() > 0 ? 1 : 0;
+    for (py::ssize_t i = 0; i < arr.ndim(); ++i) {
+      const int64_t st = int64_t(arr.strides(i));
+      check(st >= 0, "At least one stride in the given numpy array is negative, and tensors with negative strides "
+                     "are not currently supported. (You can probably work around this by making a copy of your "
+                     "array with array.copy().) ", ErrorKind::ValueError);
+      check(st % item == 0, "given numpy array strides not a multiple of the element byte size. Copy the numpy "
+                            "array to reallocate the memory.", ErrorKind::ValueError);
+      sizes.push_back(int64_t(arr.shape(i)));
+      strides.push_back(st / item);
+      if (arr.size() > 0) span += (sizes.back() - 1) * strides.back();
+    }
+    if (!arr.writeable())
+      PyErr_WarnEx(PyExc_UserWarning,
+                   "The given NumPy array is not writable, and PyTorch does not support non-writable tensors. This "
+                   "means writing to this tensor will result in undefined behavior. You may want to copy the array "
+                   "to protect its data or make it writable before converting it to a tensor. This type of warning "
+                   "will be suppressed for the rest of this program.", 1);
+    auto* keep = new py::object(arr);
+    StoragePtr storage = rt().adopt_host_memory(
+        const_cast<void*>(arr.data()), size_t(span * item), [keep] {
+          py::gil_scoped_acquire gil;  // storages may die from any engine call; the array is a Python object
+          delete keep;
+        });
+    storage->set_view_info(dtype_name(dt), sizes);
+    return std::make_shared<TensorImpl>(std::move(storage), sizes, strides, 0, dt);
+  });
+  m.def("data_alias", [](const TensorPtr& self) { return self->alias_unversioned(); });
   // A numpy array over the tensor's values: a writable view for host/simulated memory (kept alive by the
   // array), or a host copy for real CUDA memory (write it back with upload()). Returns (array, is_copy).
   m.def("numpy_view", [](const TensorPtr& self) {

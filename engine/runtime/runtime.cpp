@@ -139,6 +139,24 @@ StoragePtr Runtime::allocate(Place place, size_t nbytes, bool virtual_bytes) {
   return s;
 }
 
+StoragePtr Runtime::adopt_host_memory(void* data, size_t nbytes, std::function<void()> release) {
+  StoragePtr s(new Storage());
+  s->runtime_ = shared_from_this();
+  s->place_ = Place::pageable();
+  s->nbytes_ = nbytes;
+  s->data_ = data;
+  s->external_release_ = std::move(release);
+  pageable_bytes_ += nbytes;
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex_);
+    s->id_ = next_storage_id_++;
+    live_[s->id_] = s;
+  }
+  record_alloc_event(EventKind::Alloc, *s);
+  s->created_seq_ = log_.last_seq();
+  return s;
+}
+
 Storage::~Storage() {
   if (runtime_) runtime_->release(*this);
 }
@@ -171,7 +189,11 @@ void Runtime::release(Storage& s) {
         s.pinned_block_ = {};
         break;
       case MemoryKind::Pageable:
-        if (s.data_) {
+        if (s.external_release_) {
+          pageable_bytes_ -= s.nbytes_;
+          auto release = std::move(s.external_release_);
+          release();
+        } else if (s.data_) {
           std::free(s.data_);
           pageable_bytes_ -= s.nbytes_;
         }

@@ -49,6 +49,9 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
 
   // Storages. Pageable and pinned places are host memory; Device places come from the caching allocator.
   StoragePtr allocate(Place place, size_t nbytes, bool virtual_bytes = false);
+  // Pageable host memory owned by someone else (torch.from_numpy shares the array's buffer): accounted and
+  // logged like an allocation; `release` runs instead of free() when the last view dies.
+  StoragePtr adopt_host_memory(void* data, size_t nbytes, std::function<void()> release);
 
   // The single copy path: moves raw bytes between two storages, records the transfer (route, stream,
   // timing, owner) and returns its id (0 when nothing is recorded: a copy inside one place).

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -67,6 +68,7 @@ class Storage {
   uint64_t created_seq_ = 0;
   std::string dtype_name_;
   std::vector<int64_t> shape_;
+  std::function<void()> external_release_;  // adopted host memory (torch.from_numpy): given back, not freed
 };
 
 using StoragePtr = std::shared_ptr<Storage>;

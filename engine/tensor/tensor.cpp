@@ -67,6 +67,10 @@ void TensorImpl::set_data(const TensorImpl& other) {
   dtype_ = other.dtype_;
 }
 
+TensorPtr TensorImpl::alias_unversioned() const {
+  return std::make_shared<TensorImpl>(storage_, sizes_, strides_, offset_, dtype_);
+}
+
 TensorPtr TensorImpl::alias(Shape sizes, Shape strides, int64_t offset) const {
   auto t = std::make_shared<TensorImpl>(storage_, std::move(sizes), std::move(strides), offset, dtype_);
   t->version_ = version_;

@@ -53,6 +53,9 @@ class TensorImpl {
   void set_data(const TensorImpl& other);
   // A new TensorImpl viewing the same storage; shares the version counter (views, .data, .detach()).
   TensorPtr alias(Shape sizes, Shape strides, int64_t offset) const;
+  // `.data`: the same view of the same storage with its own version counter (PyTorch's VariableHooks::data,
+  // so in-place writes through `.data` are invisible to autograd's saved-tensor checks).
+  TensorPtr alias_unversioned() const;
 
  private:
   uint64_t id_;

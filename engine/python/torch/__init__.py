@@ -9,7 +9,8 @@ import _devicescope_C as _C_engine
 
 from . import _dtype
 from ._dtype import (bfloat16, bool, double, dtype, float, float16, float32, float64, half, int, int8,  # noqa: F401,A004
-                     int16, int32, int64, long, short, uint8)
+                     int16, int32, int64, long, short, uint8, complex32, complex64, complex128, cfloat, cdouble,
+                     chalf)
 from ._device import device  # noqa: F401
 from ._size import Size  # noqa: F401
 from . import autograd  # noqa: F401
@@ -165,7 +166,16 @@ def _has_compatible_shallow_copy_type(a, b):
 
 
 # ----------------------------------------------------------------------------- layouts / memory formats
-class layout:
+class _CTypeMeta(type):
+    """Classes that PyTorch implements in C: their errors name them 'torch.<name>'."""
+
+    def __getattr__(cls, name):
+        raise AttributeError(f"type object 'torch.{cls.__name__}' has no attribute '{name}'")
+
+
+class layout(metaclass=_CTypeMeta):
+    __module__ = "torch"
+
     def __init__(self, name):
         self.name = name
 
@@ -173,7 +183,9 @@ class layout:
         return "torch." + self.name
 
 
-class memory_format:
+class memory_format(metaclass=_CTypeMeta):
+    __module__ = "torch"
+
     def __init__(self, name):
         self.name = name
 

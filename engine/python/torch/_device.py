@@ -7,6 +7,7 @@ _TYPE_KEY = {"cpu": -1, "cuda": -2, "meta": -3}
 
 
 class device:
+    __module__ = "torch"
     __slots__ = ("_type", "_index", "_key")
 
     def __new__(cls, type=None, index=None):  # noqa: A002 - PyTorch's parameter names

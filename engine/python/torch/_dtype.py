@@ -4,6 +4,7 @@ import numpy as np
 
 
 class dtype:
+    __module__ = "torch"
     __slots__ = ("_code", "_name", "is_floating_point", "is_complex", "is_signed", "itemsize", "_legacy",
                  "_np")
 
@@ -60,6 +61,17 @@ int = int32  # noqa: A001
 short = int16
 
 ALL = (float32, float64, float16, bfloat16, int64, int32, int16, int8, uint8, bool)
+
+# Complex dtypes exist as objects (code that inspects them keeps working); DeviceScope stores no complex
+# values, so creating a complex tensor raises NotImplementedError.
+complex64 = dtype(10, "complex64", False, True, 8, "ComplexFloatTensor", np.complex64)
+complex128 = dtype(11, "complex128", False, True, 16, "ComplexDoubleTensor", np.complex128)
+complex32 = dtype(12, "complex32", False, True, 4, "ComplexHalfTensor", np.complex64)
+for _c in (complex64, complex128, complex32):
+    _c.is_complex = True
+cfloat = complex64
+cdouble = complex128
+chalf = complex32
 BY_CODE = ALL  # ALL[code] is the dtype with that code
 
 _FROM_NUMPY = {

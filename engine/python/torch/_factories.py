@@ -249,6 +249,11 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 def as_tensor(data, dtype=None, device=None):
     if isinstance(data, C.Tensor):
         return data.to(device=device, dtype=dtype)
+    if isinstance(data, np.ndarray) and data.dtype.kind in "fiub" and data.dtype != np.uint16:
+        # Shares the array's memory when nothing needs converting (like PyTorch), else copies.
+        t = from_numpy(data)
+        return t.to(device=_device(device), dtype=dtype) if (device is not None or dtype is not None
+                                                             or _default.factory_device(None) is not None) else t
     return tensor(data, dtype=dtype, device=device)
 
 
@@ -259,14 +264,10 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
 
 
 def from_numpy(arr):
-    """Unlike PyTorch, the result does not share the array's memory (DeviceScope owns its storages)."""
+    """A CPU tensor sharing the array's memory (writes show through both ways), as in PyTorch."""
     if not isinstance(arr, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(arr).__name__})")
-    dt = D.from_numpy_dtype(arr.dtype)
-    t = C.new_empty(arr.shape, dt, None)
-    if t._impl.numel:
-        C.write(t, arr, bump=False)
-    return t
+    return C.wrap(_E.from_numpy(arr))
 
 
 def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,

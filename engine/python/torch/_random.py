@@ -7,6 +7,8 @@ DEFAULT_SEED = 67280421310721  # PyTorch's documented default seed value
 
 
 class Generator:
+    __module__ = "torch"
+
     def __init__(self, device="cpu"):
         from ._device import device as _dev
         self.device = _dev(device)

@@ -2,6 +2,7 @@
 
 
 class Size(tuple):
+    __module__ = "torch"
     __slots__ = ()
 
     def __new__(cls, sizes=()):

@@ -37,7 +37,9 @@ def _copy_result(self, impl):
 
 
 class Tensor:
+    __module__ = "torch"
     # Autograd defaults live on the class so a new tensor only sets `_impl`.
+    _base = None  # for views: the tensor whose storage they view
     _grad_fn = None
     _output_nr = 0
     _requires_grad = False
@@ -162,7 +164,9 @@ class Tensor:
         return self._impl.nbytes
 
     def is_contiguous(self, memory_format=None):
-        return self._impl.is_contiguous
+        if memory_format is None or memory_format.name in ("contiguous_format", "preserve_format"):
+            return self._impl.is_contiguous
+        return _is_channels_last(self._impl)
 
     def is_floating_point(self):
         return _DT[self._impl.dtype_code].is_floating_point
@@ -190,7 +194,7 @@ class Tensor:
     storage = untyped_storage
 
     def _is_view(self):
-        return False
+        return self._base is not None
 
     @property
     def _version(self):
@@ -328,7 +332,7 @@ class Tensor:
 
     @property
     def data(self):
-        return C.wrap(_E.detach(self._impl))
+        return C.wrap(_E.data_alias(self._impl))
 
     @data.setter
     def data(self, other):
@@ -347,6 +351,8 @@ class Tensor:
 
     # ------------------------------------------------------------------ placement (SEMANTICS §2)
     def to(self, *args, **kwargs):
+        if kwargs and "memory_format" in kwargs:
+            return self._to_memory_format(args, kwargs)
         impl = _E_to(self._impl, args, kwargs)
         if impl is None:
             return self
@@ -354,6 +360,20 @@ class Tensor:
         out._impl = impl
         if _enabled[0] and (self._grad_fn is not None or self._requires_grad):
             graph.attach("ToCopyBackward0", [out], [self], _to_backward(self.device, self.dtype))
+        return out
+
+    def _to_memory_format(self, args, kwargs):
+        mf = kwargs.pop("memory_format")
+        r = self.to(*args, **kwargs)
+        if mf is None or mf.name == "preserve_format":
+            return r
+        out = _in_format(r, mf)
+        if out is r:
+            return r
+        if r is self and _enabled[0] and self.requires_grad:
+            graph.attach("ToCopyBackward0", [out], [self], _to_backward(self.device, self.dtype))
+        elif r is not self and r._grad_fn is not None:
+            out._grad_fn, out._output_nr = r._grad_fn, r._output_nr
         return out
 
     def cuda(self, device=None, non_blocking=False, memory_format=None):
@@ -395,6 +415,11 @@ class Tensor:
         return out
 
     def contiguous(self, memory_format=None):
+        if memory_format is not None and memory_format.name == "channels_last":
+            out = _in_format(self, memory_format)
+            if out is not self and C.needs_grad(self):
+                graph.attach("CloneBackward0", [out], [self], lambda gs: (gs[0],))
+            return out
         impl = _E.contiguous(self._impl)
         if impl is None:
             return self
@@ -581,6 +606,35 @@ class Tensor:
         from . import _factories
         return _factories.full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
                                requires_grad=requires_grad)
+
+
+def _channels_last_strides(sizes):
+    n, c, h, w = sizes
+    return (h * w * c, 1, w * c, c)
+
+
+def _is_channels_last(impl):
+    if impl.dim != 4:
+        return False
+    want = _channels_last_strides(impl.sizes)
+    return all(s == 1 or st == w for s, st, w in zip(impl.sizes, impl.strides, want))
+
+
+def _in_format(t, mf):
+    """t laid out in memory format `mf` (t itself when it already is)."""
+    if mf.name == "contiguous_format":
+        return t.contiguous()
+    if mf.name == "channels_last":
+        if t._impl.dim != 4:
+            raise RuntimeError("required rank 4 tensor to use channels_last format")
+        if _is_channels_last(t._impl):
+            return t
+        n, c, h, w = t._impl.sizes
+        base = C.new_empty((n, h, w, c), t.dtype, t.device, False, t._impl.is_virtual)
+        out = C.wrap(_E.as_strided(base._impl, (n, c, h, w), _channels_last_strides((n, c, h, w)), 0))
+        _E.copy_(out._impl, t._impl, False)
+        return out
+    raise RuntimeError(f"Unsupported memory format {mf}")
 
 
 def _rebuild_tensor(values, dtype_name, device, requires_grad, sizes, virtual, cls):

@@ -79,6 +79,8 @@ def _cast_for_store(values, np_dtype):
 
 
 def new_empty(shape, dtype, device, pin_memory=False, virtual=False):
+    if dtype._code >= len(D.BY_CODE):
+        raise NotImplementedError("DeviceScope does not model complex tensors")
     if pin_memory and _E.device_count() == 0:
         raise RuntimeError("No CUDA GPUs are available")
     return wrap(_E.empty(tuple(shape), dtype._code, device, pin_memory, virtual))

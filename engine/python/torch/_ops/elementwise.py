@@ -35,13 +35,13 @@ def _float_of(d):
 
 
 # ----------------------------------------------------------------------------- binary
-def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=None):
+def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=None, save=None):
     """a op b. compute(x, y) works on numpy arrays in the math dtype; grad(g, a, b, result) returns the
     gradients of a and b (tensors or None). out_dtype/math_dtype map the promoted dtype."""
     tensors = [x for x in (a, b) if isinstance(x, C.Tensor)]
     if out is not None:
         return binary_inplace(name, out, b if a is out else a, compute, grad, out_dtype, math_dtype,
-                              swapped=a is not out)
+                              swapped=a is not out, save=save)
     dev = C.elementwise_device(tensors)
     C.check_virtual(*tensors)
     pt = C.result_type(a, b)
@@ -55,11 +55,13 @@ def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=
     if grad is not None and odt.is_floating_point and C.needs_grad(a, b):
         ta = a if isinstance(a, C.Tensor) else None
         tb = b if isinstance(b, C.Tensor) else None
-        graph.attach(name, [result], [ta, tb], lambda gs: grad(gs[0], ta, tb, result))
+        graph.attach(name, [result], [ta, tb], lambda gs: grad(gs[0], ta, tb, result),
+                     saved=save(ta, tb, result) if save else None)
     return result
 
 
-def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_dtype=None, swapped=False):
+def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_dtype=None, swapped=False,
+                   save=None):
     """self op= other, PyTorch's checks: output device, castable result type, no broadcasting of self."""
     C.check_inplace(self)
     tensors = [self] + ([other] if isinstance(other, C.Tensor) else [])
@@ -81,7 +83,7 @@ def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_d
         # Rebase history: compute out of place from a snapshot of self, then write and take its grad_fn.
         snap = self.clone()
         r = binary(name, snap if not swapped else other, other if not swapped else snap, compute, grad,
-                   out_dtype, math_dtype)
+                   out_dtype, math_dtype, save=save)
         C.write(self, C.read(r))
         self._grad_fn, self._output_nr = r._grad_fn, 0
         return self
@@ -137,14 +139,35 @@ def sub(a, b, alpha=1, out=None):
 
 
 def rsub(a, b, alpha=1):
-    return sub(b, a, alpha)
+    """b - a * alpha (Tensor.__rsub__ / torch.rsub); with a Python number b the node is RsubBackward1."""
+    if isinstance(b, C.Tensor):
+        r = sub(b, a, alpha)
+        if r._grad_fn is not None:
+            r._grad_fn.__class__ = graph.node_class("RsubBackward0")
+        return r
+    for x in (a,):
+        if C.dtype_of(x) is D.bool:
+            raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                               "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+    def grad(g, ta, tb, r):
+        return None, _sum_to(-_alpha(g, alpha), tb)
+    return binary("RsubBackward1", b, a, (lambda x, y: x - y * alpha) if alpha != 1 else np.subtract, grad)
 
 
 def mul(a, b, out=None):
     def grad(g, ta, tb, r):
         return (_sum_to(g * (tb if tb is not None else b), ta) if ta is not None else None,
                 _sum_to(g * (ta if ta is not None else a), tb) if tb is not None else None)
-    return binary("MulBackward0", a, b, _mul_compute, grad, out=out)
+    return binary("MulBackward0", a, b, _mul_compute, grad, out=out, save=_save_mul)
+
+
+def _save_mul(ta, tb, r):
+    return [tb if ta is not None and ta.requires_grad else None, ta if tb is not None and tb.requires_grad else None]
+
+
+def _save_both(ta, tb, r):
+    return [ta, tb]
 
 
 def _mul_compute(x, y):
@@ -159,7 +182,7 @@ def div(a, b, rounding_mode=None, out=None):
             ga = _sum_to(g / (tb if tb is not None else b), ta) if ta is not None else None
             gb = _sum_to(-g * r / tb, tb) if tb is not None else None
             return ga, gb
-        return binary("DivBackward0", a, b, np.true_divide, grad, out_dtype=_float_of, out=out)
+        return binary("DivBackward0", a, b, np.true_divide, grad, out_dtype=_float_of, out=out, save=_save_both)
     if rounding_mode == "trunc":
         def compute(x, y):
             q = np.true_divide(x, y)
@@ -221,7 +244,7 @@ def pow(a, b, out=None):  # noqa: A001
             gb = _sum_to(g * r * la, tb)
         return ga, gb
     name = "PowBackward1" if isinstance(b, C.Tensor) and isinstance(a, C.Tensor) else "PowBackward0"
-    return binary(name, a, b, compute, grad, out=out)
+    return binary(name, a, b, compute, grad, out=out, save=_save_both)
 
 
 def atan2(a, b, out=None):
@@ -235,14 +258,14 @@ def maximum(a, b, out=None):
     def grad(g, ta, tb, r):
         mask = ge(ta, tb)
         return _sum_to(where(mask, g, 0.0), ta), _sum_to(where(mask, 0.0, g), tb)
-    return binary("MaximumBackward0", a, b, np.maximum, grad, out=out)
+    return binary("MaximumBackward0", a, b, np.maximum, grad, out=out, save=_save_both)
 
 
 def minimum(a, b, out=None):
     def grad(g, ta, tb, r):
         mask = le(ta, tb)
         return _sum_to(where(mask, g, 0.0), ta), _sum_to(where(mask, 0.0, g), tb)
-    return binary("MinimumBackward0", a, b, np.minimum, grad, out=out)
+    return binary("MinimumBackward0", a, b, np.minimum, grad, out=out, save=_save_both)
 
 
 def _bool_out(pt):
@@ -282,7 +305,11 @@ bitwise_xor = _bitwise("bitwise_xor", np.bitwise_xor)
 
 
 # ----------------------------------------------------------------------------- unary
-def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False):
+def _saves(which, x, r):
+    return [x] if which == "x" else ([r] if which == "r" else None)
+
+
+def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, save=None):
     if out is not None:
         C.check_inplace(out)
     dev = C.elementwise_device([x])
@@ -296,7 +323,7 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False):
         res = compute(C.values_of(x, npd))
     if out is not None:
         if grad is not None and C.needs_grad(out):
-            r = unary(name, out.clone(), compute, grad, out_dtype, precise=precise)
+            r = unary(name, out.clone(), compute, grad, out_dtype, precise=precise, save=save)
             C.write(out, C.read(r))
             out._grad_fn, out._output_nr = r._grad_fn, 0
             return out
@@ -304,7 +331,7 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False):
         return out
     result = C.make(res, odt, dev)
     if grad is not None and odt.is_floating_point and C.needs_grad(x):
-        graph.attach(name, [result], [x], lambda gs: (grad(gs[0], x, result),))
+        graph.attach(name, [result], [x], lambda gs: (grad(gs[0], x, result),), saved=_saves(save, x, result))
     return result
 
 
@@ -320,7 +347,7 @@ def neg(x, out=None):
 
 
 def abs(x, out=None):  # noqa: A001
-    return unary("AbsBackward0", x, np.abs, lambda g, x, r: g * sign(x), out=out)
+    return unary("AbsBackward0", x, np.abs, lambda g, x, r: g * sign(x), out=out, save="x")
 
 
 def sign(x, out=None):
@@ -328,40 +355,40 @@ def sign(x, out=None):
 
 
 def exp(x, out=None):
-    return unary("ExpBackward0", x, np.exp, lambda g, x, r: g * r, _floatify, out=out, precise=True)
+    return unary("ExpBackward0", x, np.exp, lambda g, x, r: g * r, _floatify, out=out, precise=True, save="r")
 
 
 def expm1(x, out=None):
-    return unary("Expm1Backward0", x, np.expm1, lambda g, x, r: g * (r + 1), _floatify, out=out, precise=True)
+    return unary("Expm1Backward0", x, np.expm1, lambda g, x, r: g * (r + 1), _floatify, out=out, precise=True, save="r")
 
 
 def log(x, out=None):
-    return unary("LogBackward0", x, np.log, lambda g, x, r: g / x, _floatify, out=out, precise=True)
+    return unary("LogBackward0", x, np.log, lambda g, x, r: g / x, _floatify, out=out, precise=True, save="x")
 
 
 def log2(x, out=None):
-    return unary("Log2Backward0", x, np.log2, lambda g, x, r: g / (x * math.log(2.0)), _floatify, out=out, precise=True)
+    return unary("Log2Backward0", x, np.log2, lambda g, x, r: g / (x * math.log(2.0)), _floatify, out=out, precise=True, save="x")
 
 
 def log10(x, out=None):
-    return unary("Log10Backward0", x, np.log10, lambda g, x, r: g / (x * math.log(10.0)), _floatify, out=out, precise=True)
+    return unary("Log10Backward0", x, np.log10, lambda g, x, r: g / (x * math.log(10.0)), _floatify, out=out, precise=True, save="x")
 
 
 def log1p(x, out=None):
-    return unary("Log1PBackward0", x, np.log1p, lambda g, x, r: g / (x + 1), _floatify, out=out, precise=True)
+    return unary("Log1PBackward0", x, np.log1p, lambda g, x, r: g / (x + 1), _floatify, out=out, precise=True, save="x")
 
 
 def sqrt(x, out=None):
-    return unary("SqrtBackward0", x, np.sqrt, lambda g, x, r: g / (2 * r), _floatify, out=out, precise=True)
+    return unary("SqrtBackward0", x, np.sqrt, lambda g, x, r: g / (2 * r), _floatify, out=out, precise=True, save="r")
 
 
 def rsqrt(x, out=None):
     return unary("RsqrtBackward0", x, lambda v: 1.0 / np.sqrt(v), lambda g, x, r: -0.5 * g * r * r * r,
-                 _floatify, out=out)
+                 _floatify, out=out, save="r")
 
 
 def reciprocal(x, out=None):
-    return unary("ReciprocalBackward0", x, lambda v: 1.0 / v, lambda g, x, r: -g * r * r, _floatify, out=out, precise=True)
+    return unary("ReciprocalBackward0", x, lambda v: 1.0 / v, lambda g, x, r: -g * r * r, _floatify, out=out, precise=True, save="r")
 
 
 def square(x, out=None):
@@ -369,19 +396,19 @@ def square(x, out=None):
 
 
 def sin(x, out=None):
-    return unary("SinBackward0", x, np.sin, lambda g, x, r: g * cos(x), _floatify, out=out, precise=True)
+    return unary("SinBackward0", x, np.sin, lambda g, x, r: g * cos(x), _floatify, out=out, precise=True, save="x")
 
 
 def cos(x, out=None):
-    return unary("CosBackward0", x, np.cos, lambda g, x, r: -g * sin(x), _floatify, out=out, precise=True)
+    return unary("CosBackward0", x, np.cos, lambda g, x, r: -g * sin(x), _floatify, out=out, precise=True, save="x")
 
 
 def tan(x, out=None):
-    return unary("TanBackward0", x, np.tan, lambda g, x, r: g * (1 + r * r), _floatify, out=out, precise=True)
+    return unary("TanBackward0", x, np.tan, lambda g, x, r: g * (1 + r * r), _floatify, out=out, precise=True, save="r")
 
 
 def tanh(x, out=None):
-    return unary("TanhBackward0", x, np.tanh, lambda g, x, r: g * (1 - r * r), _floatify, out=out, precise=True)
+    return unary("TanhBackward0", x, np.tanh, lambda g, x, r: g * (1 - r * r), _floatify, out=out, precise=True, save="r")
 
 
 def _sigmoid_np(v):
@@ -390,14 +417,14 @@ def _sigmoid_np(v):
 
 
 def sigmoid(x, out=None):
-    return unary("SigmoidBackward0", x, _sigmoid_np, lambda g, x, r: g * r * (1 - r), _floatify, out=out, precise=True)
+    return unary("SigmoidBackward0", x, _sigmoid_np, lambda g, x, r: g * r * (1 - r), _floatify, out=out, precise=True, save="r")
 
 
 def relu(x, out=None):
     if C.dtype_of(x) is D.bool:
         raise RuntimeError("\"clamp_min_cpu\" not implemented for 'Bool'")
     return unary("ReluBackward0", x, lambda v: np.maximum(v, 0).astype(v.dtype, copy=False),
-                 lambda g, x, r: g * gt(r, 0), out=out)
+                 lambda g, x, r: g * gt(r, 0), out=out, save="r")
 
 
 def _erf_np(v):
@@ -418,7 +445,7 @@ def _erf_exact(v):
 
 def erf(x, out=None):
     return unary("ErfBackward0", x, _erf_exact, lambda g, x, r: g * (2.0 / math.sqrt(math.pi)) * exp(-x * x),
-                 _floatify, out=out)
+                 _floatify, out=out, save="x")
 
 
 def _erfinv_np(v):
@@ -447,7 +474,7 @@ def _erfinv_np(v):
 
 def erfinv(x, out=None):
     return unary("ErfinvBackward0", x, _erfinv_np,
-                 lambda g, x, r: g * (math.sqrt(math.pi) / 2.0) * exp(r * r), _floatify, out=out, precise=True)
+                 lambda g, x, r: g * (math.sqrt(math.pi) / 2.0) * exp(r * r), _floatify, out=out, precise=True, save="r")
 
 
 def floor(x, out=None):
@@ -534,7 +561,7 @@ def clamp(x, min=None, max=None, out=None):  # noqa: A002
             m2 = le(x_, max)
             mask = m2 if mask is None else logical_and(mask, m2)
         return g * mask
-    return unary("ClampBackward1", x, compute, grad, lambda d: odt_final, out=out)
+    return unary("ClampBackward1", x, compute, grad, lambda d: odt_final, out=out, save="x")
 
 
 def clamp_min(x, min):  # noqa: A002

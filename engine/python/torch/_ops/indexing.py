@@ -100,6 +100,7 @@ def _basic_view(x, items):
     out_sizes.extend(sizes[d:])
     out_strides.extend(strides[d:])
     out = C.wrap(_E.as_strided(impl, tuple(out_sizes), tuple(out_strides), offset))
+    out._base = x._base if x._base is not None else x
     if C.needs_grad(x):
         idx = tuple(i for i in np_index if i is not None)
         old_shape = tuple(sizes)

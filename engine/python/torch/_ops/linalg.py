@@ -54,7 +54,7 @@ def _attach_mm(name, out, a, b, av, bv):
             gb = gb.reshape(bv.shape)
         return (C.make(ga, C.dtype_of(a), C.device_of(a)) if a is not None else None,
                 C.make(gb, C.dtype_of(b), C.device_of(b)) if b is not None else None)
-    graph.attach(name, [out], [a, b], fn)
+    graph.attach(name, [out], [a, b], fn, saved=[a, b])
     return out
 
 
@@ -109,7 +109,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
             return (C.make(gi, C.dtype_of(input), C.device_of(input)),
                     C.make(ga, C.dtype_of(mat1), C.device_of(mat1)),
                     C.make(gb, C.dtype_of(mat2), C.device_of(mat2)))
-        graph.attach("AddmmBackward0", [r], [input, mat1, mat2], fn)
+        graph.attach("AddmmBackward0", [r], [input, mat1, mat2], fn, saved=[mat1, mat2])
     return out.copy_(r) if out is not None else r
 
 
@@ -270,5 +270,5 @@ def einsum(equation, *operands):
                 full = np.broadcast_to(shaped, full.shape)
                 grads.append(C.make(full, C.dtype_of(t), C.device_of(t)))
             return grads
-        graph.attach("ViewBackward0", [r], tensors, fn)
+        graph.attach("ViewBackward0", [r], tensors, fn, saved=tensors)
     return r

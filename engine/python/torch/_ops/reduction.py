@@ -31,10 +31,12 @@ def _expand_grad(g, x, dims, keepdim):
     return np.broadcast_to(gv, shape)
 
 
-def _finish(name, x, res, odt, dev, backward):
+def _finish(name, x, res, odt, dev, backward, save=None):
+    """The result tensor, with a grad_fn when needed. save: 'x' (input), 'r' (result) or 'xr'."""
     out = C.make(res, odt, dev)
     if backward is not None and odt.is_floating_point and C.needs_grad(x):
-        graph.attach(name, [out], [x], lambda gs: (backward(gs[0], out),))
+        saved = ([x] if save and "x" in save else []) + ([out] if save and "r" in save else [])
+        graph.attach(name, [out], [x], lambda gs: (backward(gs[0], out),), saved=saved or None)
     return out
 
 
@@ -105,7 +107,7 @@ def prod(x, dim=None, keepdim=False, dtype=None):
         with np.errstate(all="ignore"):
             gx = _expand_grad(g, x, dims, keepdim) * np.where(xv != 0, full / xv, 0.0)
         return C.make(gx, xdt, dev)
-    return _finish("ProdBackward0" if dims is None else "ProdBackward1", x, res, odt, dev, back)
+    return _finish("ProdBackward0" if dims is None else "ProdBackward1", x, res, odt, dev, back, save="xr")
 
 
 def _correction(unbiased, correction):
@@ -143,7 +145,7 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
         with np.errstate(all="ignore"):
             gx = _expand_grad(g, x, dims, keepdim) * 2.0 * (xv - m) / _b.max(n - corr, 0)
         return C.make(gx, xdt, dev)
-    return _finish("VarBackward0", x, res, xdt, dev, back)
+    return _finish("VarBackward0", x, res, xdt, dev, back, save="x")
 
 
 def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -182,7 +184,7 @@ def _extreme(x, dim, keepdim, is_max, name):
             mask = xv == val
             cnt = _b.max(int(mask.sum()), 1)
             return C.make(np.where(mask, float(C.read(g)) / cnt, 0.0), xdt, dev)
-        return _finish("MaxBackward1" if is_max else "MinBackward1", x, val, xdt, dev, back)
+        return _finish("MaxBackward1" if is_max else "MinBackward1", x, val, xdt, dev, back, save="x")
     d = C.wrap_dim(dim, x._impl.dim)
     if x._impl.dim == 0:
         values = x.clone()
@@ -234,7 +236,7 @@ def _amax(x, dim, keepdim, is_max):
         mask = (xv == full)
         cnt = np.sum(mask, axis=_axis(dims), keepdims=True)
         return C.make(np.where(mask, _expand_grad(g, x, dims, keepdim) / np.maximum(cnt, 1), 0.0), xdt, dev)
-    return _finish("AmaxBackward0" if is_max else "AminBackward0", x, res, xdt, dev, back)
+    return _finish("AmaxBackward0" if is_max else "AminBackward0", x, res, xdt, dev, back, save="xr")
 
 
 def amax(x, dim=(), keepdim=False):
@@ -320,7 +322,7 @@ def logsumexp(x, dim, keepdim=False):
     def back(g, out):
         full = _expand_grad(out, x, dims, keepdim)
         return C.make(_expand_grad(g, x, dims, keepdim) * np.exp(xv - full), xdt, dev)
-    return _finish("LogsumexpBackward0", x, res, xdt if xdt.is_floating_point else D.float32, dev, back)
+    return _finish("LogsumexpBackward0", x, res, xdt if xdt.is_floating_point else D.float32, dev, back, save="xr")
 
 
 def cumsum(x, dim, dtype=None):
@@ -370,7 +372,7 @@ def softmax(x, dim=None, dtype=None, _stacklevel=3):
         gv, rv = C.read(g).astype(np.float64), C.read(out).astype(np.float64)
         ax = d if x._impl.dim else None
         return C.make(rv * (gv - np.sum(gv * rv, axis=ax, keepdims=True)), xdt, dev)
-    return _finish("SoftmaxBackward0", x, res, xdt, dev, back)
+    return _finish("SoftmaxBackward0", x, res, xdt, dev, back, save="r")
 
 
 def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
@@ -390,7 +392,7 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
     def back(g, out):
         gv, rv = C.read(g).astype(np.float64), C.read(out).astype(np.float64)
         return C.make(gv - np.exp(rv) * np.sum(gv, axis=ax, keepdims=True), xdt, dev)
-    return _finish("LogSoftmaxBackward0", x, res, xdt, dev, back)
+    return _finish("LogSoftmaxBackward0", x, res, xdt, dev, back, save="r")
 
 
 def _implicit_dim(x):

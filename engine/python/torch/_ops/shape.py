@@ -10,8 +10,13 @@ from ..autograd import graph
 from . import _core as C
 
 
+def _base_of(x):
+    return x._base if x._base is not None else x
+
+
 def _view(x, sizes, strides, offset, name, backward):
     out = C.wrap(_E.as_strided(x._impl, tuple(sizes), tuple(strides), int(offset)))
+    out._base = _base_of(x)
     if C.needs_grad(x):
         graph.attach(name, [out], [x], lambda gs: (backward(gs[0]),))
     return out
@@ -369,7 +374,9 @@ def _split_views(x, d, sections, name):
     for n in sections:
         sz = list(sizes)
         sz[d] = n
-        outs.append(C.wrap(_E.as_strided(x._impl, tuple(sz), tuple(strides), x._impl.offset + start * strides[d])))
+        o = C.wrap(_E.as_strided(x._impl, tuple(sz), tuple(strides), x._impl.offset + start * strides[d]))
+        o._base = _base_of(x)
+        outs.append(o)
         start += n
     if C.needs_grad(x):
         bounds = []
@@ -418,6 +425,8 @@ def unbind(x, dim=0):
     st = strides[:d] + strides[d + 1:]
     outs = [C.wrap(_E.as_strided(x._impl, tuple(sz), tuple(st), x._impl.offset + i * strides[d]))
             for i in range(n)]
+    for o in outs:
+        o._base = _base_of(x)
     if C.needs_grad(x):
         def fn(gs):
             gx = np.zeros(tuple(sizes), dtype=np.float64)
@@ -507,7 +516,13 @@ def stack(tensors, dim=0, out=None):
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {_fmt(ref._impl.sizes)} at "
                                f"entry 0 and {_fmt(t._impl.sizes)} at entry {i}")
     d = C.wrap_dim(dim, ref._impl.dim + 1)
-    return cat([unsqueeze(t, d) for t in tensors], d, out=out)
+    r = cat([unsqueeze(t, d) for t in tensors], d, out=out)
+    if r._grad_fn is not None and out is None:
+        # One StackBackward0 node over the original tensors (not Cat over Unsqueeze views).
+        def fn(gs):
+            return list(unbind(gs[0], d))
+        graph.attach("StackBackward0", [r], tensors, lambda gs: [g.contiguous() for g in fn(gs)])
+    return r
 
 
 def hstack(tensors):

@@ -12,9 +12,10 @@ _SECOND_TIME = ("Trying to backward through the graph a second time (or directly
 
 class Node:
     """A grad_fn. `_fn(grads)` maps the gradients of its outputs to those of its inputs (edges)."""
-    __slots__ = ("_fn", "_next", "_noutputs", "_hooks", "_retain", "metadata", "__weakref__")
+    __slots__ = ("_fn", "_next", "_noutputs", "_hooks", "_retain", "_saved", "metadata", "__weakref__")
 
     def __init__(self, fn, edges, noutputs=1):
+        self._saved = None   # [(tensor, version at save time)]: in-place writes after that break backward
         self._fn = fn
         self._next = edges
         self._noutputs = noutputs
@@ -85,9 +86,13 @@ def edge_of(t):
     return (accumulate_grad(t), 0)
 
 
-def attach(name, outputs, inputs, fn):
-    """Gives `outputs` a new grad_fn named `name` whose backward `fn(grads)` returns input gradients."""
+def attach(name, outputs, inputs, fn, saved=None):
+    """Gives `outputs` a new grad_fn named `name` whose backward `fn(grads)` returns input gradients.
+    `saved`: the tensors backward reads (PyTorch's SavedVariables); modifying them in place in between
+    makes backward fail with PyTorch's version-counter error."""
     node = node_class(name)(fn, tuple(edge_of(x) for x in inputs), len(outputs))
+    if saved:
+        node._saved = [(t, t._impl.version) for t in saved if t is not None]
     for i, o in enumerate(outputs):
         if o is not None:
             o._grad_fn = node
@@ -171,6 +176,8 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
             else:
                 if node._fn is None:
                     raise RuntimeError(_SECOND_TIME)
+                if node._saved:
+                    _check_saved(node)
                 outs = list(node._fn(grads))
                 if not retain_graph:
                     node._fn = None  # frees the saved tensors
@@ -190,6 +197,21 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
                     ready.append(m)
     finally:
         grad_mode._enabled[0] = prev
+
+
+def _check_saved(node):
+    for t, version in node._saved:
+        now = t._impl.version
+        if now != version:
+            from .._tensor import typename_of
+            shape = "[" + ", ".join(str(s) for s in t._impl.sizes) + "]"
+            which = (f", which is output {t._output_nr} of {type(t._grad_fn).__name__}," if t._grad_fn is not None
+                     else "")
+            raise RuntimeError("one of the variables needed for gradient computation has been modified by an "
+                               f"inplace operation: [{typename_of(t)} {shape}]{which} is at version {now}; "
+                               f"expected version {version} instead. Hint: enable anomaly detection to find the "
+                               "operation that failed to compute its gradient, with "
+                               "torch.autograd.set_detect_anomaly(True).")
 
 
 def _apply_output_hooks(node, buf):
