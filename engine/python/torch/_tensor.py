@@ -343,6 +343,12 @@ class Tensor:
     def detach(self):
         return C.wrap(_E.detach(self._impl))
 
+    def _detached_alias(self):
+        """Another Python object for the same TensorImpl, without autograd history (saved outputs)."""
+        t = _new(Tensor)
+        t._impl = self._impl
+        return t
+
     def detach_(self):
         self._grad_fn = None
         self._requires_grad = False

@@ -55,7 +55,8 @@ def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=
     if grad is not None and odt.is_floating_point and C.needs_grad(a, b):
         ta = a if isinstance(a, C.Tensor) else None
         tb = b if isinstance(b, C.Tensor) else None
-        graph.attach(name, [result], [ta, tb], lambda gs: grad(gs[0], ta, tb, result),
+        rs = result._detached_alias()  # closures must not reference the output itself (no cycles)
+        graph.attach(name, [result], [ta, tb], lambda gs: grad(gs[0], ta, tb, rs),
                      saved=save(ta, tb, result) if save else None)
     return result
 
@@ -331,7 +332,8 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
         return out
     result = C.make(res, odt, dev)
     if grad is not None and odt.is_floating_point and C.needs_grad(x):
-        graph.attach(name, [result], [x], lambda gs: (grad(gs[0], x, result),), saved=_saves(save, x, result))
+        rs = result._detached_alias()  # closures must not reference the output itself (no cycles)
+        graph.attach(name, [result], [x], lambda gs: (grad(gs[0], x, rs),), saved=_saves(save, x, result))
     return result
 
 

@@ -36,7 +36,8 @@ def _finish(name, x, res, odt, dev, backward, save=None):
     out = C.make(res, odt, dev)
     if backward is not None and odt.is_floating_point and C.needs_grad(x):
         saved = ([x] if save and "x" in save else []) + ([out] if save and "r" in save else [])
-        graph.attach(name, [out], [x], lambda gs: (backward(gs[0], out),), saved=saved or None)
+        rs = out._detached_alias()  # closures must not reference the output itself (no cycles)
+        graph.attach(name, [out], [x], lambda gs: (backward(gs[0], rs),), saved=saved or None)
     return out
 
 

@@ -69,11 +69,18 @@ class Function(metaclass=_FunctionMeta):
                        and o.dtype.is_floating_point else None for o in outs]
         tensor_outs = [o if o is None or not any(o is a for a in args) else o.view_as(o) for o in tensor_outs]
         inputs = [a if isinstance(a, Tensor) else None for a in args]
+        # Outputs saved in ctx would point back at their node: keep aliases without history instead.
+        ctx.saved_tensors = tuple(t._detached_alias() if isinstance(t, Tensor) and any(t is o for o in outs)
+                                  else t for t in ctx.saved_tensors)
+
+        # Only metadata of the outputs in the closure: the outputs point at this node (no cycles).
+        out_meta = [None if o is None else (tuple(o.shape), o.dtype, o.device) for o in tensor_outs]
 
         def fn(grads):
             if ctx.materialize_grads:
-                grads = [g if g is not None or o is None else o.new_zeros(o.shape)
-                         for g, o in zip(grads, tensor_outs)]
+                from .. import _factories
+                grads = [g if g is not None or m is None else _factories.zeros(m[0], dtype=m[1], device=m[2])
+                         for g, m in zip(grads, out_meta)]
             r = cls.backward(ctx, *grads)
             if not isinstance(r, tuple):
                 r = (r,)

@@ -92,7 +92,17 @@ def attach(name, outputs, inputs, fn, saved=None):
     makes backward fail with PyTorch's version-counter error."""
     node = node_class(name)(fn, tuple(edge_of(x) for x in inputs), len(outputs))
     if saved:
-        node._saved = [(t, t._impl.version) for t in saved if t is not None]
+        entries = []
+        for t in saved:
+            if t is None:
+                continue
+            if any(t is o for o in outputs):
+                # A saved output must not point back at its node (that would be a reference cycle that keeps
+                # activations alive until the garbage collector runs): keep a plain alias plus a weak link.
+                entries.append((t._detached_alias(), t._impl.version, weakref.ref(t)))
+            else:
+                entries.append((t, t._impl.version, None))
+        node._saved = entries
     for i, o in enumerate(outputs):
         if o is not None:
             o._grad_fn = node
@@ -173,6 +183,9 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
             grads = [slot[0] for slot in buf]
             if all(g is None for g in grads):
                 outs = [None] * len(node._next)
+                if not retain_graph:
+                    node._fn = None
+                    node._saved = None
             else:
                 if node._fn is None:
                     raise RuntimeError(_SECOND_TIME)
@@ -181,6 +194,7 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
                 outs = list(node._fn(grads))
                 if not retain_graph:
                     node._fn = None  # frees the saved tensors
+                    node._saved = None
             incoming = {id(g) for g in grads if g is not None}
             out_ids = {}
             for g in outs:
@@ -200,10 +214,12 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
 
 
 def _check_saved(node):
-    for t, version in node._saved:
+    for t, version, ref in node._saved:
         now = t._impl.version
         if now != version:
             from .._tensor import typename_of
+            if ref is not None and ref() is not None:
+                t = ref()
             shape = "[" + ", ".join(str(s) for s in t._impl.sizes) + "]"
             which = (f", which is output {t._output_nr} of {type(t._grad_fn).__name__}," if t._grad_fn is not None
                      else "")
