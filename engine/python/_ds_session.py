@@ -299,6 +299,9 @@ def reset_library_state(seed_random):
     torch = sys.modules.get("torch")
     if torch is not None and hasattr(torch, "_devicescope_reset"):
         torch._devicescope_reset()
+    names = sys.modules.get("devicescope.names")
+    if names is not None and hasattr(names, "reset"):
+        names.reset()  # a new run starts without "changed" highlights
     if seed_random:
         import random
         random.seed(0)

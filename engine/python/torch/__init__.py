@@ -4,6 +4,7 @@
 # values differ from PyTorch's generators).
 import builtins as _builtins
 import math as _math
+import warnings as _warnings
 
 import _devicescope_C as _C_engine
 
@@ -53,6 +54,9 @@ from ._ops.indexing import (argsort, argwhere, bincount, gather, index_add, inde
                             masked_select, nonzero, scatter, scatter_add, searchsorted, sort, take, topk, unique)
 from . import _devicescope_hooks  # noqa: F401
 from . import cuda  # noqa: F401
+
+# numpy's floating-point warnings from inside the ops (PyTorch produces inf/nan silently).
+_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"torch\.(_ops|_tensor|_factories)")
 
 __version__ = "2.5.0+devicescope"
 inf = _math.inf
