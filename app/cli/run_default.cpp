@@ -1,16 +1,50 @@
-// No subcommand given: until the desktop app is built in, list the devices and exit.
+// No subcommand given: open the desktop app (or render a screenshot / run the frame benchmark).
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/gui_flags.h"
+
+#ifdef DEVICESCOPE_HAVE_GUI
+#include "gui/gui_main.h"
+#include "gui/model/fake_session.h"
+#endif
 
 namespace ds::cli {
 
 int run_default(const BackendFlags& flags) {
+  const GuiFlags& g = gui_flags();
+#ifdef DEVICESCOPE_HAVE_GUI
+  gui::GuiOptions o;
+  o.script_path = g.script;
+  o.steps = g.steps;
+  o.screenshot = g.screenshot;
+  g.size_wh(&o.width, &o.height);
+  o.bench_frames = g.bench() ? g.bench_frame_count() : 0;
+  o.bench_storages = g.bench_storages;
+  o.bench_transfers = g.bench_transfers;
+  const BackendOptions backend = flags.options();
+  const gui::SessionFactory make_session = [backend, o]() -> std::unique_ptr<gui::Session> {
+    if (o.bench_frames > 0) {
+      gui::SyntheticOptions s;
+      s.storages = o.bench_storages;
+      s.transfers = o.bench_transfers;
+      return gui::FakeSession::synthetic(s);
+    }
+    // The code runner the app uses. When the embedded Python session exists, construct it here instead.
+    return std::make_unique<gui::FakeSession>(backend);
+  };
+  return gui::run_gui(o, make_session);
+#else
+  if (!g.script.empty() || !g.screenshot.empty() || g.bench()) {
+    std::cerr << "devicescope: this build has no desktop app (configured with DEVICESCOPE_GUI=OFF)\n";
+    return 1;
+  }
   Command c = devices_command();
   CLI::App dummy;
   BackendFlags copy = flags;
   c.setup(dummy, copy);
   return c.run();
+#endif
 }
 
 }  // namespace ds::cli

@@ -77,6 +77,11 @@ std::string FakeSession::describe() const {
   return "preview runner: a Python subset over the DeviceScope engine";
 }
 
+std::deque<Event> FakeSession::events() {
+  if (!runtime_) return {};
+  return runtime_->log().events();
+}
+
 int FakeSession::current_statement_line() const {
   return cursor_ < int(statements_.size()) ? statements_[size_t(cursor_)].first_line : 0;
 }

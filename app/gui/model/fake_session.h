@@ -40,6 +40,7 @@ class FakeSession : public Session {
   int statements_done() const override { return cursor_; }
   int statement_count() const override { return int(statements_.size()); }
   std::string describe() const override;
+  std::deque<Event> events() override;
 
  private:
   struct Eval;  // the evaluator (fake_eval.cpp)

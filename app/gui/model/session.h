@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 
@@ -58,6 +59,9 @@ class Session {
   virtual int statement_count() const = 0;
   // One line about the runner for the status bar ("preview runner", "Python 3.11").
   virtual std::string describe() const = 0;
+  // The runtime's event log so far (allocations, frees, copies, module moves), for the Chrome trace
+  // export; a copy, taken on the code thread like every other call.
+  virtual std::deque<Event> events() = 0;
 };
 
 }  // namespace ds::gui

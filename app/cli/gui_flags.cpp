@@ -1,0 +1,57 @@
+// The desktop app's flags on the root command line.
+#include "cli/gui_flags.h"
+
+#include <cstdio>
+
+#include "core/errors.h"
+
+namespace ds::cli {
+namespace {
+
+GuiFlags g_flags;
+
+}  // namespace
+
+const GuiFlags& gui_flags() { return g_flags; }
+
+int GuiFlags::bench_frame_count() const {
+  if (bench_frames.empty()) return 300;
+  try {
+    const int n = std::stoi(bench_frames);
+    check(n > 0, "--bench-frames needs a positive frame count, got " + bench_frames, ErrorKind::ValueError);
+    return n;
+  } catch (const std::logic_error&) {
+    raise(ErrorKind::ValueError, "--bench-frames needs a frame count, got " + bench_frames);
+  }
+}
+
+void GuiFlags::size_wh(int* w, int* h) const {
+  char x = 0;
+  int a = 0, b = 0;
+  char extra = 0;
+  if (std::sscanf(size.c_str(), "%d%c%d%c", &a, &x, &b, &extra) != 3 || (x != 'x' && x != 'X') || a < 320 || b < 240 ||
+      a > 16384 || b > 16384)
+    raise(ErrorKind::ValueError, "--size must look like 1600x1000 (at least 320x240), got " + size);
+  *w = a;
+  *h = b;
+}
+
+Command gui_flags_command() {
+  Command c;
+  c.setup = [](CLI::App& app, BackendFlags&) -> CLI::App* {
+    app.add_option("--script", g_flags.script, "open this Python script in the editor (default: the starter script)");
+    app.add_option("--steps", g_flags.steps, "run only the first N statements of the script (default: all)")->check(CLI::NonNegativeNumber);
+    app.add_option("--screenshot", g_flags.screenshot, "render the app without a window, write this PNG (and PNG.json) and exit");
+    app.add_option("--size", g_flags.size, "window or screenshot size, WIDTHxHEIGHT")->capture_default_str();
+    g_flags.bench_option = app.add_option("--bench-frames", g_flags.bench_frames,
+                                          "render N frames (default 300) of a synthetic snapshot and print frame times")
+                               ->expected(0, 1);
+    app.add_option("--bench-storages", g_flags.bench_storages, "storages in the --bench-frames snapshot")->capture_default_str();
+    app.add_option("--bench-transfers", g_flags.bench_transfers, "transfers in the --bench-frames snapshot")->capture_default_str();
+    return nullptr;  // no subcommand: main() runs run_default() unless a real subcommand was parsed
+  };
+  c.run = [] { return 0; };
+  return c;
+}
+
+}  // namespace ds::cli

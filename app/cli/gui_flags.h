@@ -1,0 +1,33 @@
+// Command-line flags of the desktop app (given without a subcommand): --script, --steps, --screenshot,
+// --size, --bench-frames, --bench-storages, --bench-transfers.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstddef>
+#include <string>
+
+#include "cli/commands.h"
+
+namespace ds::cli {
+
+struct GuiFlags {
+  std::string script;
+  int steps = -1;
+  std::string screenshot;
+  std::string size = "1600x1000";
+  std::string bench_frames;  // "" when given without a count
+  size_t bench_storages = 100000;
+  size_t bench_transfers = 1000000;
+  CLI::Option* bench_option = nullptr;
+
+  bool bench() const { return bench_option && bench_option->count() > 0; }
+  int bench_frame_count() const;          // 300 when --bench-frames has no value
+  void size_wh(int* w, int* h) const;     // raises ds::Error(ValueError) on a bad --size
+};
+
+// The flags live on the root command; this "command" only adds them (it has no subcommand).
+Command gui_flags_command();
+const GuiFlags& gui_flags();
+
+}  // namespace ds::cli

@@ -1,0 +1,380 @@
+// App: one frame = pick up the worker's results, draw every view, then run what they asked for.
+#include "gui/app.h"
+
+#include <sys/utsname.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "gui/keys.h"
+#include "gui/layout.h"
+#include "gui/model/script_statements.h"
+#include "gui/theme.h"
+#include "trace/atomic_file.h"
+#include "trace/export_chrome_trace.h"
+#include "trace/export_csv.h"
+#include "trace/load_trace.h"
+
+#ifndef DEVICESCOPE_VERSION
+#define DEVICESCOPE_VERSION "dev"
+#endif
+
+namespace ds::gui {
+namespace {
+
+std::string machine_line(const std::string& gl) {
+  struct utsname u {};
+  std::string s = uname(&u) == 0 ? std::string(u.sysname) + " " + u.machine : "unknown machine";
+  return s;
+  (void)gl;
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+}  // namespace
+
+App::App(std::unique_ptr<Session> session, AppOptions options) : runner_(std::move(session)), options_(std::move(options)) {
+  memory_.set_settled(options_.headless);
+  ui_.gl_renderer = options_.gl_renderer;
+  snapshot_ = runner_.snapshot();
+  const SessionStatus st = runner_.status();
+  ui_.runner_name = st.describe;
+  console_add(ui_, ConsoleLine::Kind::Info, "DeviceScope " DEVICESCOPE_VERSION " \xe2\x80\x94 " + st.describe);
+}
+
+void App::load_script(const std::string& code, const std::string& path) {
+  ui_.script = code;
+  ui_.script_path = path;
+  ui_.script_dirty = false;
+  ui_.error_line = 0;
+  ui_.error_traceback.clear();
+  Job job;
+  job.kind = JobKind::SetScript;
+  job.script = code;
+  submit(job, "Load");
+}
+
+void App::run_script_blocking() {
+  runner_.wait_idle();
+  poll_runner();
+  Job job;
+  job.kind = JobKind::RunScript;
+  job.script = ui_.script;
+  submit(job, "Run");
+  runner_.wait_idle();
+  poll_runner();
+}
+
+void App::step_blocking(int steps) {
+  for (int i = 0; i < steps; ++i) {
+    runner_.wait_idle();
+    poll_runner();
+    if (ui_.current_line == 0 || ui_.error_line > 0) break;
+    Job job;
+    job.kind = JobKind::Step;
+    job.script = ui_.script;
+    submit(job, "Step");
+  }
+  runner_.wait_idle();
+  poll_runner();
+}
+
+void App::step_to_line_blocking(int line) {
+  int steps = 0;
+  for (const Statement& s : split_statements(ui_.script))
+    if (s.first_line < line) ++steps;
+  step_blocking(steps);
+}
+
+void App::notice(const std::string& text, bool error) {
+  ui_.notice = text;
+  ui_.notice_error = error;
+  ui_.notice_until = ImGui::GetCurrentContext() ? ImGui::GetTime() + 6.0 : 6.0;
+  if (error) console_add(ui_, ConsoleLine::Kind::Error, text);
+}
+
+bool App::animating() const { return ImGui::GetTime() - last_change_ < 3.0; }
+
+void App::bench_tick(int frame) {
+  // Sweep the visible time range: zoom from the whole recording into 1/50 of it and pan along.
+  if (!snapshot_ || snapshot_->transfers.empty()) return;
+  const double t0 = double(snapshot_->transfers.front().start_ns), t1 = double(snapshot_->transfers.back().end_ns);
+  const double span = (t1 - t0) * (1.0 - 0.98 * double(frame % 100) / 100.0);
+  const double start = t0 + (t1 - t0 - span) * double(frame % 37) / 37.0;
+  ui_.timeline_fit = false;
+  ui_.view_t0 = start;
+  ui_.view_t1 = start + span;
+}
+
+std::string App::bench_report() const {
+  size_t memory = 0;
+  for (const MemoryView::PaneInfo& p : memory_.panes()) memory += p.layout->quads.size();
+  return std::to_string(memory) + " memory-map instances, " + std::to_string(transfers_.last_timeline_quads()) +
+         " timeline instances (" + std::to_string(transfers_.last_folded()) + " folded)";
+}
+
+void App::on_interrupt_signal() {
+  if (runner_.busy()) {
+    runner_.interrupt();
+    notice("Interrupted (Ctrl+C)");
+  } else {
+    quit_ = true;
+  }
+}
+
+std::optional<std::string> App::take_screenshot_request() {
+  std::optional<std::string> s;
+  s.swap(screenshot_);
+  return s;
+}
+
+void App::submit(Job job, const std::string& what) {
+  if (!runner_.submit(std::move(job))) {
+    notice("Busy: wait for the running code or press Stop", true);
+    return;
+  }
+  ui_.running = true;
+  ui_.running_what = what;
+  ui_.running_since = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0;
+}
+
+void App::poll_runner() {
+  for (FinishedJob& f : runner_.take_finished()) {
+    const RunOutcome& r = f.outcome;
+    if (!r.output.empty()) console_add(ui_, ConsoleLine::Kind::Output, r.output);
+    const bool script_job = f.job.kind == JobKind::RunScript || f.job.kind == JobKind::Step ||
+                            f.job.kind == JobKind::StepBack || f.job.kind == JobKind::Reset || f.job.kind == JobKind::SetScript;
+    if (!r.ok) {
+      console_add(ui_, ConsoleLine::Kind::Error, r.traceback.empty() ? r.error_type + ": " + r.error_message : r.traceback);
+      if (script_job) {
+        ui_.error_line = r.error_line;
+        ui_.error_traceback = r.traceback;
+      }
+      if (r.interrupted) notice("Stopped: KeyboardInterrupt");
+      else if (f.job.kind == JobKind::ExportTrace) notice(r.error_message, true);
+    } else {
+      if (script_job) {
+        ui_.error_line = 0;
+        ui_.error_traceback.clear();
+      }
+      if (f.job.kind == JobKind::BuilderLine && f.job.script) {
+        ui_.script = *f.job.script;  // the line joins the script only once it ran
+        ui_.script_dirty = true;
+      }
+      if (f.job.kind == JobKind::ExportTrace) notice("Exported " + f.job.line);
+      if (f.job.kind == JobKind::RunScript) console_add(ui_, ConsoleLine::Kind::Info, "\xe2\x9c\x93 finished in " + fmt_duration(f.seconds * 1e9));
+    }
+  }
+  ui_.running = runner_.busy();
+  std::shared_ptr<const Snapshot> snap = runner_.snapshot();
+  if (snap && snap != snapshot_) {
+    snapshot_ = std::move(snap);
+    ++ui_.snapshot_version;
+    last_change_ = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0;
+  }
+  const SessionStatus st = runner_.status();
+  ui_.current_line = st.current_line;
+  ui_.statements_done = st.statements_done;
+  ui_.statement_count = st.statement_count;
+  ui_.runner_name = st.describe;
+}
+
+DefaultLayout App::apply_layout(ImGuiCond* cond) {
+  // The work area below the menu bar and above the status bar, from the viewport itself (the
+  // viewport's WorkPos only accounts for the menu bar from the second frame on).
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  if (vp->Size.x != last_display_w_ || vp->Size.y != last_display_h_) {
+    // The OS window changed size: tile the windows again to fill it.
+    if (last_display_w_ > 0) ui_.reset_layout = true;
+    last_display_w_ = vp->Size.x;
+    last_display_h_ = vp->Size.y;
+  }
+  *cond = ui_.reset_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  if (ui_.reset_layout) ui_.show_memory = ui_.show_transfers = ui_.show_names = ui_.show_modules = ui_.show_editor = ui_.show_console = true;
+  ui_.reset_layout = false;
+  const float menu = ImGui::GetFrameHeight();
+  return default_layout(ImVec2(vp->Pos.x, vp->Pos.y + menu), ImVec2(vp->Size.x, vp->Size.y - menu - StatusBar::kHeight));
+}
+
+void App::draw_console_window(const Snapshot& snap, Commands& cmds) {
+  if (!ImGui::Begin("Console", &ui_.show_console)) {
+    ImGui::End();
+    return;
+  }
+  if (ImGui::BeginTabBar("##console_tabs")) {
+    if (ImGui::BeginTabItem("Console")) {
+      console_.draw_contents(ui_, cmds);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Builder")) {
+      ImGui::BeginChild("##builder");
+      builder_.draw_contents(snap, ui_, cmds);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
+void App::frame() {
+  poll_runner();
+  ui_.pointed_storage = ui_.hovered_storage;
+  ui_.hovered_storage = 0;
+  static const Snapshot kEmpty;
+  const Snapshot& snap = snapshot_ ? *snapshot_ : kEmpty;
+  Commands cmds;
+
+  // Ctrl+C stops running code (copying text is not possible then: the editor is read-only).
+  if (ui_.running && keys::ctrl() && keys::pressed(GLFW_KEY_C)) cmds.push(Commands::Kind::Stop);
+
+  menu_.draw(snap, ui_, cmds);
+  ImGuiCond cond;
+  const DefaultLayout l = apply_layout(&cond);
+  // Each view's first Begin() takes the rect placed just before it (no docking in ImGui 1.86).
+  static const char* const kWindows[] = {"###Editor", "Console", "Memory", "Transfers", "Names", "Modules"};
+  auto place = [&](const WindowRect& r, int i) {
+    place_next_window(r, cond);
+    opaque_if_overlapping(kWindows[i], kWindows, 6);
+  };
+  if (ui_.show_editor) place(l.editor, 0), editor_.draw(snap, ui_, cmds);
+  if (ui_.show_console) place(l.console, 1), draw_console_window(snap, cmds);
+  if (ui_.show_memory) place(l.memory, 2), memory_.draw(snap, ui_, cmds);
+  if (ui_.show_transfers) place(l.transfers, 3), transfers_.draw(snap, ui_, cmds);
+  if (ui_.show_names) place(l.names, 4), names_.draw(snap, ui_, cmds);
+  if (ui_.show_modules) place(l.modules, 5), modules_.draw(snap, ui_, cmds);
+  status_.draw(snap, ui_, cmds);
+  execute(cmds);
+}
+
+void App::execute(Commands& cmds) {
+  for (Commands::Command& c : cmds.list) {
+    Job job;
+    job.script = ui_.script;
+    switch (c.kind) {
+      case Commands::Kind::RunScript:
+        console_add(ui_, ConsoleLine::Kind::Info, "\xe2\x96\xb6 Run");
+        job.kind = JobKind::RunScript;
+        submit(job, "Running");
+        break;
+      case Commands::Kind::Step: {
+        for (const Statement& s : split_statements(ui_.script))
+          if (s.first_line == ui_.current_line)
+            console_add(ui_, ConsoleLine::Kind::Input, std::to_string(s.first_line) + "\xe2\x96\xb8 " + first_line(s.text));
+        job.kind = JobKind::Step;
+        submit(job, "Step");
+        break;
+      }
+      case Commands::Kind::StepBack:
+        job.kind = JobKind::StepBack;
+        submit(job, "Stepping back");
+        break;
+      case Commands::Kind::Reset:
+        console_add(ui_, ConsoleLine::Kind::Info, "\xe2\x86\xba Reset");
+        job.kind = JobKind::Reset;
+        submit(job, "Reset");
+        break;
+      case Commands::Kind::Stop:
+        runner_.interrupt();
+        break;
+      case Commands::Kind::RunLine:
+        console_add(ui_, ConsoleLine::Kind::Input, ">>> " + c.text);
+        job.kind = JobKind::RunLine;
+        job.script.reset();
+        job.line = c.text;
+        submit(job, "Running");
+        break;
+      case Commands::Kind::BuilderLine: {
+        console_add(ui_, ConsoleLine::Kind::Input, ">>> " + c.text);
+        std::string script = ui_.script;
+        if (!script.empty() && script.back() != '\n') script += '\n';
+        job.kind = JobKind::BuilderLine;
+        job.script = script + c.text + "\n";
+        job.line = c.text;
+        submit(job, "Builder");
+        break;
+      }
+      case Commands::Kind::OpenScript: {
+        std::ifstream in(c.text);
+        if (!in) {
+          notice("cannot read " + c.text, true);
+          break;
+        }
+        std::stringstream ss;
+        ss << in.rdbuf();
+        load_script(ss.str(), c.text);
+        notice("Opened " + c.text);
+        break;
+      }
+      case Commands::Kind::SaveScript:
+        try {
+          write_file_atomically(c.text, [&](std::ostream& out) { out << ui_.script; });
+          ui_.script_path = c.text;
+          ui_.script_dirty = false;
+          notice("Saved " + c.text);
+        } catch (const std::exception& e) {
+          notice(e.what(), true);
+        }
+        break;
+      case Commands::Kind::ExportCsv:
+        try {
+          const Snapshot& s = ui_.recording ? *ui_.recording : *snapshot_;
+          const std::deque<TransferRecord> transfers(s.transfers.begin(), s.transfers.end());
+          write_file_atomically(c.text, [&](std::ostream& out) { write_transfers_csv(transfers, out); });
+          notice("Exported " + std::to_string(transfers.size()) + " transfers to " + c.text);
+        } catch (const std::exception& e) {
+          notice(e.what(), true);
+        }
+        break;
+      case Commands::Kind::ExportTrace:
+        if (ui_.recording) {
+          try {
+            const std::deque<TransferRecord> transfers(ui_.recording->transfers.begin(), ui_.recording->transfers.end());
+            write_file_atomically(c.text, [&](std::ostream& out) { write_chrome_trace({}, transfers, ui_.recording_meta, out); });
+            notice("Exported " + c.text);
+          } catch (const std::exception& e) {
+            notice(e.what(), true);
+          }
+          break;
+        }
+        job.kind = JobKind::ExportTrace;
+        job.script.reset();
+        job.line = c.text;
+        job.meta_version = DEVICESCOPE_VERSION;
+        job.meta_machine = machine_line(ui_.gl_renderer);
+        submit(job, "Exporting");
+        break;
+      case Commands::Kind::Screenshot:
+        screenshot_ = c.text;
+        break;
+      case Commands::Kind::OpenTrace:
+        try {
+          LoadedTrace t = load_trace(c.text);
+          auto s = std::make_shared<Snapshot>();
+          s->backend = t.meta.backend;
+          s->simulated = t.meta.simulated;
+          s->link = t.meta.link;
+          s->transfers.assign(t.transfers.begin(), t.transfers.end());
+          for (const TransferRecord& r : s->transfers) s->time_ns = std::max(s->time_ns, r.end_ns);
+          ui_.recording = std::move(s);
+          ui_.recording_path = c.text;
+          ui_.recording_meta = t.meta;
+          ui_.show_transfers = true;
+          notice("Opened recording " + c.text + " (" + std::to_string(t.transfers.size()) + " transfers)");
+        } catch (const std::exception& e) {
+          notice(e.what(), true);
+        }
+        break;
+      case Commands::Kind::CloseTrace:
+        ui_.recording.reset();
+        ui_.recording_path.clear();
+        break;
+      case Commands::Kind::Quit:
+        quit_ = true;
+        break;
+    }
+  }
+}
+
+}  // namespace ds::gui

@@ -1,0 +1,86 @@
+// The application: owns the session runner, the UI state and the views; one frame() draws every view
+// from the current snapshot and then carries out the commands they submitted. No GL and no GLFW here.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "gui/builder_view.h"
+#include "gui/console_view.h"
+#include "gui/editor_view.h"
+#include "gui/layout.h"
+#include "gui/main_menu.h"
+#include "gui/memory_view.h"
+#include "gui/module_view.h"
+#include "gui/names_view.h"
+#include "gui/session_runner.h"
+#include "gui/status_bar.h"
+#include "gui/transfer_view.h"
+#include "gui/ui_state.h"
+
+namespace ds::gui {
+
+struct AppOptions {
+  bool headless = false;      // screenshots: animations settle at once
+  std::string gl_renderer;
+};
+
+class App {
+ public:
+  App(std::unique_ptr<Session> session, AppOptions options);
+
+  // The editor's script (from a file or the starter); the session gets it too.
+  void load_script(const std::string& code, const std::string& path);
+  // Synchronous runs for the command line (headless screenshots).
+  void run_script_blocking();
+  void step_blocking(int steps);
+  // Steps up to (not including) the statement at or after `line` (the starter's "step from here").
+  void step_to_line_blocking(int line);
+
+  void frame();  // inside ImGui::NewFrame() / ImGui::Render()
+  bool quit_requested() const { return quit_; }
+  bool busy() const { return runner_.busy(); }
+  // True for a few seconds after the picture changed (migration animations want every frame).
+  bool animating() const;
+  // The benchmark moves the timeline and the mouse each frame so that culling and folding work.
+  void bench_tick(int frame);
+  std::string bench_report() const;  // instances drawn by the instanced renderer in the last frame
+  // SIGINT / Ctrl+C: interrupts running code; when nothing runs, asks to quit.
+  void on_interrupt_signal();
+  // A screenshot asked for from the File menu: the main loop reads the frame back and writes it.
+  std::optional<std::string> take_screenshot_request();
+  void notice(const std::string& text, bool error = false);
+  const UiState& ui() const { return ui_; }
+
+  // What the views drew, as JSON (written next to headless screenshots; tests read it).
+  void write_view_model(const std::string& path, int width, int height) const;
+
+ private:
+  void poll_runner();
+  void submit(Job job, const std::string& what);
+  void execute(Commands& cmds);
+  DefaultLayout apply_layout(ImGuiCond* cond);
+  void draw_console_window(const Snapshot& snap, Commands& cmds);
+
+  SessionRunner runner_;
+  AppOptions options_;
+  UiState ui_;
+  std::shared_ptr<const Snapshot> snapshot_;
+  bool quit_ = false;
+  std::optional<std::string> screenshot_;
+  float last_display_w_ = 0, last_display_h_ = 0;
+  double last_change_ = -100;
+
+  MainMenu menu_;
+  EditorView editor_;
+  ConsoleView console_;
+  BuilderView builder_;
+  MemoryView memory_;
+  TransferView transfers_;
+  NamesView names_;
+  ModuleView modules_;
+  StatusBar status_;
+};
+
+}  // namespace ds::gui

@@ -1,0 +1,66 @@
+// --bench-frames N: renders N frames of a synthetic snapshot (100,000 storages and 1,000,000 transfers
+// by default) while sweeping the timeline, and prints the median and 95th percentile frame times.
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <cstdio>
+#include <vector>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <imgui.h>
+
+#include "gui/app.h"
+#include "gui/frame.h"
+#include "gui/gui_main.h"
+#include "render/gl_context.h"
+
+namespace ds::gui {
+
+int run_benchmark(GLFWwindow* window, App& app, const GuiOptions& o) {
+  using clock = std::chrono::steady_clock;
+  auto ms_since = [](clock::time_point t) { return std::chrono::duration<double, std::milli>(clock::now() - t).count(); };
+  // Warm-up: the first frames lay out the windows and build every instance buffer (once per snapshot).
+  const auto w0 = clock::now();
+  for (int i = 0; i < 3; ++i) {
+    glfwPollEvents();
+    draw_frame(window, app);
+    render::finish();
+    glfwSwapBuffers(window);
+  }
+  const double warmup = ms_since(w0);
+  std::vector<double> times, cpu;
+  times.reserve(size_t(o.bench_frames));
+  for (int i = 0; i < o.bench_frames && !glfwWindowShouldClose(window); ++i) {
+    const auto t = clock::now();
+    const std::clock_t c0 = std::clock();
+    app.bench_tick(i);
+    glfwPollEvents();
+    draw_frame(window, app);
+    render::finish();  // count the GPU's (llvmpipe's) work, not just the submission
+    glfwSwapBuffers(window);
+    times.push_back(ms_since(t));
+    cpu.push_back(1000.0 * double(std::clock() - c0) / CLOCKS_PER_SEC);
+  }
+  if (times.empty()) return 1;
+  std::sort(times.begin(), times.end());
+  const double median = times[times.size() / 2];
+  const double p95 = times[std::min(times.size() - 1, size_t(double(times.size()) * 0.95))];
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window, &w, &h);
+  std::printf("devicescope bench: %zu frames at %dx%d on %s\n", times.size(), w, h, app.ui().gl_renderer.c_str());
+  std::printf("  snapshot: %zu storages, %zu transfers (warm-up, building instance buffers: %.0f ms)\n", o.bench_storages,
+              o.bench_transfers, warmup);
+  const ImDrawData* dd = ImGui::GetDrawData();
+  int draw_calls = 0;
+  for (int i = 0; dd && i < dd->CmdListsCount; ++i) draw_calls += dd->CmdLists[i]->CmdBuffer.Size;
+  std::printf("  last frame: %d ImGui triangles in %d draw calls; %s\n", dd ? dd->TotalIdxCount / 3 : 0, draw_calls,
+              app.bench_report().c_str());
+  std::printf("  frame time: median %.2f ms, p95 %.2f ms, max %.2f ms\n", median, p95, times.back());
+  std::sort(cpu.begin(), cpu.end());
+  std::printf("  process CPU time per frame (all threads, llvmpipe's included): median %.2f ms\n", cpu[cpu.size() / 2]);
+  return 0;
+}
+
+}  // namespace ds::gui

@@ -1,0 +1,126 @@
+// draw_frame, the display check (with xvfb-run for headless modes) and the initial script.
+#include "gui/frame.h"
+
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include "gui/app.h"
+#include "gui/gui_main.h"
+#include "gui/theme.h"
+#include "render/embedded_files.h"
+#include "render/gl_context.h"
+
+namespace ds::gui {
+
+void draw_frame(GLFWwindow* window, App& app, int fixed_w, int fixed_h) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  if (fixed_w > 0) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(float(fixed_w), float(fixed_h));
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  }
+  ImGui::NewFrame();
+  app.frame();
+  ImGui::Render();
+  int w = fixed_w, h = fixed_h;
+  if (w <= 0) glfwGetFramebufferSize(window, &w, &h);
+  render::begin_frame(w, h, theme::kClear[0], theme::kClear[1], theme::kClear[2]);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+namespace {
+
+bool on_path(const char* program) {
+  const char* path = std::getenv("PATH");
+  if (!path) return false;
+  std::stringstream ss(path);
+  std::string dir;
+  while (std::getline(ss, dir, ':'))
+    if (!dir.empty() && access((dir + "/" + program).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
+// Re-runs this very command under `xvfb-run -a`; returns only when that is impossible.
+void reexec_under_xvfb(const GuiOptions& o) {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::vector<std::string> args;
+  std::string arg;
+  while (std::getline(in, arg, '\0')) args.push_back(arg);
+  char self[4096] = {};
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (args.empty() || n <= 0) return;
+  const std::string screen = "-screen 0 " + std::to_string(std::max(o.width, 1920)) + "x" + std::to_string(std::max(o.height, 1200)) + "x24";
+  std::vector<std::string> cmd = {"xvfb-run", "-a", "-s", screen, std::string(self, size_t(n))};
+  cmd.insert(cmd.end(), args.begin() + 1, args.end());
+  std::vector<char*> argv;
+  for (std::string& s : cmd) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  setenv("DEVICESCOPE_UNDER_XVFB", "1", 1);
+  unsetenv("DISPLAY");
+  std::fflush(nullptr);
+  execvp("xvfb-run", argv.data());
+}
+
+}  // namespace
+
+int ensure_display(const GuiOptions& o, bool headless, const std::string& glfw_error) {
+  const char* display = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  const bool have = (display && *display) || (wayland && *wayland);
+  if (have && glfw_error.empty()) return -1;
+  // Screenshots and benchmarks need no screen: run them on a virtual one when we can.
+  if (headless && !std::getenv("DEVICESCOPE_UNDER_XVFB") && on_path("xvfb-run")) reexec_under_xvfb(o);
+  const std::string what = have ? "cannot open the display " + std::string(display && *display ? display : wayland) +
+                                      (glfw_error.empty() ? "" : " (" + glfw_error + ")")
+                                : std::string("no display found (DISPLAY is not set)");
+  if (headless && !on_path("xvfb-run"))
+    std::fprintf(stderr, "devicescope: %s and xvfb-run is not installed. Install xvfb, then: xvfb-run -a devicescope %s\n",
+                 what.c_str(), o.bench_frames ? "--bench-frames" : "--screenshot out.png");
+  else
+    std::fprintf(stderr, "devicescope: %s. Run under a virtual display: xvfb-run -a devicescope ..., or render to a file "
+                         "with --screenshot out.png.\n", what.c_str());
+  return 1;
+}
+
+bool load_initial_script(App& app, const GuiOptions& o) {
+  if (!o.script_path.empty()) {
+    std::ifstream in(o.script_path);
+    if (!in) {
+      std::fprintf(stderr, "devicescope: cannot read %s\n", o.script_path.c_str());
+      return false;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    app.load_script(ss.str(), o.script_path);
+    if (o.steps >= 0) app.step_blocking(o.steps);
+    else app.run_script_blocking();
+    return true;
+  }
+  // A new user sees something at once: the starter, run up to its "Step from here" line.
+  const std::string starter(render::embedded_file("starter.py"));
+  app.load_script(starter, "");
+  if (o.steps >= 0) {
+    app.step_blocking(o.steps);
+  } else {
+    const size_t at = starter.find("Step from here");
+    if (at != std::string::npos) app.step_to_line_blocking(1 + int(std::count(starter.begin(), starter.begin() + long(at), '\n')));
+  }
+  return true;
+}
+
+}  // namespace ds::gui

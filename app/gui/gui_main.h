@@ -1,0 +1,30 @@
+// Entry point of the desktop app for the command line: options and the session factory.
+// The CLI (app/cli/run_default.cpp) decides which Session the app gets (one line to change).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "gui/model/session.h"
+
+namespace ds::gui {
+
+struct GuiOptions {
+  std::string script_path;      // --script: load this instead of the starter
+  int steps = -1;               // --steps N: run N statements (default: the whole --script; starter: to its marker)
+  std::string screenshot;       // --screenshot out.png: render headless, write the PNG (+ out.png.json), exit
+  int width = 1600, height = 1000;  // --size WxH
+  int bench_frames = 0;         // --bench-frames N
+  size_t bench_storages = 100000, bench_transfers = 1000000;
+  std::string argv0;            // for re-running under xvfb-run
+};
+
+using SessionFactory = std::function<std::unique_ptr<Session>()>;
+
+// Runs the app (or a headless screenshot / benchmark). Returns the process exit code; prints one
+// clear line and returns 1 when there is no display.
+int run_gui(const GuiOptions& options, const SessionFactory& make_session);
+
+}  // namespace ds::gui

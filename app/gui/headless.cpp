@@ -1,0 +1,35 @@
+// --screenshot: render the app offscreen at an exact size, write the PNG and the view model beside it.
+#include <cstdio>
+
+#include "gui/app.h"
+#include "gui/frame.h"
+#include "gui/gui_main.h"
+#include "render/gl_context.h"
+#include "render/png_file.h"
+
+namespace ds::gui {
+
+int render_screenshot(GLFWwindow* window, App& app, const GuiOptions& o) {
+  render::OffscreenTarget target;
+  std::string why;
+  if (!target.create(o.width, o.height, &why)) {
+    std::fprintf(stderr, "devicescope: %s\n", why.c_str());
+    return 1;
+  }
+  target.bind();
+  // A few frames: windows take their layout, auto-sized parts settle, instance buffers are built.
+  for (int i = 0; i < 4; ++i) draw_frame(window, app, o.width, o.height);
+  const std::vector<uint8_t> pixels = render::read_pixels(o.width, o.height);
+  target.unbind();
+  try {
+    render::write_png(o.screenshot, o.width, o.height, pixels);
+    app.write_view_model(o.screenshot + ".json", o.width, o.height);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "devicescope: %s\n", e.what());
+    return 1;
+  }
+  std::printf("devicescope: wrote %s (%dx%d) and %s.json\n", o.screenshot.c_str(), o.width, o.height, o.screenshot.c_str());
+  return app.ui().error_line > 0 || !app.ui().error_traceback.empty() ? 3 : 0;
+}
+
+}  // namespace ds::gui

@@ -1,0 +1,150 @@
+// The desktop app's skeleton: setup, main loop, cleanup (after Dear ImGui's example_glfw_opengl3).
+// Everything the app shows is in App::frame(); all GL calls are in app/render/.
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "gui/app.h"
+#include "gui/frame.h"
+#include "gui/gui_main.h"
+#include "gui/theme.h"
+#include "render/gl_context.h"
+#include "render/png_file.h"
+#include "render/quad_batch.h"
+
+namespace ds::gui {
+namespace {
+
+std::string g_glfw_error;
+std::atomic<bool> g_sigint{false};
+
+void on_glfw_error(int, const char* description) { g_glfw_error = description ? description : "unknown GLFW error"; }
+void on_sigint(int) { g_sigint.store(true); }
+
+std::string ini_path() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg) : home ? std::filesystem::path(home) / ".config" : ".";
+  dir /= "devicescope";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  return (dir / "imgui.ini").string();
+}
+
+}  // namespace
+
+int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
+  const bool headless = !o.screenshot.empty() || o.bench_frames > 0;
+
+  // Find a display, or say how to get one
+  if (int rc = ensure_display(o, headless, ""); rc >= 0) return rc;
+
+  // Setup window
+  glfwSetErrorCallback(on_glfw_error);
+  if (!glfwInit()) return ensure_display(o, headless, g_glfw_error);
+
+  // Decide GL+GLSL versions: OpenGL 3.3 core, GLSL 330
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  if (!o.screenshot.empty()) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);  // renders offscreen at an exact size
+
+  // Create window with graphics context
+  GLFWwindow* window = glfwCreateWindow(o.width, o.height, "DeviceScope", nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr, "devicescope: cannot open an OpenGL 3.3 window (%s)\n", g_glfw_error.c_str());
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(headless ? 0 : 1);
+
+  // Initialize OpenGL loader: glad for our renderer (ImGui's backend loads its own in its Init)
+  std::string why;
+  if (!render::load_gl(reinterpret_cast<render::GlLoader>(glfwGetProcAddress), &why)) {
+    std::fprintf(stderr, "devicescope: %s\n", why.c_str());
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return 1;
+  }
+
+  // Setup Dear ImGui context
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  static std::string ini;
+  ini = headless ? "" : ini_path();
+  io.IniFilename = headless ? nullptr : ini.c_str();
+
+  // Setup Dear ImGui style and fonts
+  float scale = 1.0f;
+  if (!headless) glfwGetWindowContentScale(window, &scale, nullptr);
+  apply_theme(std::clamp(scale, 1.0f, 3.0f));
+
+  // Setup Platform/Renderer backends, and our instanced renderer's shaders
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  int rc = 0;
+  if (!render::init_quad_programs(&why)) {
+    std::fprintf(stderr, "devicescope: shader error: %s\n", why.c_str());
+    rc = 1;
+  }
+
+  // Our state: the app with its session, and the script a new user sees first
+  if (rc == 0) {
+    App app(make_session(), AppOptions{!o.screenshot.empty(), render::gl_renderer()});
+    if (o.bench_frames == 0 && !load_initial_script(app, o)) rc = 2;
+    if (rc == 0 && !o.screenshot.empty()) rc = render_screenshot(window, app, o);
+    else if (rc == 0 && o.bench_frames > 0) rc = run_benchmark(window, app, o);
+    else if (rc == 0) {
+      std::signal(SIGINT, on_sigint);
+
+      // Main loop
+      while (!glfwWindowShouldClose(window) && !app.quit_requested()) {
+        // Poll and handle events; wait a little when nothing is running, to spare the CPU
+        if (app.busy() || app.animating()) glfwPollEvents();
+        else glfwWaitEventsTimeout(0.1);
+        if (g_sigint.exchange(false)) app.on_interrupt_signal();
+
+        // Start the Dear ImGui frame, let every view draw, render
+        draw_frame(window, app);
+
+        // A screenshot asked for from the File menu: read this frame back before presenting it
+        if (std::optional<std::string> path = app.take_screenshot_request()) {
+          int w = 0, h = 0;
+          glfwGetFramebufferSize(window, &w, &h);
+          try {
+            render::write_png(*path, w, h, render::read_pixels(w, h));
+            app.notice("Saved screenshot " + *path);
+          } catch (const std::exception& e) {
+            app.notice(e.what(), true);
+          }
+        }
+        glfwSwapBuffers(window);
+      }
+      std::signal(SIGINT, SIG_DFL);
+    }
+  }
+
+  // Cleanup
+  render::shutdown_quad_programs();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return rc;
+}
+
+}  // namespace ds::gui

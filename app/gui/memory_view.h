@@ -1,0 +1,57 @@
+// Memory window: one pane per place (host pageable, host pinned, each cuda:N). Device panes show the
+// caching allocator's segments (reserved) with live blocks (allocated) inside, and the capacity.
+// Blocks are coloured by role and drawn by the instanced renderer; hovering one tells its story.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <imgui.h>
+
+#include "gui/migration_view.h"
+#include "gui/model/memory_layout.h"
+#include "gui/ui_state.h"
+#include "render/quad_batch.h"
+
+namespace ds::gui {
+
+class MemoryView {
+ public:
+  void draw(const Snapshot& snap, UiState& ui, Commands& cmds);
+  // Headless screenshots skip animations to their end state.
+  void set_settled(bool settled) { settled_ = settled; }
+
+  struct PaneInfo {
+    const MemoryPaneLayout* layout;
+    ImVec2 min, max;  // body rect on screen
+  };
+  std::vector<PaneInfo> panes() const;
+  const MigrationView& migration() const { return migration_; }
+  // Screen rect of a storage's block in the panes as last drawn.
+  bool storage_rect(uint64_t id, ImVec2* min, ImVec2* max) const;
+
+ private:
+  struct Pane {
+    MemoryPaneLayout layout;
+    std::unique_ptr<render::QuadBatch> batch;
+    uint64_t version = ~0ull;
+    float w = 0, h = 0;
+    MemoryScale scale = MemoryScale::Fit;
+    ImVec2 origin;
+    bool drawn = false;
+  };
+  void legend(const Snapshot& snap, UiState& ui);
+  void draw_pane(const Snapshot& snap, UiState& ui, Pane& pane, size_t place_index, ImVec2 min, ImVec2 max);
+  void tooltip(const Snapshot& snap, const Pane& pane, int item);
+
+  std::vector<Pane> panes_;
+  StorageIndex index_;
+  uint64_t index_version_ = ~0ull;
+  uint64_t previous_seq_ = 0;  // for migrations: storages created after it are new
+  bool have_previous_ = false;
+  MigrationView migration_;
+  bool settled_ = false;
+  uint64_t hovered_this_frame_ = 0;
+};
+
+}  // namespace ds::gui

@@ -1,0 +1,48 @@
+// Migration overlay on the memory panes: when a storage was copied by a move (moved_from), a block flies
+// from the source pane to the destination; a freed source fades out; a source still held stays lit with
+// an arrow and names who holds it ("still held by w").
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "gui/model/memory_layout.h"
+#include "trace/snapshot.h"
+
+namespace ds::gui {
+
+struct Migration {
+  uint64_t src = 0, dst = 0;
+  std::string owner;
+  ImVec2 from_min, from_max;  // where the source was drawn in the previous picture (screen)
+  bool from_known = false;
+  bool source_live = false;   // the source storage is still alive (someone holds it)
+  std::string holders;        // who keeps the source alive
+  uint32_t color = 0;
+  double start = 0;           // animation start time (seconds)
+};
+
+class MigrationView {
+ public:
+  using RectOf = std::function<bool(uint64_t storage_id, ImVec2* min, ImVec2* max)>;
+
+  // A new picture arrived. `old_rect` finds storages in the panes as last drawn (before re-layout).
+  // `since_seq`: the previous picture's Snapshot::seq (storages created after it are new).
+  void on_snapshot(uint64_t since_seq, const Snapshot& next, const StorageIndex& next_index, const RectOf& old_rect,
+                   double now);
+  // Draws flights, fading ghosts and "still held" arrows over the panes. `settled`: skip to the end state.
+  void draw(ImDrawList* dl, const RectOf& rect, double now, bool settled);
+
+  const std::vector<Migration>& migrations() const { return moves_; }
+  size_t more() const { return more_; }
+
+ private:
+  std::vector<Migration> moves_;
+  size_t more_ = 0;  // moves beyond the animated ones
+};
+
+}  // namespace ds::gui

@@ -1,0 +1,292 @@
+// Memory map layout: spans (segments, blocks, loose storages) -> wrapped rows -> quads and labels.
+#include "gui/model/memory_layout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "gui/model/palette.h"
+
+namespace ds::gui {
+
+void StorageIndex::build(const Snapshot& snap) {
+  snap_ = &snap;
+  sorted_ = std::is_sorted(snap.storages.begin(), snap.storages.end(),
+                           [](const StorageInfo& a, const StorageInfo& b) { return a.id < b.id; });
+  order_.clear();
+  if (!sorted_) {
+    order_.resize(snap.storages.size());
+    std::iota(order_.begin(), order_.end(), 0u);
+    std::sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) { return snap.storages[a].id < snap.storages[b].id; });
+  }
+}
+
+const StorageInfo* StorageIndex::find(uint64_t id) const {
+  if (!snap_ || id == 0) return nullptr;
+  const auto& v = snap_->storages;
+  if (sorted_) {
+    auto it = std::lower_bound(v.begin(), v.end(), id, [](const StorageInfo& s, uint64_t i) { return s.id < i; });
+    return it != v.end() && it->id == id ? &*it : nullptr;
+  }
+  auto it = std::lower_bound(order_.begin(), order_.end(), id, [&](uint32_t k, uint64_t i) { return v[k].id < i; });
+  return it != order_.end() && v[*it].id == id ? &v[*it] : nullptr;
+}
+
+namespace {
+
+struct Span {
+  uint64_t bytes = 0;
+  uint64_t storage_id = 0;
+  int32_t segment = -1;
+  Role role = Role::Tensor;
+  bool free = false;
+  bool known = true;       // allocated block whose storage is in the snapshot
+  bool segment_end = false;
+};
+
+bool segment_in_place(const SegmentInfo& seg, Place p) {
+  if (p.kind == MemoryKind::Pinned) return seg.device < 0;
+  if (p.kind == MemoryKind::Device) return seg.device == p.device;
+  return false;
+}
+
+class RowWriter {
+ public:
+  RowWriter(MemoryPaneLayout& l) : l_(l) {}
+  // Emits the row pieces of [a, a+len) at vertical inset `inset`.
+  void emit(double a, double len, float inset, uint32_t color, uint32_t flags) {
+    const double w = l_.width;
+    const double limit = double(l_.rows) * w;
+    double end = std::min(a + len, limit);
+    bool first = true;
+    while (a < end - 1e-9) {
+      const int row = int(a / w);
+      const double x = a - double(row) * w;
+      const double piece = std::min(end - a, w - x);
+      Quad q;
+      q.x = float(x);
+      q.y = float(row) * l_.row_pitch + inset;
+      q.w = float(std::max(piece, 1.0));
+      q.h = l_.row_height - 2 * inset;
+      q.color = color;
+      // A block that wraps onto the next row reads as one block: no edges where it continues.
+      q.flags = flags | (first ? 0u : uint32_t(kQuadOpenLeft)) | ((a + piece < end - 1e-9) ? uint32_t(kQuadOpenRight) : 0u);
+      l_.quads.push_back(q);
+      a += piece;
+      first = false;
+    }
+  }
+
+ private:
+  MemoryPaneLayout& l_;
+};
+
+// Merges runs of items narrower than `fold_px` into one quad (Tracy-style), so the quad count is
+// bounded by the pane's pixels however many storages there are.
+class Folder {
+ public:
+  Folder(RowWriter& w, MemoryPaneLayout& l, float inset) : w_(w), l_(l), inset_(inset) {}
+  void add(double offset, double length, uint32_t color, uint64_t bytes, uint32_t flags) {
+    if (length >= kFoldPx) {
+      flush();
+      w_.emit(offset, length, inset_, color, flags);
+      return;
+    }
+    if (count_ && offset - end_ > 0.75) flush();
+    if (!count_) start_ = offset;
+    end_ = offset + length;
+    if (bytes >= max_bytes_) {
+      max_bytes_ = bytes;
+      color_ = color;
+      flags_ = flags;
+    }
+    ++count_;
+    if (end_ - start_ >= kRunPx) flush();
+  }
+  void flush() {
+    if (!count_) return;
+    const bool folded = count_ > 1;
+    w_.emit(start_, std::max(end_ - start_, 1.0), inset_, color_, flags_ | (folded ? uint32_t(kQuadFolded) : 0u));
+    l_.folded_quads += folded;
+    count_ = 0;
+    max_bytes_ = 0;
+  }
+
+ private:
+  // Narrower than this folds (like the timeline's 3 px); a folded run is flushed once 4 px wide, so a
+  // pane never holds more than about one instance per 3 pixels of its rows.
+  static constexpr double kFoldPx = 3.0;
+  static constexpr double kRunPx = 4.0;
+  RowWriter& w_;
+  MemoryPaneLayout& l_;
+  float inset_;
+  double start_ = 0, end_ = 0;
+  uint64_t max_bytes_ = 0;
+  uint32_t color_ = 0, flags_ = 0;
+  size_t count_ = 0;
+};
+
+}  // namespace
+
+MemoryPaneLayout layout_memory_pane(const Snapshot& snap, const StorageIndex& index, size_t place_index, float width,
+                                    float height, const MemoryLayoutOptions& o) {
+  MemoryPaneLayout l;
+  l.place_index = place_index;
+  if (place_index >= snap.places.size()) return l;
+  const PlaceInfo& info = snap.places[place_index];
+  l.place = info.place;
+  l.width = std::max(width, 8.0f);
+  l.height = std::max(height, o.row_height);
+  l.row_height = o.row_height;
+  l.row_pitch = o.row_height + o.row_gap;
+  l.rows = std::max(1, int((l.height + o.row_gap) / l.row_pitch));
+
+  // 1. Spans in address order: segments with their blocks, then storages no segment knows about.
+  std::vector<Span> spans;
+  std::vector<uint8_t> covered(snap.storages.size(), 0);
+  const StorageInfo* base = snap.storages.empty() ? nullptr : snap.storages.data();
+  if (l.place.kind != MemoryKind::Pageable) {
+    std::vector<uint32_t> segs;
+    for (size_t i = 0; i < snap.segments.size(); ++i)
+      if (segment_in_place(snap.segments[i], l.place)) segs.push_back(uint32_t(i));
+    std::sort(segs.begin(), segs.end(), [&](uint32_t a, uint32_t b) { return snap.segments[a].address < snap.segments[b].address; });
+    for (uint32_t si : segs) {
+      const SegmentInfo& seg = snap.segments[si];
+      ++l.segments;
+      for (const BlockInfo& b : seg.blocks) {
+        Span s;
+        s.bytes = b.size;
+        s.segment = int32_t(si);
+        s.free = !b.allocated;
+        if (b.allocated) {
+          const StorageInfo* st = index.find(b.storage_id);
+          s.storage_id = b.storage_id;
+          s.known = st != nullptr;
+          if (st) {
+            s.role = st->role;
+            covered[size_t(st - base)] = 1;
+          }
+        }
+        spans.push_back(s);
+      }
+      if (!spans.empty()) spans.back().segment_end = true;
+    }
+  }
+  for (size_t i = 0; i < snap.storages.size(); ++i) {
+    const StorageInfo& st = snap.storages[i];
+    if (st.place != l.place || covered[i]) continue;
+    Span s;
+    s.bytes = std::max<uint64_t>(st.block_bytes ? st.block_bytes : st.nbytes, 1);
+    s.storage_id = st.id;
+    s.role = st.role;
+    spans.push_back(s);
+  }
+
+  // 2. Scale: bytes -> pixels so that everything fits, with a minimum width while there is room.
+  const double linear = double(l.rows) * double(l.width);
+  double gap = o.segment_gap;
+  if (double(l.segments) * gap > 0.15 * linear) gap = 0;
+  const double gaps = double(l.segments) * gap;
+  double total = 0;
+  for (const Span& s : spans) total += double(s.bytes);
+  double min_px = o.min_block_px;
+  const double room = std::max(linear * 0.96 - gaps, 1.0);
+  if (!spans.empty() && double(spans.size()) * min_px > room * 0.7) min_px = room * 0.7 / double(spans.size());
+  double scale = 0;
+  if (total > 0) {
+    if (o.scale == MemoryScale::Capacity && l.place.kind == MemoryKind::Device && info.capacity > 0) {
+      scale = room / std::max(double(info.capacity), total);
+    } else {
+      // Largest scale with sum(max(min_px, bytes * scale)) <= room (monotonic: bisection).
+      double lo = 0, hi = room / total;
+      for (int it = 0; it < 40; ++it) {
+        const double mid = 0.5 * (lo + hi);
+        double f = 0;
+        for (const Span& s : spans) f += std::max(min_px, double(s.bytes) * mid);
+        (f <= room ? lo : hi) = mid;
+      }
+      scale = lo;
+    }
+  }
+  l.bytes_per_px = scale > 0 ? 1.0 / scale : 0;
+
+  // 3. Items along the rows.
+  l.items.reserve(spans.size());
+  double cursor = 0;
+  for (const Span& s : spans) {
+    MemoryItem it;
+    it.offset = cursor;
+    it.length = std::max(min_px, double(s.bytes) * scale);
+    it.storage_id = s.free ? 0 : s.storage_id;
+    it.bytes = s.bytes;
+    it.segment = s.segment;
+    it.role = s.role;
+    l.items.push_back(it);
+    cursor += it.length;
+    if (s.segment_end) cursor += gap;
+    if (s.free) ++l.free_blocks;
+    else {
+      ++l.blocks;
+      ++l.role_blocks[s.role];
+    }
+  }
+  l.used_px = cursor;
+
+  // 4. Quads in address order: live blocks in their role's colour, cached free blocks dark with an
+  // outline; anything narrower than 3 px folds into its neighbours. No quad lies under another.
+  RowWriter writer(l);
+  Folder folder(writer, l, 0);
+  for (const MemoryItem& it : l.items) {
+    if (it.storage_id == 0) {
+      folder.add(it.offset, it.length, kSegmentFrame, 0, kQuadFrame);  // weight 0: a fold takes a live block's colour
+      continue;
+    }
+    const StorageInfo* st = index.find(it.storage_id);
+    folder.add(it.offset, it.length, st ? role_color(it.role) : kUnknownBlock, it.bytes, 0);
+    if (it.length >= o.label_min_px && l.labels.size() < 400) {
+      float x, y, w, h;
+      if (l.item_rect(size_t(&it - l.items.data()), &x, &y, &w, &h) && w >= o.label_min_px)
+        l.labels.push_back({x, y, w, it.storage_id});
+    }
+  }
+  folder.flush();
+
+  l.by_storage.reserve(l.blocks);
+  for (size_t i = 0; i < l.items.size(); ++i)
+    if (l.items[i].storage_id) l.by_storage.emplace_back(l.items[i].storage_id, uint32_t(i));
+  std::sort(l.by_storage.begin(), l.by_storage.end());
+  return l;
+}
+
+int MemoryPaneLayout::item_at(float x, float y) const {
+  if (x < 0 || y < 0 || x >= width || items.empty()) return -1;
+  const int row = int(y / row_pitch);
+  if (row >= rows || y - float(row) * row_pitch > row_height) return -1;
+  const double lin = double(row) * double(width) + double(x);
+  auto it = std::upper_bound(items.begin(), items.end(), lin, [](double v, const MemoryItem& m) { return v < m.offset; });
+  if (it == items.begin()) return -1;
+  --it;
+  // Sub-pixel items: anything within half a pixel counts as hit.
+  if (lin > it->offset + it->length + 0.5) return -1;
+  return int(it - items.begin());
+}
+
+bool MemoryPaneLayout::item_rect(size_t item, float* x, float* y, float* w, float* h) const {
+  if (item >= items.size() || width <= 0) return false;
+  const MemoryItem& it = items[item];
+  const int row = int(it.offset / double(width));
+  if (row >= rows) return false;
+  const double px = it.offset - double(row) * double(width);
+  *x = float(px);
+  *y = float(row) * row_pitch;
+  *w = float(std::max(std::min(it.length, double(width) - px), 1.0));
+  *h = row_height;
+  return true;
+}
+
+int MemoryPaneLayout::find_storage(uint64_t id) const {
+  auto it = std::lower_bound(by_storage.begin(), by_storage.end(), std::make_pair(id, uint32_t(0)));
+  return it != by_storage.end() && it->first == id ? int(it->second) : -1;
+}
+
+}  // namespace ds::gui

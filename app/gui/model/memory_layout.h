@@ -1,0 +1,85 @@
+// The memory map of one place, computed without GL: every storage as a block sized by its bytes, laid
+// along wrapped rows like an address map; device/pinned blocks sit inside their allocator segments.
+// Built only when the snapshot or pane size changes; drawing it is then O(quads), never O(storages).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gui/model/quad.h"
+#include "trace/snapshot.h"
+
+namespace ds::gui {
+
+// Finds storages by id in a snapshot (storages are kept in id order; falls back to a sorted index).
+class StorageIndex {
+ public:
+  void build(const Snapshot& snap);
+  const StorageInfo* find(uint64_t id) const;
+
+ private:
+  const Snapshot* snap_ = nullptr;
+  bool sorted_ = true;
+  std::vector<uint32_t> order_;  // when the snapshot's storages are not in id order
+};
+
+enum class MemoryScale { Fit, Capacity };  // Fit: the used bytes fill the pane; Capacity: the whole device does
+
+struct MemoryLayoutOptions {
+  MemoryScale scale = MemoryScale::Fit;
+  float row_height = 20;    // block height
+  float row_gap = 4;        // between rows
+  float segment_gap = 3;    // between segments along a row
+  float min_block_px = 3;   // smallest block while there is room; below this blocks fold
+  float label_min_px = 64;  // blocks at least this wide get their owner's name
+};
+
+struct MemoryItem {
+  double offset = 0;  // along the wrapped rows, in pixels
+  double length = 0;
+  uint64_t storage_id = 0;  // 0: a free block inside a segment
+  uint64_t bytes = 0;
+  int32_t segment = -1;     // index into Snapshot::segments, -1 for a loose storage
+  Role role = Role::Tensor;
+};
+
+struct MemoryLabel {
+  float x = 0, y = 0, w = 0;
+  uint64_t storage_id = 0;
+};
+
+struct MemoryPaneLayout {
+  size_t place_index = 0;
+  Place place;
+  float width = 0, height = 0;
+  int rows = 0;
+  float row_pitch = 0;
+  float row_height = 0;
+  double used_px = 0;       // linear pixels the items take
+  double bytes_per_px = 0;  // scale, for the legend ("1 px = 4.0 KiB")
+  std::vector<MemoryItem> items;       // in offset order
+  std::vector<Quad> quads;             // segment frames first, then blocks (folded where narrow)
+  std::vector<MemoryLabel> labels;
+  // Figures for tests and the view-model JSON.
+  size_t blocks = 0;          // live storages drawn
+  size_t segments = 0;
+  size_t free_blocks = 0;     // cached free blocks inside segments
+  size_t folded_quads = 0;
+  std::map<Role, size_t> role_blocks;
+
+  // Item under a point of the pane (pane-relative pixels); -1 when none.
+  int item_at(float x, float y) const;
+  // First row piece of an item: where to point at it.
+  bool item_rect(size_t item, float* x, float* y, float* w, float* h) const;
+  // Item index of a storage id; -1 when it is not in this pane.
+  int find_storage(uint64_t id) const;
+
+  std::vector<std::pair<uint64_t, uint32_t>> by_storage;  // (storage id, item index), sorted by id
+};
+
+MemoryPaneLayout layout_memory_pane(const Snapshot& snap, const StorageIndex& index, size_t place_index, float width,
+                                    float height, const MemoryLayoutOptions& options = {});
+
+}  // namespace ds::gui

@@ -1,0 +1,36 @@
+// Colours the views share, packed like ImGui's IM_COL32 (0xAABBGGRR), so the GL-free view models can
+// name them (and write them to the view-model JSON) without including ImGui.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/place.h"
+#include "trace/snapshot.h"
+
+namespace ds::gui {
+
+constexpr uint32_t rgba(uint8_t r, uint8_t g, uint8_t b, uint8_t a = 255) {
+  return uint32_t(r) | (uint32_t(g) << 8) | (uint32_t(b) << 16) | (uint32_t(a) << 24);
+}
+std::string color_hex(uint32_t c);  // "#4c9aff"
+
+inline constexpr Role kAllRoles[] = {Role::Parameter, Role::Buffer,         Role::Gradient,   Role::PlainAttribute,
+                                     Role::OptimizerState, Role::Activation, Role::PinnedStaging, Role::Tensor};
+
+uint32_t role_color(Role r);
+const char* role_label(Role r);  // "parameter", "plain attribute", ... (legend wording)
+
+// Memory map furniture.
+inline constexpr uint32_t kSegmentFrame = rgba(0x3a, 0x46, 0x58);    // a reserved segment (cached, free inside)
+inline constexpr uint32_t kUnknownBlock = rgba(0x6b, 0x74, 0x80);    // allocated block with no storage known
+inline constexpr uint32_t kFoldedBlocks = rgba(0x8a, 0x94, 0xa6);
+
+// Places and devices: badges, timeline lanes.
+uint32_t device_color(const std::string& device);  // "cpu", "cuda:1", "cpu (pinned)"
+uint32_t place_color(Place p);
+
+// Transfer series: H2D/D2H x pinned/pageable, D2D.
+uint32_t transfer_color(Place src, Place dst);
+
+}  // namespace ds::gui

@@ -1,0 +1,162 @@
+// Timeline lanes, visible-range queries and Tracy-style folding of sub-pixel items.
+#include "gui/model/timeline_model.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "gui/model/palette.h"
+
+namespace ds::gui {
+
+const char* direction_name(Direction d) {
+  switch (d) {
+    case Direction::H2D: return "H2D";
+    case Direction::D2H: return "D2H";
+    case Direction::D2D: return "D2D";
+    case Direction::Host: return "host";
+  }
+  return "?";
+}
+
+Direction transfer_direction(const TransferRecord& t) {
+  if (t.src.is_host() && !t.dst.is_host()) return Direction::H2D;
+  if (!t.src.is_host() && t.dst.is_host()) return Direction::D2H;
+  if (!t.src.is_host() && !t.dst.is_host()) return Direction::D2D;
+  return Direction::Host;
+}
+
+void TimelineModel::build(const Snapshot& snap) {
+  lanes.clear();
+  transfers = snap.transfers.size();
+  t_min = UINT64_MAX;
+  t_max = 0;
+  std::map<std::pair<int, int>, size_t> lane_of;  // (device, direction) -> lane, sorted for display
+  for (size_t i = 0; i < snap.transfers.size(); ++i) {
+    const TransferRecord& t = snap.transfers[i];
+    const Direction d = transfer_direction(t);
+    const int device = d == Direction::D2H || d == Direction::D2D ? t.src.device : d == Direction::H2D ? t.dst.device : -1;
+    auto [it, fresh] = lane_of.try_emplace({device, int(d)}, 0);
+    (void)fresh;
+    it->second++;  // count for now
+  }
+  lanes.reserve(lane_of.size());
+  for (auto& [key, count] : lane_of) {
+    TimelineLane lane;
+    lane.device = key.first;
+    lane.direction = Direction(key.second);
+    lane.name = lane.direction == Direction::Host ? std::string("host copies")
+                : "cuda:" + std::to_string(key.first) + "  " + direction_name(lane.direction);
+    lane.index.reserve(count);
+    count = lanes.size();
+    lanes.push_back(std::move(lane));
+  }
+  for (size_t i = 0; i < snap.transfers.size(); ++i) {
+    const TransferRecord& t = snap.transfers[i];
+    const Direction d = transfer_direction(t);
+    const int device = d == Direction::D2H || d == Direction::D2D ? t.src.device : d == Direction::H2D ? t.dst.device : -1;
+    lanes[lane_of[{device, int(d)}]].index.push_back(uint32_t(i));
+  }
+  for (TimelineLane& lane : lanes) {
+    auto start_of = [&](uint32_t i) { return snap.transfers[i].start_ns; };
+    if (!std::is_sorted(lane.index.begin(), lane.index.end(), [&](uint32_t a, uint32_t b) { return start_of(a) < start_of(b); }))
+      std::stable_sort(lane.index.begin(), lane.index.end(), [&](uint32_t a, uint32_t b) { return start_of(a) < start_of(b); });
+    const size_t n = lane.index.size();
+    lane.start.resize(n);
+    lane.end.resize(n);
+    lane.end_max.resize(n);
+    lane.bytes_prefix.resize(n + 1);
+    lane.in_flight.resize(n);
+    lane.bytes_prefix[0] = 0;
+    uint64_t running = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const TransferRecord& t = snap.transfers[lane.index[k]];
+      lane.start[k] = t.start_ns;
+      // An unfinished async copy runs until "now" (the snapshot's time).
+      lane.end[k] = t.complete ? std::max(t.end_ns, t.start_ns) : std::max(snap.time_ns, t.start_ns + 1);
+      lane.in_flight[k] = !t.complete;
+      running = std::max(running, lane.end[k]);
+      lane.end_max[k] = running;
+      lane.bytes_prefix[k + 1] = lane.bytes_prefix[k] + t.bytes;
+      t_min = std::min(t_min, lane.start[k]);
+      t_max = std::max(t_max, lane.end[k]);
+    }
+    const TransferRecord& first = snap.transfers[lane.index.front()];
+    lane.color = transfer_color(first.src, first.dst);
+  }
+  if (t_min == UINT64_MAX) t_min = t_max = 0;
+}
+
+void TimelineModel::visible(size_t lane_index, double t0, double t1, double px_per_ns, double min_px,
+                            std::vector<TimelineItem>& out) const {
+  if (lane_index >= lanes.size() || px_per_ns <= 0) return;
+  const TimelineLane& lane = lanes[lane_index];
+  const size_t n = lane.start.size();
+  // First item that may overlap t0: end_max is non-decreasing.
+  size_t i = size_t(std::lower_bound(lane.end_max.begin(), lane.end_max.end(), uint64_t(std::max(t0, 0.0))) - lane.end_max.begin());
+  const double min_ns = min_px / px_per_ns;
+  while (i < n && double(lane.start[i]) <= t1) {
+    if (double(lane.end[i]) < t0) {  // finished before the view (end_max let it through)
+      ++i;
+      continue;
+    }
+    const double width_ns = double(lane.end[i] - lane.start[i]);
+    if (width_ns >= min_ns) {
+      TimelineItem it;
+      it.x0 = (double(lane.start[i]) - t0) * px_per_ns;
+      it.x1 = (double(lane.end[i]) - t0) * px_per_ns;
+      it.first = uint32_t(i);
+      it.bytes = lane.bytes_prefix[i + 1] - lane.bytes_prefix[i];
+      it.in_flight = lane.in_flight[i];
+      out.push_back(it);
+      ++i;
+      continue;
+    }
+    // Fold: absorb every following item that starts within min_px of the run's end; each round
+    // jumps with a binary search, and the run grows by at least min_px per two rounds.
+    const size_t first = i;
+    const double run_start = double(lane.start[i]);
+    double run_end = double(lane.end[i]);
+    size_t k = i + 1;
+    // A fold stops growing at 12 times the minimum width, so dense stretches read as a row of
+    // folds with their own counts rather than one bar across the lane.
+    const double cap = run_start + 12 * min_ns;
+    while (k < n && run_end < cap) {
+      const uint64_t limit = uint64_t(run_end + min_ns);
+      const size_t j = size_t(std::upper_bound(lane.start.begin() + long(k), lane.start.end(), limit) - lane.start.begin());
+      if (j == k) break;
+      run_end = std::max(run_end, double(lane.end_max[j - 1]));
+      k = j;
+      if (double(lane.start[k - 1]) > t1) break;
+    }
+    TimelineItem it;
+    it.x0 = (run_start - t0) * px_per_ns;
+    it.x1 = std::max((run_end - t0) * px_per_ns, it.x0 + min_px);
+    it.first = uint32_t(first);
+    it.count = uint32_t(k - first);
+    it.bytes = lane.bytes_prefix[k] - lane.bytes_prefix[first];
+    out.push_back(it);
+    i = k;
+  }
+}
+
+int TimelineModel::item_at(size_t lane_index, double t, double tolerance_ns) const {
+  if (lane_index >= lanes.size()) return -1;
+  const TimelineLane& lane = lanes[lane_index];
+  size_t i = size_t(std::lower_bound(lane.end_max.begin(), lane.end_max.end(), uint64_t(std::max(t - tolerance_ns, 0.0))) -
+                    lane.end_max.begin());
+  int best = -1;
+  double best_d = tolerance_ns;
+  // Zoomed far out a pixel may hold thousands of copies: look at a bounded number of them.
+  for (int seen = 0; i < lane.start.size() && double(lane.start[i]) <= t + tolerance_ns && seen < 512; ++i, ++seen) {
+    const double d = t < double(lane.start[i]) ? double(lane.start[i]) - t : t > double(lane.end[i]) ? t - double(lane.end[i]) : 0;
+    if (d <= best_d) {
+      best = int(i);
+      best_d = d;
+      if (d == 0) break;
+    }
+  }
+  return best;
+}
+
+}  // namespace ds::gui

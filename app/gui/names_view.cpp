@@ -1,0 +1,219 @@
+// Drawing the names graph: frame column, object boxes with device badges, bezier arrows with labels.
+#include "gui/names_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gui/model/palette.h"
+#include "gui/theme.h"
+
+namespace ds::gui {
+namespace {
+
+ImU32 kind_color(ObjectKind k) {
+  switch (k) {
+    case ObjectKind::Module: return IM_COL32(0x3a, 0x4a, 0x66, 0xff);
+    case ObjectKind::Parameter: return with_alpha(role_color(Role::Parameter), 0.55f);
+    case ObjectKind::Buffer: return with_alpha(role_color(Role::Buffer), 0.55f);
+    case ObjectKind::Tensor: return IM_COL32(0x3a, 0x42, 0x4e, 0xff);
+    case ObjectKind::List:
+    case ObjectKind::Tuple:
+    case ObjectKind::Dict: return IM_COL32(0x44, 0x3a, 0x5a, 0xff);
+    case ObjectKind::Optimizer: return with_alpha(role_color(Role::OptimizerState), 0.55f);
+    default: return IM_COL32(0x33, 0x38, 0x40, 0xff);
+  }
+}
+
+const char* kind_title(ObjectKind k) {
+  switch (k) {
+    case ObjectKind::Module: return "module";
+    case ObjectKind::Parameter: return "Parameter";
+    case ObjectKind::Buffer: return "buffer";
+    case ObjectKind::Tensor: return "tensor";
+    case ObjectKind::List: return "list";
+    case ObjectKind::Tuple: return "tuple";
+    case ObjectKind::Dict: return "dict";
+    case ObjectKind::Optimizer: return "optimizer";
+    default: return "object";
+  }
+}
+
+}  // namespace
+
+void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
+  if (!ImGui::Begin("Names", &ui.show_names)) {
+    ImGui::End();
+    return;
+  }
+  const ObjectGraph& g = snap.objects;
+  ImFont* fs = fonts().small;
+  if (version_ != ui.snapshot_version) {
+    options_.line_height = fs->FontSize + 5;
+    options_.column_gap = 46;
+    options_.pad_x = 8;
+    // Object labels use the small font: the graph is wide and the window is one column of three.
+    layout_ = layout_graph(g, [&](const std::string& s) { return fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, s.c_str()).x; }, options_);
+    version_ = ui.snapshot_version;
+  }
+  size_t names = 0;
+  for (const ObjectNode& n : g.nodes) names += n.kind == ObjectKind::Name;
+  ImGui::TextDisabled("%zu names, %zu objects", names, g.nodes.size() - names);
+  if (layout_.changed) {
+    ImGui::SameLine();
+    badge((std::to_string(layout_.changed) + " changed").c_str(), theme::kChanged);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Outlined in yellow: new or different since the previous step.");
+  }
+  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - 40);
+  if (ImGui::SmallButton("Fit")) ui.graph_fit = true;
+
+  ImGui::BeginChild("##graph", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  const ImVec2 c0 = ImGui::GetCursorScreenPos(), size = ImGui::GetContentRegionAvail();
+  ImGui::InvisibleButton("##canvas", ImVec2(std::max(size.x, 1.0f), std::max(size.y, 1.0f)), ImGuiButtonFlags_MouseButtonLeft);
+  const bool hovered = ImGui::IsItemHovered();
+  const ImVec2 margin(12, 28);
+  if (ui.graph_fit) {
+    // Fit the graph's width (never magnify past 1, never shrink below legibility); a tall graph
+    // scrolls with the wheel.
+    const float zx = (size.x - 2 * margin.x) / std::max(layout_.width, 1.0f);
+    const float zy = (size.y - margin.y - 10) / std::max(layout_.height, 1.0f);
+    ui.graph_zoom = std::clamp(std::min(zx, std::max(zy, 0.85f)), 0.8f, 1.0f);
+    ui.graph_pan_x = ui.graph_pan_y = 0;
+  }
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 1.0f)) {
+    ui.graph_pan_x += ImGui::GetIO().MouseDelta.x;
+    ui.graph_pan_y += ImGui::GetIO().MouseDelta.y;
+    ui.graph_fit = false;
+  }
+  if (hovered && ImGui::GetIO().MouseWheel != 0 && !ImGui::GetIO().KeyCtrl) {
+    // Wheel scrolls (Shift: sideways); Ctrl+wheel zooms.
+    const float d = ImGui::GetIO().MouseWheel * 40;
+    if (ImGui::GetIO().KeyShift) ui.graph_pan_x += d;
+    else ui.graph_pan_y += d;
+    ui.graph_fit = false;
+  } else if (hovered && ImGui::GetIO().MouseWheel != 0) {
+    const float old = ui.graph_zoom;
+    ui.graph_zoom = std::clamp(ui.graph_zoom * std::pow(1.12f, ImGui::GetIO().MouseWheel), 0.25f, 2.5f);
+    const ImVec2 m = ImGui::GetIO().MousePos;  // zoom about the mouse
+    const float k = ui.graph_zoom / old;
+    ui.graph_pan_x = (m.x - c0.x - margin.x) - (m.x - c0.x - margin.x - ui.graph_pan_x) * k;
+    ui.graph_pan_y = (m.y - c0.y - margin.y) - (m.y - c0.y - margin.y - ui.graph_pan_y) * k;
+    ui.graph_fit = false;
+  }
+  if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) ui.graph_fit = true;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(c0, ImVec2(c0.x + size.x, c0.y + size.y), true);
+  dl->AddRect(c0, ImVec2(c0.x + size.x, c0.y + size.y), theme::kPaneBorder, 4);
+  if (g.nodes.empty()) {
+    const char* msg = "No names yet: run or step the script.";
+    const ImVec2 ts = ImGui::CalcTextSize(msg);
+    dl->AddText(ImVec2(c0.x + (size.x - ts.x) * 0.5f, c0.y + (size.y - ts.y) * 0.5f), theme::kTextDim, msg);
+    dl->PopClipRect();
+    ImGui::EndChild();
+    ImGui::End();
+    return;
+  }
+  const float z = ui.graph_zoom;
+  const ImVec2 o(c0.x + margin.x + ui.graph_pan_x, c0.y + margin.y + ui.graph_pan_y);
+  auto P = [&](float x, float y) { return ImVec2(std::floor(o.x + x * z), std::floor(o.y + y * z)); };
+  const float ssz = fs->FontSize * z;
+
+  // The frame: all names in one box, like Python Tutor's "Global frame".
+  float frame_w = 0, frame_h = 0;
+  for (const GraphBox& b : layout_.boxes)
+    if (b.column == 0) {
+      frame_w = std::max(frame_w, b.w);
+      frame_h = std::max(frame_h, b.y + b.h);
+    }
+  dl->AddRectFilled(P(-6, -6), P(frame_w + 6, frame_h + 6), IM_COL32(0x1b, 0x20, 0x28, 0xff), 5 * z);
+  dl->AddText(fs, ssz, ImVec2(P(0, 0).x, c0.y + 6), theme::kTextDim, "Global frame");
+  for (const GraphBox& b : layout_.boxes)
+    if (b.column == 1) {
+      dl->AddText(fs, ssz, ImVec2(P(b.x, 0).x, c0.y + 6), theme::kTextDim, "Objects");
+      break;
+    }
+
+  const ImVec4 view(c0.x, c0.y, c0.x + size.x, c0.y + size.y);
+  auto visible = [&](const GraphBox& b) {
+    const ImVec2 a = P(b.x, b.y), c = P(b.x + b.w, b.y + b.h);
+    return c.x >= view.x && a.x <= view.z && c.y >= view.y && a.y <= view.w;
+  };
+  int hovered_box = -1;
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  if (hovered)
+    for (size_t i = 0; i < layout_.boxes.size(); ++i) {
+      const GraphBox& b = layout_.boxes[i];
+      const ImVec2 a = P(b.x, b.y), c = P(b.x + b.w, b.y + b.h);
+      if (m.x >= a.x && m.x <= c.x && m.y >= a.y && m.y <= c.y) hovered_box = int(i);
+    }
+
+  // Boxes first, arrows on top (they start inside the rows).
+  for (size_t i = 0; i < layout_.boxes.size(); ++i) {
+    const GraphBox& b = layout_.boxes[i];
+    if (!visible(b)) continue;
+    const ObjectNode& n = g.nodes[b.node];
+    const ImVec2 a = P(b.x, b.y), c = P(b.x + b.w, b.y + b.h);
+    const bool pointed = n.storage_id && n.storage_id == ui.pointed_storage;
+    if (n.kind == ObjectKind::Name) {
+      dl->AddRectFilled(a, c, IM_COL32(0x26, 0x2d, 0x38, 0xff), 3 * z);
+      dl->AddText(fs, ssz, ImVec2(a.x + 8 * z, a.y + 3 * z), theme::kText, n.label.c_str());
+    } else {
+      const ImU32 kc = kind_color(n.kind);
+      dl->AddRectFilled(a, c, IM_COL32(0x1f, 0x24, 0x2d, 0xff), 4 * z);
+      dl->AddRectFilled(a, P(b.x + b.w, b.y + b.header_h), with_alpha(kc, 0.45f), 4 * z, ImDrawFlags_RoundCornersTop);
+      dl->AddRect(a, c, lighten(kc, 0.1f), 4 * z);
+      dl->AddText(fs, ssz, ImVec2(a.x + 8 * z, a.y + 5 * z), theme::kText, display_label(n).c_str());
+      if (!n.device.empty() && z > 0.45f) badge_at(dl, ImVec2(a.x + 8 * z, a.y + (6 + options_.line_height) * z), n.device.c_str(), device_color(n.device));
+      // Reference rows: attribute / index names, each with the dot its arrow leaves from.
+      int row = 0;
+      for (const GraphArrow& ar : layout_.arrows) {
+        if (ar.from != i || ar.row < 0) continue;
+        const float ry = b.y + b.header_h + float(ar.row) * options_.line_height;
+        if (row++ % 2 == 1) dl->AddRectFilled(P(b.x + 1, ry + 2), P(b.x + b.w - 1, ry + 2 + options_.line_height), IM_COL32(0xff, 0xff, 0xff, 0x06));
+        if (z > 0.5f) dl->AddText(fs, ssz, ImVec2(P(b.x + 8, ry + 3).x, P(0, ry + 3).y), theme::kTextDim, g.edges[ar.edge].label.c_str());
+      }
+    }
+    if (n.changed) {
+      dl->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(c.x + 2, c.y + 2), with_alpha(theme::kChanged, 0.85f), 5 * z, 0, 1.5f);
+      dl->AddCircleFilled(ImVec2(c.x - 1, a.y + 1), 3.5f, theme::kChanged);
+    }
+    if (pointed || int(i) == hovered_box) dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(c.x + 1, c.y + 1), IM_COL32_WHITE, 5 * z, 0, 1.5f);
+  }
+  for (const GraphArrow& ar : layout_.arrows) {
+    const GraphBox& from = layout_.boxes[ar.from];
+    const GraphBox& to = layout_.boxes[ar.to];
+    if (!visible(from) && !visible(to)) continue;
+    float x0, y0, x1, y1;
+    arrow_points(layout_, ar, options_, &x0, &y0, &x1, &y1);
+    const bool hot = int(ar.from) == hovered_box || int(ar.to) == hovered_box;
+    const ImVec2 p0 = P(ar.row < 0 ? x0 : x0 - 6, y0), p1 = P(x1, y1);
+    const ImU32 col = hot ? IM_COL32(0xff, 0xff, 0xff, 0xf0) : IM_COL32(0x9a, 0xa8, 0xbc, 0xb0);
+    if (p1.x > p0.x + 10) {
+      const float dx = std::max(24.0f * z, (p1.x - p0.x) * 0.5f);
+      dl->AddBezierCubic(p0, ImVec2(p0.x + dx, p0.y), ImVec2(p1.x - dx, p1.y), p1, col, hot ? 2.0f : 1.2f, 14);
+    } else {
+      // The target is in an earlier column (a cycle or a shared object): loop around the right.
+      const float r = 40 * z;
+      dl->AddBezierCubic(p0, ImVec2(p0.x + r, p0.y), ImVec2(p1.x - r, p1.y - r), p1, col, hot ? 2.0f : 1.2f, 14);
+    }
+    dl->AddTriangleFilled(p1, ImVec2(p1.x - 7 * z, p1.y - 4 * z), ImVec2(p1.x - 7 * z, p1.y + 4 * z), col);
+    dl->AddCircleFilled(p0, 2.6f * z, col);
+  }
+  dl->PopClipRect();
+
+  if (hovered_box >= 0) {
+    const ObjectNode& n = g.nodes[layout_.boxes[size_t(hovered_box)].node];
+    ui.hovered_storage = n.storage_id;  // the memory panes outline this block
+    ImGui::BeginTooltip();
+    ImGui::TextUnformatted(n.label.c_str());
+    ImGui::TextDisabled("%s%s%s", n.kind == ObjectKind::Name ? "name" : kind_title(n.kind), n.device.empty() ? "" : " on ",
+                        n.device.c_str());
+    if (n.storage_id) ImGui::TextDisabled("storage #%llu", static_cast<unsigned long long>(n.storage_id));
+    if (n.changed) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kChanged), "changed in the last step");
+    ImGui::EndTooltip();
+  }
+  ImGui::EndChild();
+  (void)cmds;
+  ImGui::End();
+}
+
+}  // namespace ds::gui

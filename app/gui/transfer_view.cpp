@@ -1,0 +1,91 @@
+// Transfers window frame: header with totals, recording banner, SIMULATED badge and the three tabs.
+#include "gui/transfer_view.h"
+
+#include "backend/link_profile.h"
+#include "gui/theme.h"
+
+namespace ds::gui {
+
+void TransferView::rebuild(const Snapshot& snap, const void* key, UiState& ui) {
+  timeline_.build(snap);
+  const LinkProfile* profile = nullptr;
+  try {
+    if (!snap.link.empty()) profile = &find_link_profile(snap.link);
+  } catch (const std::exception&) {
+    profile = nullptr;  // a recording from a link this build does not know: no modelled curve
+  }
+  bandwidth_.build(snap, profile);
+  total_bytes_ = 0;
+  any_simulated_ = false;
+  for (const TransferRecord& t : snap.transfers) {
+    total_bytes_ += t.bytes;
+    any_simulated_ = any_simulated_ || t.simulated;
+  }
+  order_.clear();
+  order_column_ = TransferColumn::Count;
+  key_ = key;
+  version_ = ui.snapshot_version;
+}
+
+void TransferView::draw(const Snapshot& live, UiState& ui, Commands& cmds) {
+  if (!ImGui::Begin("Transfers", &ui.show_transfers)) {
+    ImGui::End();
+    return;
+  }
+  const Snapshot& snap = ui.recording ? *ui.recording : live;
+  const void* key = ui.recording ? static_cast<const void*>(ui.recording.get()) : nullptr;
+  if (key != key_ || (!ui.recording && version_ != ui.snapshot_version)) {
+    const bool new_source = key != key_;
+    rebuild(snap, key, ui);
+    if (new_source) ui.timeline_fit = true;
+  }
+
+  // Header.
+  const uint64_t bytes = total_bytes_;
+  bool simulated = any_simulated_ || (ui.recording && ui.recording_meta.simulated);
+  if (!ui.recording) simulated = simulated || (snap.simulated && !snap.transfers.empty());
+  if (ui.recording) {
+    badge("RECORDING", theme::kAccent);
+    ImGui::SameLine();
+    const std::string name = ui.recording_path.substr(ui.recording_path.find_last_of('/') + 1);
+    ImGui::Text("%s", name.c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s\nbackend %s, link %s, written by DeviceScope %s\n%s", ui.recording_path.c_str(),
+                        ui.recording_meta.backend.c_str(), ui.recording_meta.link.c_str(), ui.recording_meta.version.c_str(),
+                        ui.recording_meta.machine.c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("back to live")) cmds.push(Commands::Kind::CloseTrace);
+    ImGui::SameLine();
+  }
+  ImGui::Text("%zu transfers, %s", snap.transfers.size(), fmt_bytes(bytes).c_str());
+  if (simulated) {
+    ImGui::SameLine();
+    simulated_badge("timings");
+  }
+  if (!snap.link.empty()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("link %s", snap.link.c_str());
+  }
+
+  if (ImGui::BeginTabBar("##transfer_tabs")) {
+    if (ImGui::BeginTabItem("Timeline")) {
+      ui.transfer_tab = 0;
+      draw_timeline(snap, ui);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Bandwidth vs size")) {
+      ui.transfer_tab = 1;
+      draw_bandwidth(snap, ui);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Table")) {
+      ui.transfer_tab = 2;
+      draw_table(snap, ui);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
+}  // namespace ds::gui

@@ -1,0 +1,47 @@
+// Transfers window: a timeline (one lane per device and direction, zoom/pan, sub-pixel copies folded),
+// a log-log bandwidth-vs-size plot with the link profile's curves, and a sortable table. Shows the live
+// session or a recording opened from a file; SIMULATED when the timings are modelled.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "gui/model/bandwidth_model.h"
+#include "gui/model/timeline_model.h"
+#include "gui/ui_state.h"
+#include "render/quad_batch.h"
+
+namespace ds::gui {
+
+class TransferView {
+ public:
+  void draw(const Snapshot& live, UiState& ui, Commands& cmds);
+
+  // For the view-model JSON and tests.
+  const TimelineModel& timeline() const { return timeline_; }
+  size_t last_timeline_quads() const { return quads_.size(); }
+  size_t last_folded() const { return folded_; }
+
+ private:
+  void rebuild(const Snapshot& snap, const void* key, UiState& ui);
+  void draw_timeline(const Snapshot& snap, UiState& ui);
+  void draw_bandwidth(const Snapshot& snap, UiState& ui);
+  void draw_table(const Snapshot& snap, UiState& ui);
+
+  const void* key_ = nullptr;  // which picture the models were built from
+  uint64_t version_ = ~0ull;
+  TimelineModel timeline_;
+  BandwidthModel bandwidth_;
+  std::vector<uint32_t> order_;
+  TransferColumn order_column_ = TransferColumn::Count;
+  bool order_ascending_ = true;
+  std::vector<Quad> quads_;
+  std::vector<TimelineItem> items_;
+  std::unique_ptr<render::QuadBatch> batch_;
+  size_t folded_ = 0;
+  uint64_t total_bytes_ = 0;   // header figures, summed once per picture
+  bool any_simulated_ = false;
+  bool series_on_[size_t(Series::Count)] = {true, true, true, true, true};
+};
+
+}  // namespace ds::gui

@@ -1,0 +1,111 @@
+// Everything the views remember between frames, as one plain struct, and the commands they submit.
+// Views read a Snapshot and UiState, and never touch the session: they push Commands that App runs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gui/model/builder_lines.h"
+#include "gui/model/memory_layout.h"
+#include "gui/model/transfer_sort.h"
+#include "trace/export_chrome_trace.h"
+#include "trace/snapshot.h"
+
+namespace ds::gui {
+
+struct ConsoleLine {
+  enum class Kind { Input, Output, Error, Info };
+  Kind kind = Kind::Output;
+  std::string text;
+};
+
+enum class FileDialog { None, OpenScript, SaveScriptAs, ExportCsv, ExportTrace, Screenshot, OpenTrace };
+
+struct UiState {
+  // The session, as last published by the worker.
+  uint64_t snapshot_version = 0;
+  bool running = false;             // a job is on the worker thread
+  std::string running_what;         // "Run", "Step", ...
+  double running_since = 0;         // ImGui time
+  std::string runner_name;          // Session::describe()
+  std::string gl_renderer;
+
+  // Editor.
+  std::string script;
+  std::string script_path;          // "" until opened/saved
+  bool script_dirty = false;
+  int current_line = 0;             // next statement Step runs (1-based), 0 when done
+  int statements_done = 0, statement_count = 0;
+  int error_line = 0;               // failing line of the last run, 0 when none
+  std::string error_traceback;
+  bool focus_editor = false;
+
+  // Console.
+  std::vector<ConsoleLine> console;
+  std::string console_input;
+  std::vector<std::string> history;
+  int history_pos = -1;
+  bool console_scroll = false;
+
+  // Memory.
+  MemoryScale memory_scale = MemoryScale::Fit;
+  // Hover across views: a view sets hovered_storage this frame; every view outlines pointed_storage
+  // (last frame's hover), so the memory panes and the names graph point at each other.
+  uint64_t hovered_storage = 0;
+  uint64_t pointed_storage = 0;
+
+  // Transfers.
+  int transfer_tab = 0;             // 0 timeline, 1 bandwidth, 2 table
+  double view_t0 = 0, view_t1 = 0;  // visible timeline range (ns)
+  bool timeline_fit = true;         // re-fit the range when the data changes
+  uint64_t hovered_transfer = 0;
+  TransferColumn sort_column = TransferColumn::Id;
+  bool sort_ascending = true;
+
+  // Names graph.
+  float graph_pan_x = 0, graph_pan_y = 0, graph_zoom = 1;
+  bool graph_fit = true;            // fit the graph to the view until the user pans or zooms
+
+  // A recording opened from a file replaces the live transfers in the Transfers view.
+  std::shared_ptr<const Snapshot> recording;
+  std::string recording_path;
+  TraceMeta recording_meta;
+
+  // Builder form.
+  BuildArgs builder;
+  int builder_device = 0;            // index into the device list
+  std::string builder_error;
+
+  // Layout and windows.
+  bool reset_layout = true;
+  bool show_memory = true, show_names = true, show_modules = true, show_transfers = true, show_editor = true,
+       show_console = true, show_builder = true;
+  bool show_about = false, show_shortcuts = false;
+
+  // File dialog (a path prompt; no native dialogs in ImGui 1.86).
+  FileDialog dialog = FileDialog::None;
+  std::string dialog_path;
+  std::string dialog_error;
+
+  // One-line notice in the status bar ("Saved script.py").
+  std::string notice;
+  bool notice_error = false;
+  double notice_until = 0;
+};
+
+struct Commands {
+  enum class Kind {
+    RunScript, Step, StepBack, Reset, Stop, RunLine, BuilderLine,
+    OpenScript, SaveScript, ExportCsv, ExportTrace, Screenshot, OpenTrace, CloseTrace, Quit,
+  };
+  struct Command {
+    Kind kind;
+    std::string text;  // the line, or the path
+  };
+  std::vector<Command> list;
+  void push(Kind k, std::string text = {}) { list.push_back({k, std::move(text)}); }
+};
+
+}  // namespace ds::gui

@@ -1,0 +1,85 @@
+// App::write_view_model: what each view drew, as JSON beside a headless screenshot, so that tests can
+// check that the panes show what the script created without reading pixels.
+#include <nlohmann/json.hpp>
+
+#include "gui/app.h"
+#include "gui/model/palette.h"
+#include "trace/atomic_file.h"
+
+namespace ds::gui {
+
+void App::write_view_model(const std::string& path, int width, int height) const {
+  using nlohmann::json;
+  const Snapshot& snap = *snapshot_;
+  json j;
+  j["size"] = {width, height};
+  j["backend"] = snap.backend;
+  j["simulated"] = snap.simulated;
+  j["link"] = snap.link;
+  j["runner"] = ui_.runner_name;
+  j["script"] = {{"path", ui_.script_path},
+                 {"current_line", ui_.current_line},
+                 {"statements_done", ui_.statements_done},
+                 {"statement_count", ui_.statement_count},
+                 {"error_line", ui_.error_line},
+                 {"error", ui_.error_traceback}};
+  json colors = json::object();
+  for (Role r : kAllRoles) colors[role_label(r)] = color_hex(role_color(r));
+  j["colors"] = colors;
+
+  StorageIndex index;
+  index.build(snap);
+  json panes = json::array();
+  for (const MemoryView::PaneInfo& p : memory_.panes()) {
+    const MemoryPaneLayout& L = *p.layout;
+    const PlaceInfo& place = snap.places[L.place_index];
+    json roles = json::object();
+    for (const auto& [role, n] : L.role_blocks) roles[role_label(role)] = n;
+    json owners = json::array();
+    for (const MemoryItem& it : L.items) {
+      if (!it.storage_id || owners.size() >= 200) continue;
+      if (const StorageInfo* s = index.find(it.storage_id)) owners.push_back(s->owner);
+    }
+    panes.push_back({{"place", place.place.str()},
+                     {"label", place.label},
+                     {"rect", {p.min.x, p.min.y, p.max.x - p.min.x, p.max.y - p.min.y}},
+                     {"blocks", L.blocks},
+                     {"segments", L.segments},
+                     {"free_blocks", L.free_blocks},
+                     {"quads", L.quads.size()},
+                     {"folded_quads", L.folded_quads},
+                     {"labels", L.labels.size()},
+                     {"roles", roles},
+                     {"owners", owners},
+                     {"allocated", place.allocated},
+                     {"reserved", place.reserved},
+                     {"capacity", place.capacity},
+                     {"simulated", place.simulated}});
+  }
+  j["panes"] = panes;
+
+  json moves = json::array();
+  for (const Migration& m : memory_.migration().migrations())
+    moves.push_back({{"src", m.src}, {"dst", m.dst}, {"owner", m.owner}, {"source_live", m.source_live}, {"holders", m.holders}});
+  j["migrations"] = moves;
+
+  const GraphLayout& g = names_.layout();
+  json names = json::array();
+  for (const ObjectNode& n : snap.objects.nodes)
+    if (n.kind == ObjectKind::Name) names.push_back(n.label);
+  j["names"] = {{"nodes", snap.objects.nodes.size()}, {"edges", snap.objects.edges.size()}, {"boxes", g.boxes.size()},
+                {"changed", g.changed}, {"names", names}};
+  size_t stragglers = 0;
+  for (const ModuleEntry& e : snap.objects.modules) stragglers += e.straggler;
+  j["modules"] = {{"rows", snap.objects.modules.size()}, {"stragglers", stragglers}};
+
+  json lanes = json::array();
+  for (const TimelineLane& l : transfers_.timeline().lanes) lanes.push_back({{"name", l.name}, {"items", l.start.size()}});
+  j["transfers"] = {{"count", snap.transfers.size()},
+                    {"lanes", lanes},
+                    {"timeline_quads", transfers_.last_timeline_quads()},
+                    {"folded", transfers_.last_folded()}};
+  write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
+}
+
+}  // namespace ds::gui

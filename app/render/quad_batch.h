@@ -1,0 +1,55 @@
+// Instanced quads: a GPU buffer of per-instance rectangles (position, size, colour, flags) drawn with
+// one glDrawArraysInstanced from inside ImGui's draw list (an ImDrawList callback), clipped to the
+// widget's clip rect. Memory blocks and timeline items use it instead of one ImDrawList rect each.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "gui/model/quad.h"
+
+namespace ds::render {
+
+enum class QuadStyle { MemoryBlocks, Timeline };  // which shaders/ program draws the quads
+
+class QuadBatch {
+ public:
+  explicit QuadBatch(QuadStyle style) : style_(style) {}
+  ~QuadBatch();
+  QuadBatch(const QuadBatch&) = delete;
+  QuadBatch& operator=(const QuadBatch&) = delete;
+
+  // Replaces the instances (one buffer upload). Call only when they changed.
+  void upload(const gui::Quad* quads, size_t count);
+  void upload(const std::vector<gui::Quad>& q) { upload(q.data(), q.size()); }
+  size_t size() const { return count_; }
+
+  // Queues drawing instances [first, first + count) at `origin` (display coordinates) into `dl`
+  // at its current position in the draw order, clipped to its current clip rect.
+  void draw(ImDrawList* dl, ImVec2 origin, size_t first = 0, size_t count = SIZE_MAX);
+
+ private:
+  struct Call {
+    QuadBatch* batch;
+    ImVec2 origin;
+    size_t first, count;
+  };
+  static void callback(const ImDrawList* list, const ImDrawCmd* cmd);
+  void render(const Call& call, const ImDrawCmd* cmd);
+
+  QuadStyle style_;
+  unsigned vao_ = 0, vbo_ = 0;
+  size_t count_ = 0, capacity_ = 0;
+  std::deque<Call> calls_;  // alive until the frame's draw data is rendered
+  int calls_frame_ = -1;
+};
+
+// Compiles the shaders/ programs (call once after GL is loaded; false with the compiler's log).
+bool init_quad_programs(std::string* why);
+void shutdown_quad_programs();
+
+}  // namespace ds::render
