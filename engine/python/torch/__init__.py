@@ -53,6 +53,7 @@ from ._ops.shape import (as_strided, broadcast_to, cat, chunk, concat, concatena
 from ._ops.indexing import (argsort, argwhere, bincount, gather, index_add, index_select, masked_fill,  # noqa: F401
                             masked_select, nonzero, scatter, scatter_add, searchsorted, sort, take, topk, unique)
 from . import _devicescope_hooks  # noqa: F401
+from . import linalg  # noqa: F401
 from . import cuda  # noqa: F401
 
 # numpy's floating-point warnings from inside the ops (PyTorch produces inf/nan silently).
@@ -82,6 +83,12 @@ arctan2 = atan2
 fix = trunc
 fmax = maximum
 fmin = minimum
+
+
+def cdist(x1, x2, p=2.0, compute_mode=None):
+    """Pairwise distances (differentiable, from broadcasting): x1 [..., P, M], x2 [..., R, M] -> [..., P, R]."""
+    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    return linalg.vector_norm(diff, p, dim=-1)
 
 
 def relu_(x):

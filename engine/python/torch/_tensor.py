@@ -203,6 +203,10 @@ class Tensor:
     def type(self, dtype=None, non_blocking=False, **kwargs):
         if dtype is None:
             return typename_of(self)
+        legacy = getattr(dtype, "dtype_name", None) or getattr(getattr(dtype, "dtype", None), "_name", None)
+        if legacy is not None and not isinstance(dtype, D.dtype):  # torch.FloatTensor / torch.cuda.FloatTensor
+            cuda = type(dtype).__module__.startswith("torch.cuda")
+            return self.to(device="cuda" if cuda else "cpu", dtype=getattr(D, legacy), non_blocking=non_blocking)
         if isinstance(dtype, str):
             cuda = dtype.startswith("torch.cuda.")
             name = dtype.split(".")[-1]

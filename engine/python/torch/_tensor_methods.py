@@ -325,3 +325,27 @@ Tensor.real = property(lambda self: self)
 Tensor.ravel = lambda self: S.reshape(self, (-1,))
 Tensor.positive = lambda self: self
 Tensor.outer = lambda self, other: L.outer(self, other)
+
+
+def _index_fill(self, dim, index, value):
+    d = C.wrap_dim(dim, self._impl.dim)
+    idx = C.read(index).reshape(-1)
+    xv = np.array(C.read(self))
+    sl = [slice(None)] * xv.ndim
+    sl[d] = idx
+    xv[tuple(sl)] = C.read(value) if isinstance(value, Tensor) else value
+    return xv
+
+
+Tensor.index_fill = lambda self, dim, index, value: C.make(_index_fill(self, dim, index, value), C.dtype_of(self),
+                                                           C.device_of(self))
+Tensor.index_fill_ = lambda self, dim, index, value: _fill(self, _index_fill(self, dim, index, value))
+
+
+def _fill_diagonal_(self, fill_value, wrap=False):
+    xv = np.array(C.read(self))
+    np.fill_diagonal(xv, fill_value, wrap=wrap)
+    return _fill(self, xv)
+
+
+Tensor.fill_diagonal_ = _fill_diagonal_
