@@ -1,6 +1,7 @@
 # The names graph of the user's script: which global names refer to which objects (modules, tensors,
 # containers, optimizers), the module tree with where each leaf lives, and what changed since last time.
 # Output is plain dicts matching ds::ObjectGraph (engine/trace/snapshot.h, Note [Object graph contract]).
+import gc
 import types
 import zlib
 
@@ -14,6 +15,13 @@ _SKIP_TYPES = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, 
 _PRIMITIVES = (int, float, bool, str, bytes, complex, type(None))
 
 _MODULE_REGISTRIES = ("_parameters", "_buffers", "_modules")
+# Attributes every Module gets in __init__ (registries, hook dicts, flags): never user state.
+_MODULE_INTERNALS = frozenset((
+    "training", "_parameters", "_buffers", "_non_persistent_buffers_set", "_backward_pre_hooks",
+    "_backward_hooks", "_is_full_backward_hook", "_forward_hooks", "_forward_hooks_with_kwargs",
+    "_forward_hooks_always_called", "_forward_pre_hooks", "_forward_pre_hooks_with_kwargs",
+    "_state_dict_hooks", "_state_dict_pre_hooks", "_load_state_dict_pre_hooks",
+    "_load_state_dict_post_hooks", "_modules"))
 
 _last_graph = None
 
@@ -91,6 +99,31 @@ class _Builder:
         self.module_seen = set()
         self.buffer_ids = set()
         self.truncated = False
+        self.tinfo = {}          # id(tensor) -> (device, dtype, shape, storage_id)
+        self.dev_names = {}      # engine device key -> "cuda:0"
+        self.dtype_names = {}    # engine dtype code -> "float32"
+
+    def info(self, t):
+        """(device, dtype, shape, storage_id) of a tensor, read once per build (from the engine impl
+        when there is one: cheaper than the Python properties, which build Size/device objects)."""
+        got = self.tinfo.get(id(t))
+        if got is not None:
+            return got
+        impl = getattr(t, "_impl", None)
+        if impl is not None:
+            key = impl.device_key
+            dev = self.dev_names.get(key)
+            if dev is None:
+                dev = self.dev_names[key] = _device_str(t)
+            code = impl.dtype_code
+            dt = self.dtype_names.get(code)
+            if dt is None:
+                dt = self.dtype_names[code] = _dtype_str(t)
+            got = (dev, dt, list(impl.sizes), int(impl.storage_id))
+        else:
+            got = (_device_str(t), _dtype_str(t), _shape(t), storage_id(t))
+        self.tinfo[id(t)] = got
+        return got
 
     # ------------------------------------------------------------------ classification
     def is_tensor(self, v):
@@ -143,16 +176,15 @@ class _Builder:
         """Adds the node for v (once) and follows it; returns its id or None when not shown."""
         oid = id(v)
         if self.is_tensor(v):
-            sid = storage_id(v)
+            dev, dt, shape, sid = self.info(v)
             self.hold(sid, path)
             is_param = self.Parameter is not None and isinstance(v, self.Parameter)
             kind = "parameter" if is_param else (kind_hint or ("buffer" if oid in self.buffer_ids else "tensor"))
             word = "Parameter" if is_param else "tensor"
-            dev = _device_str(v)
             extra = " pinned" if dev == "cpu" and _is_pinned(v) else ""
-            label = "{} {}{} {} {}".format(word, dev, extra, _shape(v), _dtype_str(v))
+            label = "{} {}{} {} {}".format(word, dev, extra, shape, dt)
             if self.add_node(oid, kind, label, dev, sid):
-                grad = getattr(v, "grad", None) if is_param or getattr(v, "requires_grad", False) else None
+                grad = getattr(v, "_grad", None)  # a leaf's .grad (no non-leaf access warning)
                 if grad is not None and depth < MAX_DEPTH:
                     gid = self.visit(grad, path + ".grad", depth + 1, "tensor")
                     self.add_edge(oid, gid, "grad")
@@ -205,28 +237,50 @@ class _Builder:
             if b is not None:
                 self.buffer_ids.add(id(b))
                 self.add_edge(oid, self.visit(b, path + "." + k, depth + 1, "buffer"), k)
-        for k, c in d.get("_modules", {}).items():
+        children = d.get("_modules", {})
+        for n, (k, c) in enumerate(children.items()):
+            if n >= MAX_ITEMS:
+                # A graph of thousands of layers helps nobody: fold the rest into one node (the
+                # module tree rows still list every layer).
+                rest = list(children.values())[n:]
+                kinds = {}
+                for x in rest:
+                    if x is not None:
+                        kinds[type(x).__name__] = kinds.get(type(x).__name__, 0) + 1
+                fid = name_id(path + ".[...]")
+                text = ", ".join("{} x{}".format(t, c_) for t, c_ in kinds.items())
+                self.add_node(fid, "other", _short("+{} more: {}".format(len(rest), text)))
+                self.add_edge(oid, fid, "[{}:]".format(k))
+                break
             if c is not None:
                 self.add_edge(oid, self.visit(c, path + "." + k, depth + 1), k)
         if depth >= MAX_DEPTH:
             return
         # Plain attributes that hold tensors, modules or containers of them: Module.to() skips these.
         for k, x in d.items():
-            if k in _MODULE_REGISTRIES or k.startswith("__"):
+            if k in _MODULE_INTERNALS or isinstance(x, _PRIMITIVES) or k.startswith("__"):
                 continue
             if self.interesting(x):
                 self.add_edge(oid, self.visit(x, path + "." + k, depth + 1), k)
 
     def follow_optimizer(self, opt, oid, path, depth):
         index = {}
+        shown = 0
         for gi, group in enumerate(getattr(opt, "param_groups", [])):
             for pi, p in enumerate(group.get("params", [])):
                 index.setdefault(id(p), len(index))
+                if shown >= MAX_ITEMS:
+                    continue
+                shown += 1
                 label = "param_groups[{}]['params'][{}]".format(gi, pi)
                 self.add_edge(oid, self.visit(p, path + "." + label, depth + 1, "parameter"), label)
+        shown = 0
         for p, st in getattr(opt, "state", {}).items():
             if not isinstance(st, dict):
                 continue
+            shown += 1
+            if shown > MAX_ITEMS:
+                break
             i = index.get(id(p), "?")
             for k, x in st.items():
                 if self.is_tensor(x):
@@ -235,50 +289,60 @@ class _Builder:
 
     # ------------------------------------------------------------------ module tree
     def module_rows(self, root, root_name):
+        """Depth-first rows for one top-level module; leaves off the root's majority device are
+        stragglers (a plain tensor attribute left on the CPU, a half-moved model)."""
         if id(root) in self.module_seen:
             return
-        leaves = []  # (kind, tensor) of registered tensors under root, for the majority device
-        for m in _walk_modules(root):
-            for p in m._parameters.values():
-                if p is not None:
-                    leaves.append(p)
-            for b in m._buffers.values():
-                if b is not None:
-                    leaves.append(b)
-        majority = _majority([_device_str(t) for t in leaves])
-        self._rows(root, root_name, 0, majority, set())
+        first = len(self.modules)
+        self._rows(root, root_name, 0, set())
+        rows = self.modules[first:]
+        counts = {}
+        for r in rows:
+            if r["kind"] in ("parameter", "buffer") and r["device"]:
+                counts[r["device"]] = counts.get(r["device"], 0) + 1
+        if counts:
+            majority = max(counts.items(), key=lambda kv: kv[1])[0]
+            for r in rows:
+                if r["kind"] != "module" and r["device"] != majority:
+                    r["straggler"] = True
 
-    def _rows(self, m, path, depth, root_majority, seen):
+    def _rows(self, m, path, depth, seen):
+        """Appends the rows of m's subtree; returns its registered leaves' (devices, dtypes) counts."""
+        devs, dts = {}, {}
         if len(self.modules) >= MAX_MODULE_ROWS or id(m) in seen:
-            return
+            return devs, dts
         seen.add(id(m))
         self.module_seen.add(id(m))
-        sub = [t for mm in _walk_modules(m) for t in
-               list(mm._parameters.values()) + list(mm._buffers.values()) if t is not None]
-        self.modules.append({"depth": depth, "path": path, "type": type(m).__name__, "kind": "module",
-                             "device": _majority([_device_str(t) for t in sub]),
-                             "dtype": _majority([_dtype_str(t) for t in sub]), "shape": [],
-                             "straggler": False, "storage_id": 0})
+        row = {"depth": depth, "path": path, "type": type(m).__name__, "kind": "module", "device": "",
+               "dtype": "", "shape": [], "straggler": False, "storage_id": 0}
+        self.modules.append(row)
         d = m.__dict__
-        leaves = [("parameter", k, t) for k, t in d.get("_parameters", {}).items()]
-        leaves += [("buffer", k, t) for k, t in d.get("_buffers", {}).items()]
-        leaves += [("tensor", k, t) for k, t in d.items() if self.is_tensor(t) and not k.startswith("__")]
+        leaves = [("parameter", k, t) for k, t in d.get("_parameters", {}).items() if t is not None]
+        leaves += [("buffer", k, t) for k, t in d.get("_buffers", {}).items() if t is not None]
+        leaves += [("tensor", k, t) for k, t in d.items()
+                   if k not in _MODULE_INTERNALS and self.is_tensor(t) and not k.startswith("__")]
         for kind, k, t in leaves:
-            if t is None:
-                continue
-            dev = _device_str(t)
-            sid = storage_id(t)
-            self.modules.append({"depth": depth + 1, "path": path + "." + k, "type": type(t).__name__,
-                                 "kind": kind, "device": dev, "dtype": _dtype_str(t), "shape": _shape(t),
-                                 "straggler": bool(root_majority) and dev != root_majority,
-                                 "storage_id": sid})
+            dev, dt, shape, sid = self.info(t)
+            leaf_path = path + "." + k
+            self.modules.append({"depth": depth + 1, "path": leaf_path, "type": type(t).__name__,
+                                 "kind": kind, "device": dev, "dtype": dt, "shape": shape,
+                                 "straggler": False, "storage_id": sid})
             if kind == "tensor":
-                _tag(t, "plain_attribute", path + "." + k)
+                _tag(t, "plain_attribute", leaf_path)
             else:
-                _name_owner(t, kind, path + "." + k)
+                devs[dev] = devs.get(dev, 0) + 1
+                dts[dt] = dts.get(dt, 0) + 1
+                _name_owner(t, kind, leaf_path)
         for k, c in d.get("_modules", {}).items():
             if c is not None:
-                self._rows(c, path + "." + k, depth + 1, root_majority, seen)
+                cd, ct = self._rows(c, path + "." + k, depth + 1, seen)
+                for key, n in cd.items():
+                    devs[key] = devs.get(key, 0) + n
+                for key, n in ct.items():
+                    dts[key] = dts.get(key, 0) + n
+        row["device"] = max(devs.items(), key=lambda kv: kv[1])[0] if devs else ""
+        row["dtype"] = max(dts.items(), key=lambda kv: kv[1])[0] if dts else ""
+        return devs, dts
 
 
 def _walk_modules(root):
@@ -385,6 +449,18 @@ def _user_names(globals_dict):
 
 def build_object_graph(globals_dict, previous=None):
     """{"nodes", "edges", "modules", "holders"} for the script's globals (see module comment)."""
+    # The build allocates tens of thousands of small dicts while the user's whole heap is alive;
+    # collector passes over that heap would cost more than the build itself.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _build(globals_dict, previous)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _build(globals_dict, previous):
     global _last_graph
     torch = _torch()
     if torch is None or not hasattr(torch, "Tensor"):

@@ -8,11 +8,16 @@ import torch
 _DISABLED_TORCH_FUNCTION = getattr(getattr(torch, "_C", None), "_disabled_torch_function_impl", None)
 
 
+_type_instancecheck = type.__instancecheck__
+
+
 class _ParameterMeta(type(torch.Tensor)):
     # isinstance(t, Parameter) is also true for custom tensors flagged with _is_param (as in PyTorch).
+    # Module.__setattr__ asks this on every assignment, so the common answer comes first.
     def __instancecheck__(self, instance):
-        return super().__instancecheck__(instance) or (
-            isinstance(instance, torch.Tensor) and getattr(instance, "_is_param", False))
+        if _type_instancecheck(self, instance):
+            return True
+        return getattr(instance, "_is_param", False) is True and isinstance(instance, torch.Tensor)
 
 
 def _mark_parameter(t):
