@@ -114,7 +114,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         loss = -prod.sum(class_dim)
         if reduction == "mean":
             n = input.numel() // input.shape[class_dim]
-            return loss.sum() / n
+            # ATen divides by a C++ scalar here: div.Scalar, whose node is DivBackward1.
+            return named("DivBackward1", lambda l: l.sum() / n, (loss,))
         return _reduce(loss, reduction)
     nll = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
     if label_smoothing <= 0.0:

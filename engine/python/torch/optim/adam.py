@@ -83,7 +83,9 @@ class Adam(Optimizer):
                             p.mul_(1 - lr * weight_decay)
                         else:
                             grad = grad.add(p, alpha=weight_decay)
-                    exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
+                    # As PyTorch 2.x: lerp_ first, so state left on another device (created before a
+                    # model move) fails here with the mixed-device error and is not modified.
+                    exp_avg.lerp_(grad, 1 - beta1)
                     exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
                     step = step_t.item()
                     bias_correction1 = 1 - beta1 ** step
