@@ -1,2 +1,4 @@
-# torch.utils for DeviceScope: only the pieces PyTorch code commonly imports (data, hooks).
-# Submodules are imported lazily by `import torch.utils.data` as in PyTorch.
+# torch.utils for DeviceScope: the pieces PyTorch code commonly uses (data, hooks). As in PyTorch,
+# `import torch` is enough for `torch.utils.data.DataLoader` to resolve.
+from . import hooks  # noqa: F401
+from . import data  # noqa: F401
