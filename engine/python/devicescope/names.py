@@ -496,8 +496,10 @@ def _build(globals_dict, previous):
         "holders": [{"storage_id": sid, "names": names_} for sid, names_ in b.paths.items()],
         "truncated": b.truncated,
     }
-    _mark_changed(graph, previous if previous is not None else _last_graph)
-    _last_graph = graph
+    if previous is None and _last_graph is not None and _last_graph[0] == id(globals_dict):
+        previous = _last_graph[1]   # same run (same globals dict): highlight what the step changed
+    _mark_changed(graph, previous)
+    _last_graph = (id(globals_dict), graph)
     return graph
 
 
