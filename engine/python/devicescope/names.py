@@ -99,6 +99,7 @@ class _Builder:
         self.module_seen = set()
         self.buffer_ids = set()
         self.truncated = False
+        self.found_modules = []  # (module, first path) in discovery order (parents before children)
         self.tinfo = {}          # id(tensor) -> (device, dtype, shape, storage_id)
         self.dev_names = {}      # engine device key -> "cuda:0"
         self.dtype_names = {}    # engine dtype code -> "float32"
@@ -191,6 +192,7 @@ class _Builder:
             return oid if oid in self.nodes else None
         if self.is_module(v):
             if self.add_node(oid, "module", _module_label(v), "", 0):
+                self.found_modules.append((v, path))
                 self.follow_module(v, oid, path, depth)
             return oid if oid in self.nodes else None
         if self.is_optimizer(v):
@@ -478,17 +480,10 @@ def _build(globals_dict, previous):
         nid = name_id(name)
         b.add_node(nid, "name", name)
         b.add_edge(nid, b.visit(v, name, 0), name)
-    for name, v in names:
-        if b.is_module(v):
-            b.module_rows(v, name)
-        elif isinstance(v, (list, tuple)):
-            for i, x in enumerate(v[:MAX_ITEMS]):
-                if b.is_module(x):
-                    b.module_rows(x, "{}[{}]".format(name, i))
-        elif isinstance(v, dict):
-            for k, x in list(v.items())[:MAX_ITEMS]:
-                if b.is_module(x):
-                    b.module_rows(x, "{}[{!r}]".format(name, k))
+    # Module tree: every module reached from a name (directly, in a container, inside another
+    # object) that is not part of a tree already listed; parents come first, so each tree once.
+    for m, path in b.found_modules:
+        b.module_rows(m, path)
     graph = {
         "nodes": [b.nodes[i] for i in b.order],
         "edges": b.edges,
