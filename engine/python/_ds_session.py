@@ -77,10 +77,27 @@ def setup(output_callback=None):
         mod = sys.modules[name]
         if not (getattr(mod, "__file__", "") or "").startswith(PKG_DIR):
             del sys.modules[name]
+    _guard_os_exit()
     if output_callback is not None:
         sys.stdout = _Sink(output_callback, False)
         sys.stderr = _Sink(output_callback, True)
     new_globals("<string>")
+
+
+def _guard_os_exit():
+    """os._exit(n) in user code ends the script like sys.exit(n) instead of killing DeviceScope itself
+    (forked children, e.g. DataLoader workers, still exit for real)."""
+    if getattr(os._exit, "_devicescope", False):
+        return
+    real_exit = os._exit
+    pid = os.getpid()
+
+    def _exit(code):
+        if os.getpid() != pid:
+            real_exit(code)
+        raise SystemExit(code)
+    _exit._devicescope = True
+    os._exit = _exit
 
 
 def new_globals(filename):

@@ -45,7 +45,7 @@ struct __attribute__((visibility("hidden"))) PythonSession::Interp {
 PythonSession::PythonSession(SessionOptions options) : options_(std::move(options)) {
   runtime_ = Runtime::create(options_.runtime);
   interp_ = std::make_unique<Interp>();
-  interp_->guard = std::make_unique<py::scoped_interpreter>(/*init_signal_handlers=*/true, 0, nullptr,
+  interp_->guard = std::make_unique<py::scoped_interpreter>(options_.install_signal_handlers, 0, nullptr,
                                                             /*add_program_dir_to_path=*/false);
   set_bound_runtime(runtime_);
   {
@@ -65,6 +65,7 @@ PythonSession::PythonSession(SessionOptions options) : options_(std::move(option
 }
 
 PythonSession::~PythonSession() {
+  if (interrupter_.joinable()) interrupter_.join();
   PyEval_RestoreThread(interp_->saved);
   {
     try {
@@ -84,6 +85,7 @@ template <typename... Args>
 RunResult PythonSession::invoke(const char* function, Args&&... args) {
   py::gil_scoped_acquire gil;
   running_thread_ = PyThread_get_thread_ident();
+  ++run_serial_;
   running_ = true;
   RunResult result;
   try {
@@ -171,10 +173,17 @@ RunResult PythonSession::run_console(const std::string& code) {
 }
 
 void PythonSession::interrupt() {
-  if (!running_.load()) return;
-  PyGILState_STATE s = PyGILState_Ensure();
-  if (running_.load()) PyThreadState_SetAsyncExc(running_thread_.load(), PyExc_KeyboardInterrupt);
-  PyGILState_Release(s);
+  if (!running_.load() || interrupting_.exchange(true)) return;
+  if (interrupter_.joinable()) interrupter_.join();  // the previous helper has finished (interrupting_ was false)
+  const uint64_t serial = run_serial_.load();
+  interrupter_ = std::thread([this, serial] {
+    // Waits for the lock: the running code releases it between bytecodes (or when its C++ call returns).
+    PyGILState_STATE s = PyGILState_Ensure();
+    if (running_.load() && run_serial_.load() == serial)
+      PyThreadState_SetAsyncExc(running_thread_.load(), PyExc_KeyboardInterrupt);
+    PyGILState_Release(s);
+    interrupting_ = false;
+  });
 }
 
 void PythonSession::refresh_object_graph() {

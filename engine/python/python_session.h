@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "runtime/runtime.h"
@@ -43,6 +44,9 @@ struct SessionOptions {
   OutputSink output;               // null: stdout/stderr pass through to the process's own
   bool build_object_graph = true;  // after each step / console line, ask devicescope.names for the graph
   bool seed_on_reset = true;       // Step back replays: deterministic torch/random/numpy seeds on reset()
+  // Python's SIGINT handler (Ctrl+C -> KeyboardInterrupt): right for `devicescope run`; the desktop app may
+  // prefer to keep the default action and stop scripts with interrupt().
+  bool install_signal_handlers = true;
 };
 
 // One per process (CPython embeds one interpreter). Create and destroy it on the same thread; every
@@ -79,6 +83,7 @@ class PythonSession {
   RunResult run_console(const std::string& code);
 
   // Stops the running code with KeyboardInterrupt (within a few milliseconds of Python bytecode).
+  // Returns at once: a helper thread waits for the interpreter lock and delivers the exception.
   void interrupt();
   bool running() const { return running_.load(); }
 
@@ -98,6 +103,9 @@ class PythonSession {
   int next_ = 0;
   std::atomic<bool> running_{false};
   std::atomic<unsigned long> running_thread_{0};
+  std::atomic<uint64_t> run_serial_{0};     // which run an interrupt was meant for
+  std::atomic<bool> interrupting_{false};
+  std::thread interrupter_;                 // takes the GIL on interrupt()'s behalf, so interrupt() never blocks
 };
 
 }  // namespace ds::python
