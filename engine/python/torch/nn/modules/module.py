@@ -411,7 +411,23 @@ class Module:
             target = "cuda:%d" % device
         else:
             target = str(device)
-        return self._convert(lambda t: t.cuda(device), target)
+
+        def convert(t):
+            return t.cuda(device)
+        # Parameters may take the engine's direct path when the target is plainly a CUDA device
+        # (anything else goes through Tensor.cuda, which raises PyTorch's errors).
+        try:
+            if device is None:
+                dev = torch.device("cuda")
+            elif isinstance(device, int) and not isinstance(device, bool):
+                dev = torch.device("cuda", device)
+            else:
+                dev = torch.device(device) if isinstance(device, str) else device
+            if isinstance(dev, torch.device) and dev.type == "cuda":
+                convert._ds_impl = _ds.impl_converter(dev, False)
+        except Exception:
+            pass
+        return self._convert(convert, target)
 
     def ipu(self, device=None):
         return self._convert(lambda t: t.ipu(device), "ipu")
@@ -421,7 +437,10 @@ class Module:
 
     def cpu(self):
         r"""Moves all model parameters and buffers to the CPU. Modifies the module in place; returns self."""
-        return self._convert(lambda t: t.cpu(), "cpu")
+        def convert(t):
+            return t.cpu()
+        convert._ds_impl = _ds.impl_converter(torch.device("cpu"), False)
+        return self._convert(convert, "cpu")
 
     def type(self, dst_type):
         r"""Casts all parameters and buffers to :attr:`dst_type`."""
