@@ -76,10 +76,25 @@ def caller_name_of(obj, depth):
         frame = frame.f_back
     if frame is None:
         return ""
-    for scope in (frame.f_locals, frame.f_globals):
+    scopes = (frame.f_locals, frame.f_globals)
+    for scope in scopes:
         for k, v in scope.items():
             if v is obj and k != "self" and not k.startswith("__"):
                 return k
+    # One attribute deep: `self.model.to(device)` inside a method -> "self.model".
+    for scope in scopes:
+        for k, v in scope.items():
+            d = getattr(v, "__dict__", None)
+            if k.startswith("__") or not isinstance(d, dict) or isinstance(v, type):
+                continue
+            for a, x in d.items():
+                if x is obj:
+                    return k + "." + a
+            children = d.get("_modules")  # a Module's registered children
+            if isinstance(children, dict):
+                for a, x in children.items():
+                    if x is obj:
+                        return k + "." + a
     return ""
 
 
