@@ -43,6 +43,13 @@ Command gui_flags_command() {
     app.add_option("--steps", g_flags.steps, "run only the first N statements of the script (default: all)")->check(CLI::NonNegativeNumber);
     app.add_option("--screenshot", g_flags.screenshot, "render the app without a window, write this PNG (and PNG.json) and exit");
     app.add_option("--size", g_flags.size, "window or screenshot size, WIDTHxHEIGHT")->capture_default_str();
+    app.add_option("--anim-time", g_flags.anim_time,
+                   "with --screenshot: show the last step's animations this many seconds in (default: finished)");
+    app.add_option("--runner", g_flags.runner,
+                   "code runner of the app: python (embedded CPython) or preview (a small built-in Python subset, "
+                   "for machines without the Python layer and for GUI tests)")
+        ->check(CLI::IsMember({"python", "preview"}))
+        ->capture_default_str();
     g_flags.bench_option = app.add_option("--bench-frames", g_flags.bench_frames,
                                           "render N frames (default 300) of a synthetic snapshot and print frame times")
                                ->expected(0, 1);

@@ -16,6 +16,8 @@ struct GuiFlags {
   int steps = -1;
   std::string screenshot;
   std::string size = "1600x1000";
+  std::string runner = "python";
+  double anim_time = -1;  // "python": the embedded interpreter; "preview": the C++ stand-in (FakeSession)
   std::string bench_frames;  // "" when given without a count
   size_t bench_storages = 100000;
   size_t bench_transfers = 1000000;

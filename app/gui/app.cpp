@@ -35,7 +35,7 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 }  // namespace
 
 App::App(std::unique_ptr<Session> session, AppOptions options) : runner_(std::move(session)), options_(std::move(options)) {
-  memory_.set_settled(options_.headless);
+  if (options_.headless) memory_.freeze_animations(options_.anim_time);
   ui_.gl_renderer = options_.gl_renderer;
   snapshot_ = runner_.snapshot();
   const SessionStatus st = runner_.status();

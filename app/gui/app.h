@@ -22,7 +22,8 @@
 namespace ds::gui {
 
 struct AppOptions {
-  bool headless = false;      // screenshots: animations settle at once
+  bool headless = false;      // screenshots: animations are frozen at `anim_time`
+  double anim_time = -1;      // seconds after the last change; negative: the end state
   std::string gl_renderer;
 };
 

@@ -75,7 +75,14 @@ void EditorView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   toolbar(ui, cmds);
 
   // Error banner: the exception's last line, with the line number; the traceback is in the console.
-  const float banner_h = ui.error_line > 0 || !ui.error_traceback.empty() ? ImGui::GetTextLineHeightWithSpacing() * 2.2f : 0;
+  // Error banner: the exception's last line (wrapped) and where it happened.
+  std::string last = ui.error_traceback;
+  while (!last.empty() && last.back() == '\n') last.pop_back();
+  last = last.substr(last.find_last_of('\n') == std::string::npos ? 0 : last.find_last_of('\n') + 1);
+  const float wrap = ImGui::GetContentRegionAvail().x - 16;
+  const float banner_h = last.empty() ? 0
+                         : ImGui::CalcTextSize(last.c_str(), nullptr, false, wrap).y + 12 +
+                               (ui.error_line > 0 ? ImGui::GetTextLineHeightWithSpacing() : 0);
   ImGui::Separator();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   ImGui::PushFont(fonts().mono);
@@ -143,13 +150,10 @@ void EditorView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   ImGui::PopFont();
 
   if (banner_h > 0) {
-    std::string last = ui.error_traceback;
-    while (!last.empty() && last.back() == '\n') last.pop_back();
-    last = last.substr(last.find_last_of('\n') == std::string::npos ? 0 : last.find_last_of('\n') + 1);
     ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(0x3a, 0x16, 0x18, 0xff));
     ImGui::BeginChild("##error", ImVec2(0, banner_h - 4), false, ImGuiWindowFlags_NoScrollbar);
     ImGui::SetCursorPos(ImVec2(8, 4));
-    ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(lighten(theme::kError, 0.35f)), "%s", last.c_str());
     ImGui::PopTextWrapPos();
     if (ui.error_line > 0) {

@@ -107,7 +107,7 @@ bool load_initial_script(App& app, const GuiOptions& o) {
     std::stringstream ss;
     ss << in.rdbuf();
     app.load_script(ss.str(), o.script_path);
-    if (o.steps >= 0) app.step_blocking(o.steps);
+    if (o.steps >= 0) app.step_blocking(std::max(0, o.steps - (o.screenshot.empty() ? 0 : 1)));
     else app.run_script_blocking();
     return true;
   }
@@ -115,7 +115,7 @@ bool load_initial_script(App& app, const GuiOptions& o) {
   const std::string starter(render::embedded_file("starter.py"));
   app.load_script(starter, "");
   if (o.steps >= 0) {
-    app.step_blocking(o.steps);
+    app.step_blocking(std::max(0, o.steps - (o.screenshot.empty() ? 0 : 1)));
   } else {
     const size_t at = starter.find("Step from here");
     if (at != std::string::npos) app.step_to_line_blocking(1 + int(std::count(starter.begin(), starter.begin() + long(at), '\n')));

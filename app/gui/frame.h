@@ -19,7 +19,8 @@ void draw_frame(GLFWwindow* window, App& app, int fixed_w = 0, int fixed_h = 0);
 int ensure_display(const GuiOptions& options, bool headless, const std::string& glfw_error);
 
 // Loads --script (or the starter, stepped to its "Step from here" line) and runs what was asked.
-// Returns false (after printing why) when the script cannot be read.
+// Returns false (after printing why) when the script cannot be read. For --steps N screenshots the
+// last step is left to render_screenshot(), so that it is drawn moving from the picture before it.
 bool load_initial_script(App& app, const GuiOptions& options);
 
 int render_screenshot(GLFWwindow* window, App& app, const GuiOptions& options);

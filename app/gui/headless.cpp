@@ -18,7 +18,12 @@ int render_screenshot(GLFWwindow* window, App& app, const GuiOptions& o) {
   }
   target.bind();
   // A few frames: windows take their layout, auto-sized parts settle, instance buffers are built.
-  for (int i = 0; i < 4; ++i) draw_frame(window, app, o.width, o.height);
+  for (int i = 0; i < 3; ++i) draw_frame(window, app, o.width, o.height);
+  if (o.steps > 0) {
+    // The last step runs now, over a drawn picture: moves animate from where their sources were.
+    app.step_blocking(1);
+    for (int i = 0; i < 3; ++i) draw_frame(window, app, o.width, o.height);
+  }
   const std::vector<uint8_t> pixels = render::read_pixels(o.width, o.height);
   target.unbind();
   try {

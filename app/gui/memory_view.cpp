@@ -99,12 +99,14 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     ImGui::End();
     return;
   }
-  const double now = ImGui::GetTime();
+  const double real_now = ImGui::GetTime();
+  if (index_version_ != ui.snapshot_version) epoch_ = real_now;
+  const double now = frozen_ && frozen_at_ >= 0 ? epoch_ + frozen_at_ : real_now;
   if (index_version_ != ui.snapshot_version) {
     // A new picture: find the moved storages while the old layout (and its positions) still stands.
     index_.build(snap);
     const uint64_t since = have_previous_ && snap.seq >= previous_seq_ ? previous_seq_ : 0;
-    migration_.on_snapshot(since, snap, index_, [this](uint64_t id, ImVec2* a, ImVec2* b) { return storage_rect(id, a, b); }, now);
+    migration_.on_snapshot(since, snap, index_, [this](uint64_t id, ImVec2* a, ImVec2* b) { return storage_rect(id, a, b); }, epoch_);
     previous_seq_ = snap.seq;
     have_previous_ = true;
     index_version_ = ui.snapshot_version;
@@ -131,17 +133,23 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   const float pw = (avail.x - kGap * float(cols - 1)) / float(cols);
   const float ph = (avail.y - kGap * float(rows - 1)) / float(rows);
   hovered_this_frame_ = 0;
+  std::vector<ImVec2> mins(n), maxs(n), bodies(n);
+  bool stale = false;
   for (size_t i = 0; i < n; ++i) {
     const size_t r = i / cols, c = i % cols;
-    const ImVec2 min(std::floor(top.x + float(c) * (pw + kGap)), std::floor(top.y + float(r) * (ph + kGap)));
-    const ImVec2 max(std::floor(min.x + pw), std::floor(min.y + ph));
-    draw_pane(snap, ui, panes_[i], i, min, max);
+    mins[i] = ImVec2(std::floor(top.x + float(c) * (pw + kGap)), std::floor(top.y + float(r) * (ph + kGap)));
+    maxs[i] = ImVec2(std::floor(mins[i].x + pw), std::floor(mins[i].y + ph));
+    bodies[i] = ImVec2(std::floor(maxs[i].x - mins[i].x - 20), std::floor(maxs[i].y - mins[i].y - kHeader - 14));
+    const Pane& p = panes_[i];
+    stale = stale || p.version != ui.snapshot_version || p.w != bodies[i].x || p.h != bodies[i].y || p.scale != ui.memory_scale;
   }
+  if (stale) relayout(snap, ui, bodies);
+  for (size_t i = 0; i < n; ++i) draw_pane(snap, ui, panes_[i], i, mins[i], maxs[i]);
   ImGui::Dummy(avail);
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(top, ImVec2(top.x + avail.x, top.y + avail.y), true);
-  migration_.draw(dl, [this](uint64_t id, ImVec2* a, ImVec2* b) { return storage_rect(id, a, b); }, now, settled_);
+  migration_.draw(dl, [this](uint64_t id, ImVec2* a, ImVec2* b) { return storage_rect(id, a, b); }, now, frozen_ && frozen_at_ < 0);
   dl->PopClipRect();
   if (migration_.more() > 0) {
     ImGui::SetCursorScreenPos(ImVec2(top.x + 4, top.y + avail.y - ImGui::GetTextLineHeight() - 2));
@@ -149,6 +157,30 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   }
   if (hovered_this_frame_) ui.hovered_storage = hovered_this_frame_;
   ImGui::End();
+}
+
+void MemoryView::relayout(const Snapshot& snap, UiState& ui, const std::vector<ImVec2>& bodies) {
+  // Each pane first finds the scale it would like; then all use the smallest, so that equal bytes
+  // take equal room everywhere. Runs once per picture or pane size, never per frame.
+  MemoryLayoutOptions o;
+  o.scale = ui.memory_scale;
+  double common = 0;
+  for (size_t i = 0; i < panes_.size(); ++i) {
+    Pane& p = panes_[i];
+    p.layout = layout_memory_pane(snap, index_, i, bodies[i].x, bodies[i].y, o);
+    if (p.layout.fit_px_per_byte > 0) common = common > 0 ? std::min(common, p.layout.fit_px_per_byte) : p.layout.fit_px_per_byte;
+  }
+  o.px_per_byte = common;
+  for (size_t i = 0; i < panes_.size(); ++i) {
+    Pane& p = panes_[i];
+    if (p.layout.fit_px_per_byte > common * 1.0000001) p.layout = layout_memory_pane(snap, index_, i, bodies[i].x, bodies[i].y, o);
+    if (!p.batch) p.batch = std::make_unique<render::QuadBatch>(render::QuadStyle::MemoryBlocks);
+    p.batch->upload(p.layout.quads);
+    p.version = ui.snapshot_version;
+    p.w = bodies[i].x;
+    p.h = bodies[i].y;
+    p.scale = ui.memory_scale;
+  }
 }
 
 void MemoryView::draw_pane(const Snapshot& snap, UiState& ui, Pane& pane, size_t place_index, ImVec2 min, ImVec2 max) {
@@ -211,20 +243,9 @@ void MemoryView::draw_pane(const Snapshot& snap, UiState& ui, Pane& pane, size_t
   if (place.allocated) dl->AddRectFilled(b0, ImVec2(std::max(frac_x(place.allocated), b0.x + 2), b1.y), pc, 2);
 
   // Body: the block map.
-  const ImVec2 bmin(min.x + 10, min.y + kHeader + 6), bmax(max.x - 10, max.y - 8);
-  const float bw = std::floor(bmax.x - bmin.x), bh = std::floor(bmax.y - bmin.y);
+  const ImVec2 bmin(min.x + 10, min.y + kHeader + 6);
+  const float bw = pane.w, bh = pane.h;
   if (bw < 10 || bh < 10) return;
-  if (pane.version != ui.snapshot_version || pane.w != bw || pane.h != bh || pane.scale != ui.memory_scale) {
-    MemoryLayoutOptions o;
-    o.scale = ui.memory_scale;
-    pane.layout = layout_memory_pane(snap, index_, place_index, bw, bh, o);
-    if (!pane.batch) pane.batch = std::make_unique<render::QuadBatch>(render::QuadStyle::MemoryBlocks);
-    pane.batch->upload(pane.layout.quads);
-    pane.version = ui.snapshot_version;
-    pane.w = bw;
-    pane.h = bh;
-    pane.scale = ui.memory_scale;
-  }
   pane.origin = bmin;
   pane.drawn = true;
   if (pane.layout.items.empty()) {

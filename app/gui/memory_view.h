@@ -18,8 +18,12 @@ namespace ds::gui {
 class MemoryView {
  public:
   void draw(const Snapshot& snap, UiState& ui, Commands& cmds);
-  // Headless screenshots skip animations to their end state.
-  void set_settled(bool settled) { settled_ = settled; }
+  // Headless screenshots show animations at a fixed moment: `seconds` after the last change, or
+  // (negative) at their end state.
+  void freeze_animations(double seconds) {
+    frozen_ = true;
+    frozen_at_ = seconds;
+  }
 
   struct PaneInfo {
     const MemoryPaneLayout* layout;
@@ -42,6 +46,7 @@ class MemoryView {
   };
   void legend(const Snapshot& snap, UiState& ui);
   void draw_pane(const Snapshot& snap, UiState& ui, Pane& pane, size_t place_index, ImVec2 min, ImVec2 max);
+  void relayout(const Snapshot& snap, UiState& ui, const std::vector<ImVec2>& body_sizes);
   void tooltip(const Snapshot& snap, const Pane& pane, int item);
 
   std::vector<Pane> panes_;
@@ -50,7 +55,9 @@ class MemoryView {
   uint64_t previous_seq_ = 0;  // for migrations: storages created after it are new
   bool have_previous_ = false;
   MigrationView migration_;
-  bool settled_ = false;
+  bool frozen_ = false;
+  double frozen_at_ = -1;
+  double epoch_ = 0;  // when the current picture arrived (animation time 0)
   uint64_t hovered_this_frame_ = 0;
 };
 

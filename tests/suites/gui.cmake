@@ -7,3 +7,29 @@ if(GUI_MODEL_TESTS AND TARGET ds_gui_model)
   target_compile_definitions(test_gui_model PRIVATE DEVICESCOPE_ASSET_DIR="${PROJECT_SOURCE_DIR}/assets")
   gtest_discover_tests(test_gui_model DISCOVERY_TIMEOUT 60)
 endif()
+
+find_program(XVFB_RUN xvfb-run)
+if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
+  set(GUI_TEST_DIR ${CMAKE_CURRENT_SOURCE_DIR}/gui)
+  set(GUI_OUT ${CMAKE_CURRENT_BINARY_DIR}/gui_screenshots)
+  file(MAKE_DIRECTORY ${GUI_OUT})
+  # name | expectation | extra arguments
+  function(gui_screenshot_test name expect)
+    add_test(NAME gui_screenshot_${name}
+             COMMAND ${Python_EXECUTABLE} ${GUI_TEST_DIR}/check_screenshot.py --devicescope $<TARGET_FILE:devicescope>
+                     --out ${GUI_OUT}/${name}.png --expect ${GUI_TEST_DIR}/expect/${expect}.json ${ARGN})
+    set_tests_properties(gui_screenshot_${name} PROPERTIES TIMEOUT 300 LABELS gui)
+  endfunction()
+  gui_screenshot_test(starter starter)                      # first start: the starter stepped to its marker
+  gui_screenshot_test(starter_full starter_full --script ${PROJECT_SOURCE_DIR}/assets/starter.py)
+  gui_screenshot_test(move_model move_model --script ${GUI_TEST_DIR}/scripts/move_model.py --size 1280x800)
+  gui_screenshot_test(move_model_step3 move_model_step3 --script ${GUI_TEST_DIR}/scripts/move_model.py --steps 4)
+  gui_screenshot_test(mixed_devices mixed_devices --script ${GUI_TEST_DIR}/scripts/mixed_devices.py)
+  # The same picture with the real embedded Python runner (the other tests use the preview runner, so
+  # that they test the views whatever state the Python layer is in).
+  gui_screenshot_test(starter_full_python starter_full --script ${PROJECT_SOURCE_DIR}/assets/starter.py --runner python)
+  # devicescope finds xvfb-run by itself for --screenshot when there is no display.
+  gui_screenshot_test(auto_xvfb starter --no-xvfb)
+  add_test(NAME gui_no_display COMMAND sh ${GUI_TEST_DIR}/check_no_display.sh $<TARGET_FILE:devicescope>)
+  set_tests_properties(gui_no_display PROPERTIES TIMEOUT 60 LABELS gui)
+endif()

@@ -5,6 +5,7 @@
 
 #include "core/device.h"
 #include "core/errors.h"
+#include "gui/model/builder_lines.h"
 #include "gui/model/fake_eval.h"
 
 namespace ds::gui {
@@ -203,6 +204,7 @@ ValuePtr FakeSession::Eval::attribute(const ValuePtr& obj, const std::string& na
       if (name == "data") {
         auto d = std::make_shared<TensorObj>(*t);  // a new tensor sharing the storage
         d->parameter = false;
+        d->made_as = Role::Tensor;
         return Value::of(d);
       }
       static const char* methods[] = {"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "long", "int",
@@ -488,8 +490,9 @@ ValuePtr FakeSession::Eval::call_tensor_method(const ValuePtr& self, const std::
   if (name == "detach" || name == "contiguous" || name == "requires_grad_" || name == "zero_" || name == "fill_" ||
       name == "normal_" || name == "uniform_") {
     if (name == "detach") {
-      auto d = std::make_shared<TensorObj>(*t);  // shares the storage
+      auto d = std::make_shared<TensorObj>(*t);  // shares the storage; a plain tensor, not a Parameter
       d->parameter = false;
+      d->made_as = Role::Tensor;
       return Value::of(d);
     }
     return self;
@@ -544,7 +547,10 @@ ValuePtr FakeSession::Eval::call_tensor_method(const ValuePtr& self, const std::
 ValuePtr FakeSession::Eval::call_module_method(const ValuePtr& self, const std::string& name, std::vector<ValuePtr>& args, Kwargs& kw) {
   const ModulePtr& m = self->module;
   const bool nb = truthy(kwarg(kw, "non_blocking"));
-  const std::string path = s.pending_module_path_.empty() ? "module" : s.pending_module_path_;
+  // Owner names come from the expression the method was called on ("model", "net[0]"); for a module
+  // made and moved in one expression (`m = nn.Linear(4, 2).cuda()`) the name it is bound to.
+  std::string path = is_reference(s.pending_module_path_) ? s.pending_module_path_ : s.pending_target_;
+  if (path.empty()) path = "module";
   auto apply = [&](const ValuePtr& device, bool has_dtype, DType dtype, const std::string& target) {
     s.runtime_->note_module_move(true, path, target);
     try {

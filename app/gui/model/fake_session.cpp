@@ -152,6 +152,7 @@ RunOutcome FakeSession::run_statement(const std::string& text, int first_line, c
     out.error_line = file == "<console>" ? 0 : first_line;
   }
   if (!quiet) publish();
+  else tag_storages();  // owners are "first known": name them after every statement, drawn or not
   return out;
 }
 
@@ -207,16 +208,21 @@ RunOutcome FakeSession::run_line(const std::string& line) {
   return run_statement(line, 1, "<console>", false);
 }
 
+void FakeSession::tag_storages() {
+  ObjectGraph scratch;
+  build_objects(scratch, false);
+}
+
 void FakeSession::publish() {
   if (!runtime_) return;
   ObjectGraph graph;
-  build_objects(graph);
+  build_objects(graph, true);
   runtime_->set_object_graph(std::move(graph));
   snapshot_ = std::make_shared<const Snapshot>(runtime_->snapshot());
   version_++;
 }
 
-void FakeSession::build_objects(ObjectGraph& g) {
+void FakeSession::build_objects(ObjectGraph& g, bool with_graph) {
   std::unordered_map<const void*, uint64_t> ids;     // object identity -> node id
   std::unordered_set<const void*> buffers;           // tensors registered as buffers somewhere
   std::unordered_map<const Storage*, int> role_rank;  // strongest role given so far
@@ -280,6 +286,7 @@ void FakeSession::build_objects(ObjectGraph& g) {
     }
   for (auto& [name, v] : globals_)
     if (v->kind == Kind::Tensor) tag(v->tensor, v->tensor->made_as, 0, name);
+  if (!with_graph) return;
 
   // The object graph, Python Tutor style: names -> objects -> objects.
   Eval ev{*this};

@@ -48,7 +48,8 @@ class FakeSession : public Session {
 
   RunOutcome run_statement(const std::string& text, int first_line, const std::string& file, bool quiet);
   void publish();  // builds names/roles/module tree, takes a snapshot, bumps the version
-  void build_objects(ObjectGraph& graph);
+  void build_objects(ObjectGraph& graph, bool with_graph);  // roles/owners always; the graph when asked
+  void tag_storages();
 
   BackendOptions backend_options_;
   std::shared_ptr<Runtime> runtime_;

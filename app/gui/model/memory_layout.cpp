@@ -208,6 +208,8 @@ MemoryPaneLayout layout_memory_pane(const Snapshot& snap, const StorageIndex& in
       scale = lo;
     }
   }
+  l.fit_px_per_byte = scale;
+  if (o.px_per_byte > 0 && total > 0) scale = std::min(scale, o.px_per_byte);
   l.bytes_per_px = scale > 0 ? 1.0 / scale : 0;
 
   // 3. Items along the rows.

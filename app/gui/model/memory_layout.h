@@ -29,6 +29,9 @@ enum class MemoryScale { Fit, Capacity };  // Fit: the used bytes fill the pane;
 
 struct MemoryLayoutOptions {
   MemoryScale scale = MemoryScale::Fit;
+  // Pixels per byte to use; 0: the pane's own (fit_px_per_byte). The memory view passes the smallest
+  // of all panes' own scales, so the same bytes take the same room in every pane.
+  double px_per_byte = 0;
   float row_height = 20;    // block height
   float row_gap = 4;        // between rows
   float segment_gap = 3;    // between segments along a row
@@ -58,7 +61,8 @@ struct MemoryPaneLayout {
   float row_pitch = 0;
   float row_height = 0;
   double used_px = 0;       // linear pixels the items take
-  double bytes_per_px = 0;  // scale, for the legend ("1 px = 4.0 KiB")
+  double bytes_per_px = 0;  // scale used, for the legend ("1 px = 4.0 KiB")
+  double fit_px_per_byte = 0;  // the scale this pane alone would use (0: nothing to draw)
   std::vector<MemoryItem> items;       // in offset order
   std::vector<Quad> quads;             // segment frames first, then blocks (folded where narrow)
   std::vector<MemoryLabel> labels;

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Screenshot test: runs devicescope headless under xvfb-run, then checks the PNG (size, not blank)
+and the view model the app wrote beside it (out.png.json) against an expectation file.
+
+Expectation JSON (every key optional; values compare exactly unless noted):
+  {"exit_code": 0,
+   "panes": {"cuda:0": {"blocks": 7, "roles": {"parameter": 4}, "segments": 1}},   # subset of each pane
+   "script": {"current_line": 18, "error_line": 0},
+   "names_include": ["model", "w"], "names_exclude": ["x"],
+   "modules": {"rows": 10, "stragglers": 1},
+   "transfers": {"count": 8}, "lanes_include": ["cuda:0  H2D"],
+   "migrations": {"count": 5, "source_live": 0},
+   "error_contains": "Expected all tensors to be on the same device"}
+"""
+import argparse
+import json
+import os
+import struct
+import subprocess
+import sys
+import zlib
+
+
+def read_png(path):
+    """Decodes an 8-bit RGB/RGBA PNG into (width, height, channels, rows of bytes)."""
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG file")
+    pos, idat, width, height, channels = 8, b"", 0, 0, 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            width, height, depth, color = struct.unpack(">IIBB", body[:10])
+            if depth != 8 or color not in (2, 6):
+                raise ValueError("unexpected PNG format: depth %d colour type %d" % (depth, color))
+            channels = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, prev, i = [], bytearray(stride), 0
+    for _ in range(height):
+        ftype, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+        i += 1 + stride
+        for x in range(stride):
+            a = line[x - channels] if x >= channels else 0
+            b = prev[x]
+            c = prev[x - channels] if x >= channels else 0
+            if ftype == 1:
+                line[x] = (line[x] + a) & 255
+            elif ftype == 2:
+                line[x] = (line[x] + b) & 255
+            elif ftype == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif ftype == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, channels, rows
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--devicescope", required=True)
+    ap.add_argument("--out", required=True, help="PNG path to write")
+    ap.add_argument("--expect", required=True)
+    ap.add_argument("--size", default="1600x1000")
+    ap.add_argument("--script")
+    ap.add_argument("--steps", type=int)
+    ap.add_argument("--no-xvfb", action="store_true", help="run devicescope directly (it finds xvfb-run itself)")
+    ap.add_argument("--runner", default="preview", help="devicescope --runner (python or preview)")
+    args = ap.parse_args()
+    expect = json.load(open(args.expect))
+
+    cmd = [args.devicescope, "--backend", "sim", "--sim-devices", "2", "--runner", args.runner,
+           "--screenshot", args.out, "--size", args.size]
+    if args.script:
+        cmd += ["--script", args.script]
+    if args.steps is not None:
+        cmd += ["--steps", str(args.steps)]
+    if not args.no_xvfb:
+        cmd = ["xvfb-run", "-a", "-s", "-screen 0 1920x1200x24"] + cmd
+    for stale in (args.out, args.out + ".json"):
+        if os.path.exists(stale):
+            os.remove(stale)
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
+    print(" ".join(cmd))
+    print(run.stdout + run.stderr)
+    if run.returncode != expect.get("exit_code", 0):
+        fail("exit code %d, expected %d" % (run.returncode, expect.get("exit_code", 0)))
+
+    # The picture: the requested size, and not blank (many colours, not one flat fill).
+    w, h, ch, rows = read_png(args.out)
+    want_w, want_h = (int(v) for v in args.size.split("x"))
+    if (w, h) != (want_w, want_h):
+        fail("PNG is %dx%d, expected %dx%d" % (w, h, want_w, want_h))
+    colours = set()
+    for y in range(0, h, 7):
+        row = rows[y]
+        for x in range(0, w, 5):
+            colours.add(row[x * ch:x * ch + 3])
+    if len(colours) < 40:
+        fail("PNG looks blank: only %d distinct colours sampled" % len(colours))
+
+    # The view model: what the panes showed.
+    vm = json.load(open(args.out + ".json"))
+    if vm["size"] != [want_w, want_h]:
+        fail("view model size %s" % vm["size"])
+    panes = {p["place"]: p for p in vm["panes"]}
+    for place, want in expect.get("panes", {}).items():
+        if place not in panes:
+            fail("no pane for %s (panes: %s)" % (place, sorted(panes)))
+        for key, value in want.items():
+            got = panes[place].get(key)
+            if isinstance(value, dict):
+                for k, v in value.items():
+                    if (got or {}).get(k, 0) != v:
+                        fail("pane %s %s[%s] = %s, expected %s" % (place, key, k, (got or {}).get(k, 0), v))
+            elif got != value:
+                fail("pane %s %s = %s, expected %s" % (place, key, got, value))
+    for key, value in expect.get("script", {}).items():
+        if vm["script"].get(key) != value:
+            fail("script %s = %s, expected %s" % (key, vm["script"].get(key), value))
+    for name in expect.get("names_include", []):
+        if name not in vm["names"]["names"]:
+            fail("name %s missing from the names graph %s" % (name, vm["names"]["names"]))
+    for name in expect.get("names_exclude", []):
+        if name in vm["names"]["names"]:
+            fail("name %s should not be in the names graph" % name)
+    for key, value in expect.get("modules", {}).items():
+        if vm["modules"].get(key) != value:
+            fail("modules %s = %s, expected %s" % (key, vm["modules"].get(key), value))
+    for key, value in expect.get("transfers", {}).items():
+        if vm["transfers"].get(key) != value:
+            fail("transfers %s = %s, expected %s" % (key, vm["transfers"].get(key), value))
+    lanes = [l["name"] for l in vm["transfers"]["lanes"]]
+    for lane in expect.get("lanes_include", []):
+        if lane not in lanes:
+            fail("lane %s missing (lanes: %s)" % (lane, lanes))
+    if "migrations" in expect:
+        m = expect["migrations"]
+        if "count" in m and len(vm["migrations"]) != m["count"]:
+            fail("%d migrations, expected %d" % (len(vm["migrations"]), m["count"]))
+        live = sum(1 for x in vm["migrations"] if x["source_live"])
+        if "source_live" in m and live != m["source_live"]:
+            fail("%d migrations with a live source, expected %d" % (live, m["source_live"]))
+        for holder in m.get("holders_include", []):
+            if not any(holder in x["holders"] for x in vm["migrations"]):
+                fail("no migration whose source is held by %s" % holder)
+    if "error_contains" in expect and expect["error_contains"] not in vm["script"]["error"]:
+        fail("error %r does not contain %r" % (vm["script"]["error"], expect["error_contains"]))
+    if "colors" in expect:
+        for role, hexc in expect["colors"].items():
+            if vm["colors"].get(role) != hexc:
+                fail("colour of %s is %s, expected %s" % (role, vm["colors"].get(role), hexc))
+    print("OK: %dx%d, %d colours sampled, panes %s" % (w, h, len(colours),
+          {p: panes[p]["blocks"] for p in panes}))
+
+
+if __name__ == "__main__":
+    main()

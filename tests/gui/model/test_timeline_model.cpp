@@ -1,0 +1,95 @@
+// Transfer timeline without GL: lanes per device and direction, visible-range queries, folding.
+#include <gtest/gtest.h>
+
+#include "gui/model/timeline_model.h"
+#include "gui/model/transfer_sort.h"
+
+namespace ds::gui {
+namespace {
+
+TransferRecord copy(uint64_t id, Place src, Place dst, uint64_t start, uint64_t end, uint64_t bytes = 1000) {
+  TransferRecord t;
+  t.id = id;
+  t.src = src;
+  t.dst = dst;
+  t.start_ns = start;
+  t.end_ns = end;
+  t.bytes = bytes;
+  t.complete = true;
+  return t;
+}
+
+TEST(TimelineModel, OneLanePerDeviceAndDirection) {
+  Snapshot s;
+  s.transfers = {copy(1, Place::pageable(), Place::cuda(0), 0, 10), copy(2, Place::cuda(0), Place::pinned(), 20, 30),
+                 copy(3, Place::pinned(), Place::cuda(1), 5, 15), copy(4, Place::cuda(0), Place::cuda(1), 40, 50),
+                 copy(5, Place::pinned(), Place::cuda(0), 12, 14)};
+  TimelineModel m;
+  m.build(s);
+  ASSERT_EQ(m.lanes.size(), 4u);
+  EXPECT_EQ(m.lanes[0].name, "cuda:0  H2D");
+  EXPECT_EQ(m.lanes[0].index, (std::vector<uint32_t>{0, 4}));
+  EXPECT_EQ(m.lanes[1].name, "cuda:0  D2H");
+  EXPECT_EQ(m.lanes[2].name, "cuda:0  D2D");
+  EXPECT_EQ(m.lanes[3].name, "cuda:1  H2D");
+  EXPECT_EQ(m.t_min, 0u);
+  EXPECT_EQ(m.t_max, 50u);
+}
+
+TEST(TimelineModel, VisibleRangeAndWideItems) {
+  Snapshot s;
+  for (uint64_t i = 0; i < 100; ++i) s.transfers.push_back(copy(i + 1, Place::pinned(), Place::cuda(0), i * 100, i * 100 + 50));
+  TimelineModel m;
+  m.build(s);
+  std::vector<TimelineItem> items;
+  m.visible(0, 1000, 2000, 1.0, 3.0, items);  // 1 px per ns: every copy is 50 px wide
+  ASSERT_EQ(items.size(), 11u);                 // copies 10..20 overlap [1000, 2000]
+  EXPECT_EQ(items.front().first, 10u);
+  EXPECT_EQ(items.front().count, 1u);
+  EXPECT_DOUBLE_EQ(items.front().x0, 0.0);
+  EXPECT_DOUBLE_EQ(items.front().x1, 50.0);
+  EXPECT_EQ(items.back().first, 20u);
+}
+
+TEST(TimelineModel, NarrowItemsFoldWithACountAndBytes) {
+  Snapshot s;
+  for (uint64_t i = 0; i < 1000; ++i) s.transfers.push_back(copy(i + 1, Place::pinned(), Place::cuda(0), i * 10, i * 10 + 5, 100));
+  TimelineModel m;
+  m.build(s);
+  std::vector<TimelineItem> items;
+  m.visible(0, 0, 10000, 0.1, 3.0, items);  // 0.1 px per ns: each copy 0.5 px, one every pixel
+  size_t copies = 0;
+  uint64_t bytes = 0;
+  for (const TimelineItem& it : items) {
+    if (&it != &items.back()) EXPECT_GT(it.count, 1u);  // the last may be a lone copy
+    copies += it.count;
+    bytes += it.bytes;
+  }
+  EXPECT_EQ(copies, 1000u);   // nothing lost, nothing counted twice
+  EXPECT_EQ(bytes, 100000u);
+  // Folds stop growing at 12 x 3 px: about 1000 px / 36 px of them, not one per copy.
+  EXPECT_LE(items.size(), 1000u / 30u + 2);
+  EXPECT_GE(items.size(), 1000u / 40u);
+}
+
+TEST(TimelineModel, ItemAtFindsTheCopyUnderTheMouse) {
+  Snapshot s;
+  s.transfers = {copy(1, Place::pinned(), Place::cuda(0), 0, 10), copy(2, Place::pinned(), Place::cuda(0), 100, 110)};
+  TimelineModel m;
+  m.build(s);
+  EXPECT_EQ(m.item_at(0, 105, 1), 1);
+  EXPECT_EQ(m.item_at(0, 5, 1), 0);
+  EXPECT_EQ(m.item_at(0, 50, 1), -1);
+}
+
+TEST(TransferSort, SortsByColumnStably) {
+  std::vector<TransferRecord> t = {copy(1, Place::pinned(), Place::cuda(0), 0, 10, 300), copy(2, Place::pinned(), Place::cuda(0), 5, 100, 100),
+                                   copy(3, Place::pinned(), Place::cuda(0), 1, 2, 300)};
+  EXPECT_EQ(sort_transfers(t, TransferColumn::Bytes, true), (std::vector<uint32_t>{1, 0, 2}));
+  EXPECT_EQ(sort_transfers(t, TransferColumn::Bytes, false), (std::vector<uint32_t>{0, 2, 1}));
+  EXPECT_EQ(sort_transfers(t, TransferColumn::Duration, false), (std::vector<uint32_t>{1, 0, 2}));
+  EXPECT_EQ(sort_transfers(t, TransferColumn::Start, true), (std::vector<uint32_t>{0, 2, 1}));
+}
+
+}  // namespace
+}  // namespace ds::gui

@@ -1,0 +1,10 @@
+# Screenshot test: a model with a plain tensor attribute moves to cuda:0; an alias keeps the old bias alive.
+import torch
+import torch.nn as nn
+
+net = nn.Sequential(nn.Linear(64, 32), nn.BatchNorm1d(32), nn.Linear(32, 4))
+net.extra = torch.zeros(16)
+old_bias = net[0].bias.detach()
+net.to("cuda:0")
+x = torch.randn(8, 64, device="cuda:0")
+y = net(x)
