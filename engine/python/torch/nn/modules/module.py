@@ -1,32 +1,22 @@
 # torch.nn.Module for DeviceScope: registries, attribute rules, _apply/to and state_dict as in
 # PyTorch's torch/nn/modules/module.py, plus calls into the engine so moves and names are recorded.
-import itertools
 import warnings
-from collections import OrderedDict, namedtuple
-from collections.abc import Mapping
+from collections import OrderedDict
 
 import torch
 from .. import _ds
 from ..parameter import Buffer, Parameter
 from ...utils import hooks
+from . import _state_dict
+from ._state_dict import _IncompatibleKeys  # noqa: F401 (PyTorch exposes it here)
+from ._conversion import _apply_params, _compatible_types, _conv, _overwrite_on_conversion
 from ._parse_to import parse_to
 
 __all__ = ["register_module_forward_pre_hook", "register_module_forward_hook", "Module"]
 
-_EXTRA_STATE_KEY_SUFFIX = "_extra_state"
-
 _global_forward_pre_hooks = OrderedDict()
 _global_forward_hooks = OrderedDict()
 _global_backward_hooks = OrderedDict()
-
-
-class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
-    def __repr__(self):
-        if not self.missing_keys and not self.unexpected_keys:
-            return "<All keys matched successfully>"
-        return super().__repr__()
-
-    __str__ = __repr__
 
 
 def _addindent(s_, num_spaces):
@@ -55,108 +45,6 @@ def register_module_forward_hook(hook, *, always_call=False):
 def _forward_unimplemented(self, *input):
     r"""Defines the computation performed at every call. Should be overridden by all subclasses."""
     raise NotImplementedError(f"Module [{type(self).__name__}] is missing the required \"forward\" function")
-
-
-class _ConversionState:
-    """Where a conversion (to/cuda/cpu/...) is: the qualified prefix of the module being applied, and
-    settings looked up once per conversion instead of once per module.
-
-    PyTorch's _apply recursion does not carry names; DeviceScope needs "model.encoder.0.weight"
-    for each new storage, so the prefix travels here instead of through _apply's signature
-    (subclasses that override _apply(fn) keep working).
-    """
-    __slots__ = ("depth", "prefix", "hint", "compat", "overwrite", "no_grad")
-
-    def __init__(self):
-        self.depth = 0
-        self.prefix = ""
-        self.hint = None
-        self.compat = None
-        self.overwrite = False
-        self.no_grad = False   # a no_grad scope covering the whole conversion is active
-
-
-_conv = _ConversionState()
-
-
-def _compatible_types():
-    # Every DeviceScope tensor is dense and strided: CPU <-> CUDA and dtype changes are always
-    # shallow-copy compatible, so a missing check means "compatible".
-    return getattr(torch, "_has_compatible_shallow_copy_type", None)
-
-
-def _overwrite_on_conversion():
-    fut = getattr(torch, "__future__", None)
-    g = getattr(fut, "get_overwrite_module_params_on_conversion", None)
-    return bool(g()) if g is not None else False
-
-
-def _apply_params(module, fn, params, prefix, hint, compat, overwrite):
-    """The parameter half of Module._apply (fn under no_grad is the caller's job)."""
-    todo = params
-    impl_fn = getattr(fn, "_ds_impl", None)
-    if impl_fn is not None and not overwrite:
-        todo = _apply_params_impl(params, prefix, hint, impl_fn)
-        if not todo:
-            return
-    for key, param in todo.items():
-        if param is None:
-            continue
-        hint(prefix + key)
-        param_applied = fn(param)
-        if not overwrite and (compat is None or compat(param, param_applied)):
-            # Identity kept: the same Parameter object now points at the new storage
-            # (`param.data = param_applied`, which is impl.set_data in DeviceScope's Tensor).
-            if param_applied is not param:
-                try:
-                    param._impl.set_data(param_applied._impl)
-                except AttributeError:
-                    param.data = param_applied
-            out_param = param
-        else:
-            assert isinstance(param, Parameter)
-            assert param.is_leaf
-            out_param = Parameter(param_applied, param.requires_grad)
-            params[key] = out_param
-            _ds.tag(out_param, "parameter", prefix + key)
-        grad = param._grad  # the leaf's .grad without the non-leaf access warning check
-        if grad is not None:
-            hint(prefix + key + ".grad")
-            grad_applied = fn(grad)
-            if not overwrite and (compat is None or compat(grad, grad_applied)):
-                if grad_applied is not grad:
-                    out_param.grad.data = grad_applied
-            else:
-                assert grad.is_leaf
-                out_param.grad = grad_applied.requires_grad_(grad.requires_grad)
-
-
-def _apply_params_impl(params, prefix, hint, impl_fn):
-    """Module.to(device) fast path: `param.data = param.to(device)` done on the engine's tensor impls
-    (same storage, same records) without a Python Tensor per parameter. Returns the parameters it
-    could not handle (not DeviceScope tensors), for the general path."""
-    rest = None
-    for key, param in params.items():
-        if param is None:
-            continue
-        try:
-            pimpl = param._impl
-        except AttributeError:
-            if rest is None:
-                rest = {}
-            rest[key] = param
-            continue
-        hint(prefix + key)
-        new = impl_fn(pimpl)
-        if new is not None:
-            pimpl.set_data(new)
-        grad = param._grad
-        if grad is not None:
-            hint(prefix + key + ".grad")
-            new = impl_fn(grad._impl)
-            if new is not None:
-                grad._impl.set_data(new)
-    return rest
 
 
 class Module:
@@ -674,142 +562,10 @@ class Module:
         self._load_state_dict_post_hooks[handle.id] = hook
         return handle
 
-    def _save_to_state_dict(self, destination, prefix, keep_vars):
-        for name, param in self._parameters.items():
-            if param is not None:
-                destination[prefix + name] = param if keep_vars else param.detach()
-        for name, buf in self._buffers.items():
-            if buf is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = buf if keep_vars else buf.detach()
-        extra_state_key = prefix + _EXTRA_STATE_KEY_SUFFIX
-        if getattr(self.__class__, "get_extra_state", Module.get_extra_state) is not Module.get_extra_state:
-            destination[extra_state_key] = self.get_extra_state()
-
-    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
-        r"""Returns an OrderedDict of parameters and persistent buffers (detached unless keep_vars)."""
-        if len(args) > 0:
-            if destination is None:
-                destination = args[0]
-            if len(args) > 1 and prefix == "":
-                prefix = args[1]
-            if len(args) > 2 and keep_vars is False:
-                keep_vars = args[2]
-            warnings.warn(
-                "Positional args are being deprecated, use kwargs instead. Refer to "
-                "https://pytorch.org/docs/master/generated/torch.nn.Module.html#torch.nn.Module.state_dict"
-                " for details.")
-        if destination is None:
-            destination = OrderedDict()
-            destination._metadata = OrderedDict()
-        local_metadata = dict(version=self._version)
-        if hasattr(destination, "_metadata"):
-            destination._metadata[prefix[:-1]] = local_metadata
-        for hook in self._state_dict_pre_hooks.values():
-            hook(self, prefix, keep_vars)
-        self._save_to_state_dict(destination, prefix, keep_vars)
-        for name, module in self._modules.items():
-            if module is not None:
-                module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
-        for hook in self._state_dict_hooks.values():
-            hook_result = hook(self, destination, prefix, local_metadata)
-            if hook_result is not None:
-                destination = hook_result
-        return destination
-
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict,
-                              missing_keys, unexpected_keys, error_msgs):
-        for hook in self._load_state_dict_pre_hooks.values():
-            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
-
-        persistent_buffers = {k: v for k, v in self._buffers.items()
-                              if k not in self._non_persistent_buffers_set}
-        local_name_params = itertools.chain(self._parameters.items(), persistent_buffers.items())
-        local_state = {k: v for k, v in local_name_params if v is not None}
-
-        for name, param in local_state.items():
-            key = prefix + name
-            if key in state_dict:
-                input_param = state_dict[key]
-                if not isinstance(input_param, torch.Tensor):
-                    error_msgs.append('While copying the parameter named "{}", '
-                                      'expected torch.Tensor or Tensor-like object from checkpoint but '
-                                      'received {}'.format(key, type(input_param)))
-                    continue
-                if len(param.shape) == 0 and len(input_param.shape) == 1:
-                    input_param = input_param[0]
-                if input_param.shape != param.shape:
-                    error_msgs.append('size mismatch for {}: copying a param with shape {} from checkpoint, '
-                                      'the shape in current model is {}.'
-                                      .format(key, input_param.shape, param.shape))
-                    continue
-                try:
-                    with torch.no_grad():
-                        param.copy_(input_param)
-                except Exception as ex:
-                    error_msgs.append('While copying the parameter named "{}", '
-                                      'whose dimensions in the model are {} and '
-                                      'whose dimensions in the checkpoint are {}, '
-                                      'an exception occurred : {}.'
-                                      .format(key, param.size(), input_param.size(), ex.args))
-            elif strict:
-                missing_keys.append(key)
-
-        extra_state_key = prefix + _EXTRA_STATE_KEY_SUFFIX
-        if getattr(self.__class__, "set_extra_state", Module.set_extra_state) is not Module.set_extra_state:
-            if extra_state_key in state_dict:
-                self.set_extra_state(state_dict[extra_state_key])
-            elif strict:
-                missing_keys.append(extra_state_key)
-        elif strict and (extra_state_key in state_dict):
-            unexpected_keys.append(extra_state_key)
-
-        if strict:
-            for key in state_dict.keys():
-                if key.startswith(prefix) and key != extra_state_key:
-                    input_name = key[len(prefix):].split(".", 1)[0]
-                    if input_name not in self._modules and input_name not in local_state:
-                        unexpected_keys.append(key)
-
-    def load_state_dict(self, state_dict, strict=True):
-        r"""Copies parameters and buffers from :attr:`state_dict` into this module and its descendants."""
-        if not isinstance(state_dict, Mapping):
-            raise TypeError("Expected state_dict to be dict-like, got {}.".format(type(state_dict)))
-        missing_keys, unexpected_keys, error_msgs = [], [], []
-        metadata = getattr(state_dict, "_metadata", None)
-        state_dict = OrderedDict(state_dict)
-        if metadata is not None:
-            state_dict._metadata = metadata
-
-        def load(module, local_state_dict, prefix=""):
-            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
-            module._load_from_state_dict(local_state_dict, prefix, local_metadata, True,
-                                         missing_keys, unexpected_keys, error_msgs)
-            for name, child in module._modules.items():
-                if child is not None:
-                    child_prefix = prefix + name + "."
-                    child_state_dict = {k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)}
-                    load(child, child_state_dict, child_prefix)
-            incompatible_keys = _IncompatibleKeys(missing_keys, unexpected_keys)
-            for hook in module._load_state_dict_post_hooks.values():
-                out = hook(module, incompatible_keys)
-                assert out is None, ("Hooks registered with ``register_load_state_dict_post_hook`` are not"
-                                     "expected to return new values, if incompatible_keys need to be modified,"
-                                     "it should be done inplace.")
-
-        load(self, state_dict)
-        del load
-
-        if strict:
-            if len(unexpected_keys) > 0:
-                error_msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
-                    ", ".join('"{}"'.format(k) for k in unexpected_keys)))
-            if len(missing_keys) > 0:
-                error_msgs.insert(0, "Missing key(s) in state_dict: {}. ".format(
-                    ", ".join('"{}"'.format(k) for k in missing_keys)))
-        if len(error_msgs) > 0:
-            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
-                self.__class__.__name__, "\n\t".join(error_msgs)))
-        return _IncompatibleKeys(missing_keys, unexpected_keys)
+    _save_to_state_dict = _state_dict.save_to_state_dict
+    state_dict = _state_dict.state_dict
+    _load_from_state_dict = _state_dict.load_from_state_dict
+    load_state_dict = _state_dict.load_state_dict
 
     # ----------------------------------------------------------------- traversal
     def _named_members(self, get_members_fn, prefix="", recurse=True, remove_duplicate=True):

@@ -1,0 +1,107 @@
+# Module._apply's parameter conversion and the per-conversion state (qualified names for the engine,
+# settings looked up once). Kept apart from module.py so the Module class reads like PyTorch's.
+import torch
+from .. import _ds
+from ..parameter import Parameter
+
+
+class _ConversionState:
+    """Where a conversion (to/cuda/cpu/...) is: the qualified prefix of the module being applied, and
+    settings looked up once per conversion instead of once per module.
+
+    PyTorch's _apply recursion does not carry names; DeviceScope needs "model.encoder.0.weight"
+    for each new storage, so the prefix travels here instead of through _apply's signature
+    (subclasses that override _apply(fn) keep working).
+    """
+    __slots__ = ("depth", "prefix", "hint", "compat", "overwrite", "no_grad")
+
+    def __init__(self):
+        self.depth = 0
+        self.prefix = ""
+        self.hint = None
+        self.compat = None
+        self.overwrite = False
+        self.no_grad = False   # a no_grad scope covering the whole conversion is active
+
+
+_conv = _ConversionState()
+
+
+def _compatible_types():
+    # Every DeviceScope tensor is dense and strided: CPU <-> CUDA and dtype changes are always
+    # shallow-copy compatible, so a missing check means "compatible".
+    return getattr(torch, "_has_compatible_shallow_copy_type", None)
+
+
+def _overwrite_on_conversion():
+    fut = getattr(torch, "__future__", None)
+    g = getattr(fut, "get_overwrite_module_params_on_conversion", None)
+    return bool(g()) if g is not None else False
+
+
+def _apply_params(module, fn, params, prefix, hint, compat, overwrite):
+    """The parameter half of Module._apply (fn under no_grad is the caller's job)."""
+    todo = params
+    impl_fn = getattr(fn, "_ds_impl", None)
+    if impl_fn is not None and not overwrite:
+        todo = _apply_params_impl(params, prefix, hint, impl_fn)
+        if not todo:
+            return
+    for key, param in todo.items():
+        if param is None:
+            continue
+        hint(prefix + key)
+        param_applied = fn(param)
+        if not overwrite and (compat is None or compat(param, param_applied)):
+            # Identity kept: the same Parameter object now points at the new storage
+            # (`param.data = param_applied`, which is impl.set_data in DeviceScope's Tensor).
+            if param_applied is not param:
+                try:
+                    param._impl.set_data(param_applied._impl)
+                except AttributeError:
+                    param.data = param_applied
+            out_param = param
+        else:
+            assert isinstance(param, Parameter)
+            assert param.is_leaf
+            out_param = Parameter(param_applied, param.requires_grad)
+            params[key] = out_param
+            _ds.tag(out_param, "parameter", prefix + key)
+        grad = param._grad  # the leaf's .grad without the non-leaf access warning check
+        if grad is not None:
+            hint(prefix + key + ".grad")
+            grad_applied = fn(grad)
+            if not overwrite and (compat is None or compat(grad, grad_applied)):
+                if grad_applied is not grad:
+                    out_param.grad.data = grad_applied
+            else:
+                assert grad.is_leaf
+                out_param.grad = grad_applied.requires_grad_(grad.requires_grad)
+
+
+def _apply_params_impl(params, prefix, hint, impl_fn):
+    """Module.to(device) fast path: `param.data = param.to(device)` done on the engine's tensor impls
+    (same storage, same records) without a Python Tensor per parameter. Returns the parameters it
+    could not handle (not DeviceScope tensors), for the general path."""
+    rest = None
+    for key, param in params.items():
+        if param is None:
+            continue
+        try:
+            pimpl = param._impl
+        except AttributeError:
+            if rest is None:
+                rest = {}
+            rest[key] = param
+            continue
+        hint(prefix + key)
+        new = impl_fn(pimpl)
+        if new is not None:
+            pimpl.set_data(new)
+        grad = param._grad
+        if grad is not None:
+            hint(prefix + key + ".grad")
+            new = impl_fn(grad._impl)
+            if new is not None:
+                grad._impl.set_data(new)
+    return rest
