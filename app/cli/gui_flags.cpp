@@ -45,6 +45,9 @@ Command gui_flags_command() {
     app.add_option("--size", g_flags.size, "window or screenshot size, WIDTHxHEIGHT")->capture_default_str();
     app.add_option("--anim-time", g_flags.anim_time,
                    "with --screenshot: show the last step's animations this many seconds in (default: finished)");
+    app.add_option("--mouse", g_flags.mouse, "with --screenshot: rest the pointer at X,Y (shows hover tooltips)");
+    app.add_option("--show", g_flags.show, "tabs to open at start: timeline, bandwidth, table, console, builder")
+        ->check(CLI::IsMember({"timeline", "bandwidth", "table", "console", "builder"}));
     app.add_option("--runner", g_flags.runner,
                    "code runner of the app: python (embedded CPython) or preview (a small built-in Python subset, "
                    "for machines without the Python layer and for GUI tests)")

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "cli/commands.h"
 
@@ -17,7 +18,9 @@ struct GuiFlags {
   std::string screenshot;
   std::string size = "1600x1000";
   std::string runner = "python";
-  double anim_time = -1;  // "python": the embedded interpreter; "preview": the C++ stand-in (FakeSession)
+  double anim_time = -1;
+  std::string mouse;  // "X,Y"
+  std::vector<std::string> show;  // "python": the embedded interpreter; "preview": the C++ stand-in (FakeSession)
   std::string bench_frames;  // "" when given without a count
   size_t bench_storages = 100000;
   size_t bench_transfers = 1000000;

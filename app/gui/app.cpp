@@ -94,6 +94,14 @@ void App::notice(const std::string& text, bool error) {
   if (error) console_add(ui_, ConsoleLine::Kind::Error, text);
 }
 
+void App::show(const std::string& what) {
+  if (what == "timeline") ui_.transfer_tab_request = 0;
+  if (what == "bandwidth") ui_.transfer_tab_request = 1;
+  if (what == "table") ui_.transfer_tab_request = 2;
+  if (what == "console") ui_.console_tab_request = 0;
+  if (what == "builder") ui_.console_tab_request = 1;
+}
+
 bool App::animating() const { return ImGui::GetTime() - last_change_ < 3.0; }
 
 void App::bench_tick(int frame) {
@@ -203,11 +211,12 @@ void App::draw_console_window(const Snapshot& snap, Commands& cmds) {
     return;
   }
   if (ImGui::BeginTabBar("##console_tabs")) {
-    if (ImGui::BeginTabItem("Console")) {
+    auto flags = [&](int tab) { return ui_.console_tab_request == tab ? ImGuiTabItemFlags_SetSelected : 0; };
+    if (ImGui::BeginTabItem("Console", nullptr, flags(0))) {
       console_.draw_contents(ui_, cmds);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Builder")) {
+    if (ImGui::BeginTabItem("Builder", nullptr, flags(1))) {
       ImGui::BeginChild("##builder");
       builder_.draw_contents(snap, ui_, cmds);
       ImGui::EndChild();
@@ -215,6 +224,7 @@ void App::draw_console_window(const Snapshot& snap, Commands& cmds) {
     }
     ImGui::EndTabBar();
   }
+  ui_.console_tab_request = -1;
   ImGui::End();
 }
 

@@ -25,14 +25,14 @@
 
 namespace ds::gui {
 
-void draw_frame(GLFWwindow* window, App& app, int fixed_w, int fixed_h) {
+void draw_frame(GLFWwindow* window, App& app, int fixed_w, int fixed_h, float mouse_x, float mouse_y) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   if (fixed_w > 0) {
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(float(fixed_w), float(fixed_h));
     io.DisplayFramebufferScale = ImVec2(1, 1);
-    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    io.MousePos = mouse_x >= 0 ? ImVec2(mouse_x, mouse_y) : ImVec2(-FLT_MAX, -FLT_MAX);
   }
   ImGui::NewFrame();
   app.frame();

@@ -12,7 +12,7 @@ class App;
 struct GuiOptions;
 
 // `fixed_w/h` > 0: render at exactly that size (offscreen target), with no mouse.
-void draw_frame(GLFWwindow* window, App& app, int fixed_w = 0, int fixed_h = 0);
+void draw_frame(GLFWwindow* window, App& app, int fixed_w = 0, int fixed_h = 0, float mouse_x = -1, float mouse_y = -1);
 
 // -1 when a display is there; else re-runs the command under xvfb-run (headless modes) or prints
 // one line saying how to get a display, and returns the exit code.

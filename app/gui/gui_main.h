@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gui/model/session.h"
 
@@ -16,7 +17,9 @@ struct GuiOptions {
   int steps = -1;               // --steps N: run N statements (default: the whole --script; starter: to its marker)
   std::string screenshot;       // --screenshot out.png: render headless, write the PNG (+ out.png.json), exit
   int width = 1600, height = 1000;  // --size WxH
-  double anim_time = -1;        // --anim-time T: screenshots show animations T seconds in (default: finished)
+  double anim_time = -1;
+  float mouse_x = -1, mouse_y = -1;  // --mouse X,Y: where the pointer rests in a screenshot
+  std::vector<std::string> show;  // --show TAB...: tabs to select at start (bandwidth, table, builder)        // --anim-time T: screenshots show animations T seconds in (default: finished)
   int bench_frames = 0;         // --bench-frames N
   size_t bench_storages = 100000, bench_transfers = 1000000;
   std::string argv0;            // for re-running under xvfb-run

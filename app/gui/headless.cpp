@@ -24,6 +24,8 @@ int render_screenshot(GLFWwindow* window, App& app, const GuiOptions& o) {
     app.step_blocking(1);
     for (int i = 0; i < 3; ++i) draw_frame(window, app, o.width, o.height);
   }
+  // --mouse X,Y: hover there (tooltips, highlights) for the last frames.
+  for (int i = 0; o.mouse_x >= 0 && i < 3; ++i) draw_frame(window, app, o.width, o.height, o.mouse_x, o.mouse_y);
   const std::vector<uint8_t> pixels = render::read_pixels(o.width, o.height);
   target.unbind();
   try {

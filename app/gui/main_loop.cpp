@@ -104,6 +104,7 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
   // Our state: the app with its session, and the script a new user sees first
   if (rc == 0) {
     App app(make_session(), AppOptions{!o.screenshot.empty(), o.anim_time, render::gl_renderer()});
+    for (const std::string& tab : o.show) app.show(tab);
     if (o.bench_frames == 0 && !load_initial_script(app, o)) rc = 2;
     if (rc == 0 && !o.screenshot.empty()) rc = render_screenshot(window, app, o);
     else if (rc == 0 && o.bench_frames > 0) rc = run_benchmark(window, app, o);

@@ -53,12 +53,13 @@ void MemoryView::legend(const Snapshot& snap, UiState& ui) {
   const float start_y = ImGui::GetCursorPosY();
   ImGui::SetCursorPosX(right - combo_w - badge_w);
   ImGui::SetNextItemWidth(combo_w);
-  int scale = ui.memory_scale == MemoryScale::Fit ? 0 : 1;
-  if (ImGui::Combo("##scale", &scale, "Scale: fit to used\0Scale: capacity\0"))
-    ui.memory_scale = scale == 0 ? MemoryScale::Fit : MemoryScale::Capacity;
+  int scale = int(ui.memory_scale);
+  if (ImGui::Combo("##scale", &scale, "Scale: reserved\0Scale: allocated\0Scale: capacity\0")) ui.memory_scale = MemoryScale(scale);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Fit: the bytes in use fill each pane (small tensors stay visible).\n"
-                      "Capacity: device panes are drawn to the scale of the whole device.");
+    ImGui::SetTooltip("One scale for every pane, so equal bytes take equal room.\n"
+                      "Reserved: live and cached free blocks fill the panes.\n"
+                      "Allocated: live blocks fill them; cached free blocks are thin markers.\n"
+                      "Capacity: drawn to the scale of the whole device.");
   if (snap.simulated) {
     ImGui::SameLine();
     simulated_badge("capacities and figures");

@@ -91,12 +91,22 @@ void TransferView::draw_bandwidth(const Snapshot& snap, UiState& ui) {
     if (!series_on_[s]) continue;
     const auto& d = bandwidth_.series[s];
     const ImU32 col = series_color(Series(s));
+    // Few copies: a marker each; many: the bins, brighter where more copies fall.
+    const bool markers = d.cells.size() < 400;
     for (const BandwidthModel::Cell& c : d.cells) {
-      const float a = std::min(1.0f, 0.45f + 0.15f * std::log2(float(c.count)));
-      const float x = p0.x + float(c.x) * cw, y = p1.y - float(c.y + 1) * ch;
-      dl->AddRectFilled(ImVec2(x, y), ImVec2(x + std::max(cw, 2.5f), y + std::max(ch, 2.5f)), with_alpha(col, a), 1);
+      const float x = p0.x + (float(c.x) + 0.5f) * cw, y = p1.y - (float(c.y) + 0.5f) * ch;
+      if (markers) {
+        dl->AddCircleFilled(ImVec2(x, y), 4.0f, IM_COL32(0x10, 0x12, 0x16, 0xff), 8);
+        dl->AddCircleFilled(ImVec2(x, y), 3.0f, col, 8);
+      } else {
+        const float a = std::min(1.0f, 0.45f + 0.15f * std::log2(float(c.count)));
+        dl->AddRectFilled(ImVec2(x - std::max(cw, 2.5f) * 0.5f, y - std::max(ch, 2.5f) * 0.5f),
+                          ImVec2(x + std::max(cw, 2.5f) * 0.5f, y + std::max(ch, 2.5f) * 0.5f), with_alpha(col, a));
+      }
     }
-    for (size_t k = 1; k < d.median.size(); ++k)
+    // The median curve only says something once there are enough copies.
+    if (d.count >= 20)
+      for (size_t k = 1; k < d.median.size(); ++k)
       dl->AddLine(ImVec2(X(d.median[k - 1].first), Y(d.median[k - 1].second)), ImVec2(X(d.median[k].first), Y(d.median[k].second)),
                   lighten(col, 0.3f), 2.0f);
   }

@@ -68,23 +68,25 @@ void TransferView::draw(const Snapshot& live, UiState& ui, Commands& cmds) {
   }
 
   if (ImGui::BeginTabBar("##transfer_tabs")) {
-    if (ImGui::BeginTabItem("Timeline")) {
+    auto flags = [&](int tab) { return ui.transfer_tab_request == tab ? ImGuiTabItemFlags_SetSelected : 0; };
+    if (ImGui::BeginTabItem("Timeline", nullptr, flags(0))) {
       ui.transfer_tab = 0;
       draw_timeline(snap, ui);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Bandwidth vs size")) {
+    if (ImGui::BeginTabItem("Bandwidth vs size", nullptr, flags(1))) {
       ui.transfer_tab = 1;
       draw_bandwidth(snap, ui);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Table")) {
+    if (ImGui::BeginTabItem("Table", nullptr, flags(2))) {
       ui.transfer_tab = 2;
       draw_table(snap, ui);
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
   }
+  ui.transfer_tab_request = -1;
   ImGui::End();
 }
 

@@ -58,6 +58,8 @@ struct UiState {
 
   // Transfers.
   int transfer_tab = 0;             // 0 timeline, 1 bandwidth, 2 table
+  int transfer_tab_request = -1;    // select this tab on the next frame (-1: none)
+  int console_tab_request = -1;     // 0 console, 1 builder
   double view_t0 = 0, view_t1 = 0;  // visible timeline range (ns)
   bool timeline_fit = true;         // re-fit the range when the data changes
   uint64_t hovered_transfer = 0;

@@ -53,6 +53,7 @@ void BandwidthModel::build(const Snapshot& snap, const LinkProfile* profile) {
   for (const TransferRecord& t : snap.transfers) {
     const double gbs = t.gbps();
     if (!t.complete || gbs <= 0 || t.bytes == 0) continue;
+    if (t.src.is_host() && t.dst.is_host()) continue;  // a host memcpy is not a device link
     const Series s = transfer_series(t);
     const double lx = std::log10(double(t.bytes)), ly = std::log10(gbs);
     const int xb = std::clamp(int((lx - x_min) / (x_max - x_min) * x_bins), 0, x_bins - 1);

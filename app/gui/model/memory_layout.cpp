@@ -187,8 +187,11 @@ MemoryPaneLayout layout_memory_pane(const Snapshot& snap, const StorageIndex& in
   double gap = o.segment_gap;
   if (double(l.segments) * gap > 0.15 * linear) gap = 0;
   const double gaps = double(l.segments) * gap;
+  // What a span weighs on the scale: its bytes, except cached free blocks in Allocated mode, which
+  // are drawn at the minimum width ("cached free memory here").
+  auto weight = [&](const Span& s) { return o.scale == MemoryScale::Allocated && s.free ? 0.0 : double(s.bytes); };
   double total = 0;
-  for (const Span& s : spans) total += double(s.bytes);
+  for (const Span& s : spans) total += weight(s);
   double min_px = o.min_block_px;
   const double room = std::max(linear * 0.96 - gaps, 1.0);
   if (!spans.empty() && double(spans.size()) * min_px > room * 0.7) min_px = room * 0.7 / double(spans.size());
@@ -202,7 +205,7 @@ MemoryPaneLayout layout_memory_pane(const Snapshot& snap, const StorageIndex& in
       for (int it = 0; it < 40; ++it) {
         const double mid = 0.5 * (lo + hi);
         double f = 0;
-        for (const Span& s : spans) f += std::max(min_px, double(s.bytes) * mid);
+        for (const Span& s : spans) f += std::max(min_px, weight(s) * mid);
         (f <= room ? lo : hi) = mid;
       }
       scale = lo;
@@ -218,7 +221,7 @@ MemoryPaneLayout layout_memory_pane(const Snapshot& snap, const StorageIndex& in
   for (const Span& s : spans) {
     MemoryItem it;
     it.offset = cursor;
-    it.length = std::max(min_px, double(s.bytes) * scale);
+    it.length = std::max(min_px, weight(s) * scale);
     it.storage_id = s.free ? 0 : s.storage_id;
     it.bytes = s.bytes;
     it.segment = s.segment;

@@ -25,7 +25,9 @@ class StorageIndex {
   std::vector<uint32_t> order_;  // when the snapshot's storages are not in id order
 };
 
-enum class MemoryScale { Fit, Capacity };  // Fit: the used bytes fill the pane; Capacity: the whole device does
+// Fit: reserved bytes (live blocks and cached free ones) fill the panes; Allocated: live blocks do, and
+// cached free blocks shrink to thin markers; Capacity: the whole device does.
+enum class MemoryScale { Fit, Allocated, Capacity };
 
 struct MemoryLayoutOptions {
   MemoryScale scale = MemoryScale::Fit;
