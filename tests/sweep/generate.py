@@ -23,10 +23,10 @@ import torch.nn as nn
 
 
 def _ds_init(m):
-    # small integers, so every printed value is exact in float32 and float64
+    # small integers (-1..1), so printed values are exact in float32 and float64
     with torch.no_grad():
         for i, p in enumerate(m.parameters()):
-            p.copy_((torch.arange(p.numel()) % 5 - 2 + i % 3).reshape(p.shape))
+            p.copy_((torch.arange(p.numel()) % 3 - 1 + i % 2).reshape(p.shape))
 
 
 def _ds_show(label, t):
@@ -37,8 +37,13 @@ def _ds_show(label, t):
 
 
 def _ds_vals(t):
-    # + 0 turns -0.0 into 0.0: the sign of a zero from a BLAS matmul is not part of PyTorch's contract
-    return (t.detach() + 0).tolist()
+    # + 0 turns -0.0 into 0.0: the sign of a zero from a BLAS matmul is not part of PyTorch's contract.
+    # Values stay exact while every sum is a small integer; deep random chains can outgrow float32's
+    # 24-bit mantissa, where summation order (BLAS vs numpy) decides the last bits: print only the size.
+    t = t.detach() + 0
+    if t.numel() and float(t.abs().max()) >= 4096:
+        return 'large'
+    return t.tolist()
 
 
 def _ds_run(name, fn):
@@ -383,6 +388,7 @@ class Gen:
                     path = rng.choice(plain)
                     L.append(f"h{i} = {path}")
                     handles.append((f"h{i}", path, "plain"))
+        L += self.module_api_before(params, mods)
         if rng.random() < 0.3:
             L.append("m2 = m  # a second name for the same model")
         name = "m2" if "m2 = m  # a second name for the same model" in L else "m"
@@ -413,17 +419,19 @@ class Gen:
         L.append("print('state_dict', [(k, v.dtype) for k, v in m.state_dict().items()])")
         if trained:
             L.append("print('grads', [None if p.grad is None else p.grad.dtype for p in m.parameters()])")
+        L += self.module_api_after(result_dt)
         data_handles = [v for v, path, kind in handles if kind == "data"]
         if data_handles and exact and result_dt in ("float32", "float64") and rng.random() < 0.5:
             v = rng.choice(data_handles)
             L.append(f"{v}.add_(100)  # old storage: the model does not see it")
-            L.append("print('after add', [round(float(p.sum()), 3) for p in m.parameters()])")
+            L.append("print('after add', [_ds_vals(p.sum()) for p in m.parameters()])")
 
         # forward / backward / step after the conversion (float32 / float64 only: 1.13 has no CPU half matmul)
         if result_dt in ("float32", "float64") and rng.random() < 0.7:
             L.append(f"m.zero_grad(set_to_none={rng.choice(['True', 'False'])})")
             L.append(f"out = m({fwd_expr.format(dt='torch.' + result_dt)})")
-            L.append("out.sum().backward()")
+            L.append("if out.requires_grad:  # not when requires_grad_(False) froze the whole path")
+            L.append("    out.sum().backward()")
             L.append("_ds_show('out2', out)")
             L.append("print('grads2', [None if p.grad is None else p.grad.dtype for p in m.parameters()])")
             if exact:
@@ -434,14 +442,57 @@ class Gen:
                 if opt in ("sgd", "sgd_m") and exact:
                     L.append("print('after step', [_ds_vals(p) for p in m.parameters()])")
                 if opt in ("adam", "adamw"):
-                    L.append("p0 = next(iter(opt.state))")
-                    L.append("print('adam state', sorted(opt.state[p0]), opt.state[p0]['exp_avg'].dtype, "
+                    L.append("for p0 in list(opt.state)[:1]:  # no state when no parameter got a gradient")
+                    L.append("    print('adam state', sorted(opt.state[p0]), opt.state[p0]['exp_avg'].dtype, "
                              "opt.state[p0]['step'])")
                 if opt == "sgd_m":
                     L.append("print('momentum', [s['momentum_buffer'].dtype for s in opt.state.values()])")
         if rng.random() < 0.25:
             L += self.error_snippet(params, mods)
         return L
+
+    def module_api_before(self, params, mods):
+        """Module API calls whose effects the conversion must respect; notes what to print afterwards."""
+        rng = self.rng
+        L, self.after = [], []
+        if rng.random() < 0.25:
+            L.append("sd_vars = m.state_dict(keep_vars=True)")
+            self.after.append("print('keep_vars', [v is p for (k, v), p in zip(sd_vars.items(), m.parameters()) "
+                              "if isinstance(v, nn.Parameter)][:4])")
+        if rng.random() < 0.2:
+            L.append("import copy")
+            L.append("twin = copy.deepcopy(m)")
+            self.after.append("print('deepcopy', [p.dtype for p in twin.parameters()], "
+                              "any(a is b for a, b in zip(twin.parameters(), m.parameters())))")
+        if rng.random() < 0.2:
+            L.append("saved = {k: v.clone() for k, v in m.state_dict().items()}")
+            self.after.append("print('load', m.load_state_dict(saved))")
+            self.after.append("print('loaded dtypes', [(k, v.dtype) for k, v in m.state_dict().items()])")
+        if params and rng.random() < 0.2:
+            path, _ = rng.choice(params)
+            L.append(f"{path}.grad = torch.ones_like({path})  # a gradient set by hand")
+            self.after.append(f"print('manual grad', {path}.grad.dtype, {path}.grad.shape == {path}.shape)")
+        if mods and rng.random() < 0.2:
+            path, _ = rng.choice(mods)
+            L.append(f"{path}.requires_grad_(False)")
+            L.append(f"{path}.train(False)")
+            self.after.append("print('requires_grad', [p.requires_grad for p in m.parameters()])")
+            self.after.append("print('training', [mod.training for mod in m.modules()])")
+        if mods and rng.random() < 0.2:
+            path, _ = rng.choice(mods)
+            target = path[2:].replace("[", ".").replace("]", "").replace("'", "")
+            L.append(f"print('get_submodule', m.get_submodule('{target}') is {path})")
+        if params and rng.random() < 0.2:
+            path, _ = rng.choice(params)
+            if "[" not in path:
+                self.after.append(f"print('get_parameter', m.get_parameter('{path[2:]}') is {path})")
+        if rng.random() < 0.15:
+            L.append("print('children', [n for n, _ in m.named_children()], len(list(m.parameters(recurse=False))))")
+            L.append("print('apply', m.apply(lambda mod: None) is m)")
+        return L
+
+    def module_api_after(self, result_dt):
+        return list(self.after)
 
     def error_snippet(self, params, mods):
         """Errors PyTorch 1.13 and 2.x word the same way (vetted in tests/conformance)."""
@@ -479,7 +530,9 @@ class Gen:
         L = [f"base = torch.arange({a * b}, dtype={dt}).reshape({a}, {b})"]
         views = {"v0": "base[0]", "v1": "base[:, 1:]", "v2": "base.view(-1)", "v3": "base.t()",
                  "v4": "base.transpose(0, 1)", "v5": f"base.split(1, dim=1)[0]", "v6": "base.unsqueeze(0)",
-                 "v7": "base.detach()", "v8": "base.data", "v9": "base.reshape(-1)"}
+                 "v7": "base.detach()", "v8": "base.data", "v9": "base.reshape(-1)",
+                 "v10": "base.permute(1, 0)", "v11": "base.flatten()", "v12": "base.chunk(2, dim=1)[-1]",
+                 "v13": "base.unsqueeze(1).squeeze(1)", "v14": "base.narrow(1, 1, 1)", "v15": "base.unbind(0)[-1]"}
         chosen = rng.sample(sorted(views), rng.randint(1, 4))
         for v in chosen:
             L.append(f"{v} = {views[v]}")
@@ -511,6 +564,19 @@ class Gen:
                 L.append("print(type(y.grad_fn).__name__, y.is_leaf, w.to(w.dtype) is w)")
                 L.append("(y * 2).sum().backward()")
                 L.append("print(w.grad.dtype, w.grad.tolist(), y.grad is None)")
+            elif r < 0.9:
+                L.append(f"print({v}.stride(), {v}.storage_offset(), {v}.is_contiguous(), "
+                         f"{v}.contiguous() is {v}, {v}.shape)")
+                L.append(f"k = {v}.clone()")
+                L.append("k.add_(1)")
+                L.append(f"print(k.is_contiguous(), base.tolist())")
+            elif r < 0.95:
+                L.append("a = base.numpy()  # shares memory with base")
+                L.append("a[0, 0] = -5")
+                L.append("print(base.tolist(), base._version)")
+                L.append(f"n = torch.from_numpy(a.copy())")
+                L.append("n.add_(1)")
+                L.append("print(n.dtype, base.tolist())")
             else:
                 L.append(f"d = {v}.clone()")
                 L.append(f"d.copy_(torch.full(d.shape, 7, dtype={other}))")
