@@ -1,4 +1,5 @@
 // No subcommand given: open the desktop app (or render a screenshot / run the frame benchmark).
+#include <cstdio>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -7,6 +8,7 @@
 #ifdef DEVICESCOPE_HAVE_GUI
 #include "gui/gui_main.h"
 #include "gui/model/fake_session.h"
+#include "session/python_gui_session.h"
 #endif
 
 namespace ds::cli {
@@ -18,20 +20,31 @@ int run_default(const BackendFlags& flags) {
   o.script_path = g.script;
   o.steps = g.steps;
   o.screenshot = g.screenshot;
+  o.open_trace = g.open_trace;
+  o.anim_time = g.anim_time;
+  o.show = g.show;
+  if (!g.mouse.empty() && std::sscanf(g.mouse.c_str(), "%f,%f", &o.mouse_x, &o.mouse_y) != 2) {
+    std::cerr << "devicescope: --mouse must look like 640,300, got " << g.mouse << "\n";
+    return 2;
+  }
   g.size_wh(&o.width, &o.height);
   o.bench_frames = g.bench() ? g.bench_frame_count() : 0;
   o.bench_storages = g.bench_storages;
   o.bench_transfers = g.bench_transfers;
   const BackendOptions backend = flags.options();
-  const gui::SessionFactory make_session = [backend, o]() -> std::unique_ptr<gui::Session> {
+  const std::string o_runner = g.runner;
+  const gui::SessionFactory make_session = [backend, o, o_runner]() -> std::unique_ptr<gui::Session> {
     if (o.bench_frames > 0) {
       gui::SyntheticOptions s;
       s.storages = o.bench_storages;
       s.transfers = o.bench_transfers;
       return gui::FakeSession::synthetic(s);
     }
-    // The code runner the app uses. When the embedded Python session exists, construct it here instead.
-    return std::make_unique<gui::FakeSession>(backend);
+    if (o_runner == "preview") return std::make_unique<gui::FakeSession>(backend);
+    // The code runner: real CPython running DeviceScope's torch package over the engine.
+    RuntimeOptions runtime;
+    runtime.backend = backend;
+    return std::make_unique<gui::PythonGuiSession>(runtime);
   };
   return gui::run_gui(o, make_session);
 #else

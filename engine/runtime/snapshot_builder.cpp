@@ -58,6 +58,8 @@ Snapshot Runtime::snapshot() const {
     info.created_seq = s->created_seq();
     info.moved_from = s->moved_from();
     if (auto h = holders.find(info.id); h != holders.end()) info.holders = h->second;
+    // A plain tensor has no owner of its own: the first name holding it is what a user calls it.
+    if (info.owner.empty() && !info.holders.empty()) info.owner = info.holders.front();
     // Segment blocks only know addresses; tag them with their storage for hover and colouring.
     snap.storages.push_back(std::move(info));
   }
