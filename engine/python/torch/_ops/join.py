@@ -1,0 +1,156 @@
+# Shape ops that copy: cat/stack/hstack/vstack, repeat, flip, roll, triu/tril, diag/diagonal/trace, with
+# PyTorch's checks, device rules (cat names `tensors` in its device error) and autograd.
+import numpy as np
+
+from ..autograd import graph
+from . import _core as C
+from .shape import _fmt, reshape, unbind, unsqueeze, _sizes_arg
+
+def cat(tensors, dim=0, out=None):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, C.Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+    # Legacy rule: 1-D empty tensors are skipped.
+    live = [t for t in tensors if not (t._impl.dim == 1 and t._impl.numel == 0)] or tensors[:1]
+    dev = C.check_same_device("cat", [("tensors", t) for t in live])
+    ref = live[0]
+    nd = ref._impl.dim
+    if nd == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = C.wrap_dim(dim, nd)
+    for i, t in enumerate(live):
+        if t._impl.dim != nd:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and {t._impl.dim}")
+        for k in range(nd):
+            if k != d and t._impl.sizes[k] != ref._impl.sizes[k]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
+                                   f"{ref._impl.sizes[k]} but got size {t._impl.sizes[k]} for tensor number {i} "
+                                   "in the list.")
+    C.check_virtual(*live)
+    odt = C.result_type(*live)
+    npd = C.compute_dtype(odt)
+    res = np.concatenate([C.values_of(t, npd) for t in live], axis=d)
+    result = C.make(res, odt, dev)
+    if odt.is_floating_point and C.needs_grad(*live):
+        sizes = [t._impl.sizes[d] for t in live]
+
+        def fn(gs):
+            gv = C.read(gs[0])
+            outs, s = [], 0
+            for t, n in zip(live, sizes):
+                part = gv[(slice(None),) * d + (slice(s, s + n),)]
+                outs.append(C.make(np.ascontiguousarray(part), C.dtype_of(t), C.device_of(t)))
+                s += n
+            return outs
+        graph.attach("CatBackward0", [result], live, fn)
+    if out is not None:
+        return out.copy_(result)
+    return result
+
+
+concat = cat
+concatenate = cat
+
+
+def stack(tensors, dim=0, out=None):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    ref = tensors[0]
+    for i, t in enumerate(tensors):
+        if tuple(t._impl.sizes) != tuple(ref._impl.sizes):
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {_fmt(ref._impl.sizes)} at "
+                               f"entry 0 and {_fmt(t._impl.sizes)} at entry {i}")
+    d = C.wrap_dim(dim, ref._impl.dim + 1)
+    r = cat([unsqueeze(t, d) for t in tensors], d, out=out)
+    if r._grad_fn is not None and out is None:
+        # One StackBackward0 node over the original tensors (not Cat over Unsqueeze views).
+        def fn(gs):
+            return list(unbind(gs[0], d))
+        graph.attach("StackBackward0", [r], tensors, lambda gs: [g.contiguous() for g in fn(gs)])
+    return r
+
+
+def hstack(tensors):
+    tensors = list(tensors)
+    return cat(tensors, 0 if tensors[0]._impl.dim == 1 else 1)
+
+
+def vstack(tensors):
+    return cat([t if t._impl.dim >= 2 else reshape(t, (1, -1)) for t in tensors], 0)
+
+
+def repeat(x, *sizes):
+    sizes = _sizes_arg(sizes)
+    if len(sizes) < x._impl.dim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
+                           "tensor")
+    C.check_virtual(x)
+    xv = C.read(x)
+    xv = xv.reshape((1,) * (len(sizes) - xv.ndim) + xv.shape)
+    res = np.tile(xv, sizes)
+    out = C.make(res, C.dtype_of(x), C.device_of(x))
+    if C.needs_grad(x):
+        shape = xv.shape
+
+        def fn(gs):
+            gv = C.read(gs[0])
+            parts = gv.reshape(sum(((r, s) for r, s in zip(sizes, shape)), ()))
+            red = parts.sum(axis=tuple(range(0, 2 * len(sizes), 2)))
+            return (C.make(red.reshape(tuple(x._impl.sizes)), C.dtype_of(x), C.device_of(x)),)
+        graph.attach("RepeatBackward0", [out], [x], fn)
+    return out
+
+
+def flip(x, dims):
+    dims = C.dims_arg(list(dims) if isinstance(dims, (list, tuple)) else [dims], x._impl.dim)
+    C.check_virtual(x)
+    out = C.make(np.flip(C.read(x), dims).copy(), C.dtype_of(x), C.device_of(x))
+    if C.needs_grad(x):
+        graph.attach("FlipBackward0", [out], [x], lambda gs: (flip(gs[0], dims),))
+    return out
+
+
+def roll(x, shifts, dims=None):
+    C.check_virtual(x)
+    res = np.roll(C.read(x), shifts, axis=dims)
+    out = C.make(res, C.dtype_of(x), C.device_of(x))
+    if C.needs_grad(x):
+        neg = tuple(-s for s in shifts) if isinstance(shifts, (tuple, list)) else -shifts
+        graph.attach("RollBackward0", [out], [x], lambda gs: (roll(gs[0], neg, dims),))
+    return out
+
+
+def _tri(x, diagonal, upper):
+    C.check_virtual(x)
+    f = np.triu if upper else np.tril
+    out = C.make(f(C.read(x), diagonal), C.dtype_of(x), C.device_of(x))
+    if C.needs_grad(x):
+        graph.attach("TriuBackward0" if upper else "TrilBackward0", [out], [x],
+                     lambda gs: (_tri(gs[0], diagonal, upper),))
+    return out
+
+
+def triu(x, diagonal=0):
+    return _tri(x, diagonal, True)
+
+
+def tril(x, diagonal=0):
+    return _tri(x, diagonal, False)
+
+
+def diag(x, diagonal=0):
+    C.check_virtual(x)
+    return C.make(np.diag(C.read(x), diagonal).copy(), C.dtype_of(x), C.device_of(x))
+
+
+def diagonal(x, offset=0, dim1=0, dim2=1):
+    C.check_virtual(x)
+    return C.make(np.diagonal(C.read(x), offset, dim1, dim2).copy(), C.dtype_of(x), C.device_of(x))
+
+
+def trace(x):
+    return diagonal(x).sum()

@@ -1,0 +1,278 @@
+# Unary elementwise ops (exp, log, sqrt, tanh, sigmoid, relu, erf, rounding, tests like isnan, clamp) with
+# PyTorch's result dtypes (integer inputs give floats for transcendental functions), in-place forms and autograd.
+import math
+
+import numpy as np
+
+from .. import _dtype as D
+from ..autograd import graph
+from . import _core as C
+from . import elementwise as B
+from .elementwise import _float_of
+
+def _saves(which, x, r):
+    return [x] if which == "x" else ([r] if which == "r" else None)
+
+
+def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, save=None):
+    if out is not None:
+        C.check_inplace(out)
+    dev = C.elementwise_device([x])
+    C.check_virtual(x)
+    xdt = C.dtype_of(x)
+    odt = out_dtype(xdt) if out_dtype else xdt
+    npd = C.compute_dtype(odt if odt.is_floating_point else xdt)
+    if precise and npd == np.float32:
+        npd = np.float64  # transcendental functions: compute wide, round once (PyTorch's are within 1 ulp)
+    with np.errstate(all="ignore"):
+        res = compute(C.values_of(x, npd))
+    if out is not None:
+        if grad is not None and C.needs_grad(out):
+            r = unary(name, out.clone(), compute, grad, out_dtype, precise=precise, save=save)
+            C.write(out, C.read(r))
+            out._grad_fn, out._output_nr = r._grad_fn, 0
+            return out
+        C.write(out, res)
+        return out
+    result = C.make(res, odt, dev)
+    if grad is not None and odt.is_floating_point and C.needs_grad(x):
+        rs = result._detached_alias()  # closures must not reference the output itself (no cycles)
+        graph.attach(name, [result], [x], lambda gs: (grad(gs[0], x, rs),), saved=_saves(save, x, result))
+    return result
+
+
+def _floatify(d):
+    return _float_of(d)
+
+
+def neg(x, out=None):
+    if C.dtype_of(x) is D.bool:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+    return unary("NegBackward0", x, np.negative, lambda g, x, r: -g, out=out)
+
+
+def abs(x, out=None):  # noqa: A001
+    return unary("AbsBackward0", x, np.abs, lambda g, x, r: g * sign(x), out=out, save="x")
+
+
+def sign(x, out=None):
+    return unary("SignBackward0", x, np.sign, lambda g, x, r: g * 0.0, out=out)
+
+
+def exp(x, out=None):
+    return unary("ExpBackward0", x, np.exp, lambda g, x, r: g * r, _floatify, out=out, precise=True, save="r")
+
+
+def expm1(x, out=None):
+    return unary("Expm1Backward0", x, np.expm1, lambda g, x, r: g * (r + 1), _floatify, out=out, precise=True, save="r")
+
+
+def log(x, out=None):
+    return unary("LogBackward0", x, np.log, lambda g, x, r: g / x, _floatify, out=out, precise=True, save="x")
+
+
+def log2(x, out=None):
+    return unary("Log2Backward0", x, np.log2, lambda g, x, r: g / (x * math.log(2.0)), _floatify, out=out, precise=True, save="x")
+
+
+def log10(x, out=None):
+    return unary("Log10Backward0", x, np.log10, lambda g, x, r: g / (x * math.log(10.0)), _floatify, out=out, precise=True, save="x")
+
+
+def log1p(x, out=None):
+    return unary("Log1PBackward0", x, np.log1p, lambda g, x, r: g / (x + 1), _floatify, out=out, precise=True, save="x")
+
+
+def sqrt(x, out=None):
+    return unary("SqrtBackward0", x, np.sqrt, lambda g, x, r: g / (2 * r), _floatify, out=out, precise=True, save="r")
+
+
+def rsqrt(x, out=None):
+    return unary("RsqrtBackward0", x, lambda v: 1.0 / np.sqrt(v), lambda g, x, r: -0.5 * g * r * r * r,
+                 _floatify, out=out, save="r")
+
+
+def reciprocal(x, out=None):
+    return unary("ReciprocalBackward0", x, lambda v: 1.0 / v, lambda g, x, r: -g * r * r, _floatify, out=out, precise=True, save="r")
+
+
+def square(x, out=None):
+    return B.mul(x, x) if out is None else out.mul_(out)
+
+
+def sin(x, out=None):
+    return unary("SinBackward0", x, np.sin, lambda g, x, r: g * cos(x), _floatify, out=out, precise=True, save="x")
+
+
+def cos(x, out=None):
+    return unary("CosBackward0", x, np.cos, lambda g, x, r: -g * sin(x), _floatify, out=out, precise=True, save="x")
+
+
+def tan(x, out=None):
+    return unary("TanBackward0", x, np.tan, lambda g, x, r: g * (1 + r * r), _floatify, out=out, precise=True, save="r")
+
+
+def tanh(x, out=None):
+    return unary("TanhBackward0", x, np.tanh, lambda g, x, r: g * (1 - r * r), _floatify, out=out, precise=True, save="r")
+
+
+def _sigmoid_np(v):
+    return np.where(v >= 0, 1.0 / (1.0 + np.exp(-np.abs(v))), np.exp(-np.abs(v)) / (1.0 + np.exp(-np.abs(v)))) \
+        .astype(v.dtype, copy=False)
+
+
+def sigmoid(x, out=None):
+    return unary("SigmoidBackward0", x, _sigmoid_np, lambda g, x, r: g * r * (1 - r), _floatify, out=out, precise=True, save="r")
+
+
+def relu(x, out=None):
+    if C.dtype_of(x) is D.bool:
+        raise RuntimeError("\"clamp_min_cpu\" not implemented for 'Bool'")
+    return unary("ReluBackward0", x, lambda v: np.maximum(v, 0).astype(v.dtype, copy=False),
+                 lambda g, x, r: g * B.gt(r, 0), out=out, save="r")
+
+
+def _erf_np(v):
+    # Abramowitz-Stegun 7.1.26 refined with one Newton step on the float64 value (|error| < 1e-12).
+    v64 = np.asarray(v, dtype=np.float64)
+    s = np.sign(v64)
+    a = np.abs(v64)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t \
+        * np.exp(-a * a)
+    return (s * y).astype(np.asarray(v).dtype, copy=False)
+
+
+def _erf_exact(v):
+    f = np.vectorize(math.erf, otypes=[np.float64])
+    return f(np.asarray(v, dtype=np.float64)).astype(np.asarray(v).dtype, copy=False)
+
+
+def erf(x, out=None):
+    return unary("ErfBackward0", x, _erf_exact, lambda g, x, r: g * (2.0 / math.sqrt(math.pi)) * exp(-x * x),
+                 _floatify, out=out, save="x")
+
+
+def _erfinv_np(v):
+    v64 = np.asarray(v, dtype=np.float64)
+    # Giles' approximation, then two Newton steps on erf.
+    w = -np.log((1.0 - v64) * (1.0 + v64))
+    small = w < 5.0
+    ws = w - 2.5
+    p1 = 2.81022636e-08
+    for c in (3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
+              -0.00417768164, 0.246640727, 1.50140941):
+        p1 = c + p1 * ws
+    wl = np.sqrt(np.maximum(w, 0)) - 3.0
+    p2 = -0.000200214257
+    for c in (0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613,
+              0.00943887047, 1.00167406, 2.83297682):
+        p2 = c + p2 * wl
+    x = np.where(small, p1, p2) * v64
+    erf_v = np.vectorize(math.erf, otypes=[np.float64])
+    for _ in range(2):
+        err = erf_v(x) - v64
+        x = x - err / (2.0 / math.sqrt(math.pi) * np.exp(-x * x))
+    x = np.where(v64 == 1, np.inf, np.where(v64 == -1, -np.inf, x))
+    return x.astype(np.asarray(v).dtype, copy=False)
+
+
+def erfinv(x, out=None):
+    return unary("ErfinvBackward0", x, _erfinv_np,
+                 lambda g, x, r: g * (math.sqrt(math.pi) / 2.0) * exp(r * r), _floatify, out=out, precise=True, save="r")
+
+
+def floor(x, out=None):
+    return unary("FloorBackward0", x, np.floor, lambda g, x, r: g * 0.0, out=out)
+
+
+def ceil(x, out=None):
+    return unary("CeilBackward0", x, np.ceil, lambda g, x, r: g * 0.0, out=out)
+
+
+def trunc(x, out=None):
+    return unary("TruncBackward0", x, np.trunc, lambda g, x, r: g * 0.0, out=out)
+
+
+def round(x, decimals=0, out=None):  # noqa: A001
+    if decimals:
+        return unary("RoundBackward1", x, lambda v: np.round(v, decimals), lambda g, x, r: g * 0.0, out=out)
+    return unary("RoundBackward0", x, np.rint, lambda g, x, r: g * 0.0, out=out)
+
+
+def frac(x, out=None):
+    return unary("FracBackward0", x, lambda v: v - np.trunc(v), lambda g, x, r: g, out=out)
+
+
+def logical_not(x, out=None):
+    return unary("logical_not", x, np.logical_not, None, lambda d: D.bool, out=out)
+
+
+def bitwise_not(x, out=None):
+    if C.dtype_of(x).is_floating_point:
+        raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
+    return unary("bitwise_not", x, np.invert, None, out=out)
+
+
+def isnan(x):
+    return unary("isnan", x, np.isnan, None, lambda d: D.bool)
+
+
+def isinf(x):
+    return unary("isinf", x, np.isinf, None, lambda d: D.bool)
+
+
+def isfinite(x):
+    return unary("isfinite", x, np.isfinite, None, lambda d: D.bool)
+
+
+def nan_to_num(x, nan=0.0, posinf=None, neginf=None, out=None):
+    return unary("NanToNumBackward0", x, lambda v: np.nan_to_num(v, nan=nan, posinf=posinf, neginf=neginf),
+                 lambda g, x, r: g * isfinite(x), out=out)
+
+
+def clamp(x, min=None, max=None, out=None):  # noqa: A002
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    tmin, tmax = isinstance(min, C.Tensor), isinstance(max, C.Tensor)
+    if tmin or tmax:
+        r = x
+        if min is not None:
+            r = B.maximum(r, min if tmin else C.make(np.asarray(min), C.dtype_of(x), C.device_of(x)))
+        if max is not None:
+            r = B.minimum(r, max if tmax else C.make(np.asarray(max), C.dtype_of(x), C.device_of(x)))
+        if out is not None:
+            C.write(out, C.read(r))
+            return out
+        return r
+    xdt = C.dtype_of(x)
+    odt = C.result_type(x, *(v for v in (min, max) if v is not None))
+    if out is None:
+        odt_final = odt
+    else:
+        odt_final = xdt
+
+    def compute(v):
+        lo = -np.inf if min is None else min
+        hi = np.inf if max is None else max
+        r = np.minimum(np.maximum(v, lo), hi)
+        return r if min is None or max is None or min <= max else np.full_like(v, hi)
+
+    def grad(g, x_, r):
+        mask = None
+        if min is not None:
+            mask = B.ge(x_, min)
+        if max is not None:
+            m2 = B.le(x_, max)
+            mask = m2 if mask is None else B.logical_and(mask, m2)
+        return g * mask
+    return unary("ClampBackward1", x, compute, grad, lambda d: odt_final, out=out, save="x")
+
+
+def clamp_min(x, min):  # noqa: A002
+    return clamp(x, min=min)
+
+
+def clamp_max(x, max):  # noqa: A002
+    return clamp(x, max=max)
