@@ -4,13 +4,19 @@
 from . import _dtype
 from ._device import CPU, as_device
 
-_state = {"device": None, "stack": [], "dtype": _dtype.float32}
+_state = {"device": None, "stack": [], "dtype": _dtype.float32, "virtual": 0}
 
 
 def reset():
     _state["device"] = None
     _state["stack"] = []
     _state["dtype"] = _dtype.float32
+    _state["virtual"] = 0
+
+
+def virtual_mode():
+    """Inside devicescope.virtual_mode(): factories make virtual tensors and value fills are skipped."""
+    return _state["virtual"] > 0
 
 
 def push_device(d):

@@ -44,6 +44,7 @@ def _finish(t, requires_grad):
 
 
 def _alloc(name, size, dtype, device, pin_memory, virtual):
+    virtual = virtual or _default.virtual_mode()
     dtype = dtype or _default.get_default_dtype()
     if not isinstance(dtype, D.dtype):
         raise TypeError(f"{name}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
@@ -58,14 +59,14 @@ def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
 
 def _filled(name, size, value, dtype, device, requires_grad, pin_memory, virtual):
     t = _alloc(name, _size_args(name, size), dtype, device, pin_memory, virtual)
-    if not virtual and t._impl.numel:
+    if not t._impl.is_virtual and t._impl.numel:
         C.write(t, np.asarray(value), bump=False)
     return _finish(t, requires_grad)
 
 
 def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
           virtual=False):
-    if not pin_memory and not virtual:
+    if not pin_memory and not virtual and not _default.virtual_mode():
         dtype = dtype or _default.get_default_dtype()
         t = C.wrap(_E.zeros(_size_args("zeros", size), dtype._code, _device(device)))
         return _finish(t, requires_grad)
@@ -92,7 +93,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
 
 def _random_fill(name, size, gen_fn, dtype, device, requires_grad, pin_memory, virtual, generator=None):
     t = _alloc(name, _size_args(name, size), dtype, device, pin_memory, virtual)
-    if not virtual and t._impl.numel:
+    if not t._impl.is_virtual and t._impl.numel:
         C.write(t, gen_fn(_random.rng(generator), tuple(t._impl.sizes)), bump=False)
     return _finish(t, requires_grad)
 

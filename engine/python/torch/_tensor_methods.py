@@ -2,6 +2,7 @@
 # in-place variants (add_, mul_, clamp_, uniform_, ...) with PyTorch's in-place rules.
 import numpy as np
 
+from . import _default
 from . import _dtype as D
 from . import _random
 from ._ops import _core as C
@@ -239,6 +240,8 @@ for _name in ("index_select", "gather", "scatter", "scatter_", "scatter_add", "s
 # Fills and random fills (in place; allowed under no_grad on parameters, as nn.init does)
 def _fill(self, values):
     C.check_inplace(self)
+    if self._impl.is_virtual and _default.virtual_mode():
+        return self  # building a virtual model: initialisers have nothing to write
     C.check_virtual(self)
     C.write(self, values)
     return self

@@ -107,7 +107,9 @@ class TensorProtocols:
     def __format__(self, spec):
         if self._impl.dim == 0 and not self._impl.is_virtual:
             return self.item().__format__(spec)
-        return object.__format__(self.__repr__(), spec) if not spec else format(self.__repr__(), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return self.__repr__()
 
     # ------------------------------------------------------------------ copying / pickling
     def __deepcopy__(self, memo):
