@@ -263,7 +263,7 @@ void MemoryView::draw_pane(const Snapshot& snap, UiState& ui, Pane& pane, size_t
   for (const MemoryLabel& lab : pane.layout.labels) {
     const StorageInfo* st = index_.find(lab.storage_id);
     if (!st) continue;
-    const std::string text = st->owner.empty() ? "#" + std::to_string(st->id) : st->owner;
+    const std::string text = display_name(*st);
     const ImVec2 p(bmin.x + lab.x + 5, bmin.y + lab.y + (pane.layout.row_height - f->FontSize) * 0.5f);
     const ImVec4 clip(bmin.x + lab.x + 2, bmin.y + lab.y, bmin.x + lab.x + lab.w - 3, bmin.y + lab.y + pane.layout.row_height);
     dl->AddText(f, f->FontSize, p, IM_COL32(0x0e, 0x11, 0x16, 0xff), text.c_str(), nullptr, 0, &clip);
@@ -307,7 +307,7 @@ void MemoryView::tooltip(const Snapshot& snap, const Pane& pane, int item_index)
     return;
   }
   ImGui::PushFont(fonts().bold);
-  ImGui::TextUnformatted(s->owner.empty() ? "(no owner name)" : s->owner.c_str());
+  ImGui::TextUnformatted(display_name(*s).c_str());
   ImGui::PopFont();
   ImGui::SameLine();
   badge(role_label(s->role), role_color(s->role));

@@ -54,7 +54,7 @@ void MigrationView::on_snapshot(uint64_t since, const Snapshot& next, const Stor
     Migration m;
     m.src = s.moved_from;
     m.dst = s.id;
-    m.owner = s.owner;
+    m.owner = display_name(s);
     m.color = role_color(s.role);
     m.from_known = old_rect(s.moved_from, &m.from_min, &m.from_max);
     if (const StorageInfo* src = index.find(s.moved_from)) {

@@ -137,7 +137,7 @@ void TransferView::draw_timeline(const Snapshot& snap, UiState& ui) {
   batch_->draw(dl, ImVec2(ax0, lanes_top));
   for (const Label& lab : labels) {
     const TransferRecord& t = snap.transfers[timeline_.lanes[lab.lane].index[lab.item]];
-    const std::string text = (t.owner.empty() ? "#" + std::to_string(t.id) : t.owner) + "  " + fmt_bytes(t.bytes);
+    const std::string text = (t.owner.empty() ? t.src.str() + " \xe2\x86\x92 " + t.dst.str() : t.owner) + "  " + fmt_bytes(t.bytes);
     const ImVec4 clip(ax0 + lab.x0 + 3, lanes_top + lab.y, ax0 + lab.x1 - 3, lanes_top + lab.y + kLaneH);
     dl->AddText(fs, fs->FontSize, ImVec2(ax0 + lab.x0 + 5, lanes_top + lab.y + 2), IM_COL32(0x0e, 0x11, 0x16, 0xff),
                 text.c_str(), nullptr, 0, &clip);

@@ -32,6 +32,12 @@ const StorageInfo* StorageIndex::find(uint64_t id) const {
   return it != order_.end() && v[*it].id == id ? &v[*it] : nullptr;
 }
 
+std::string display_name(const StorageInfo& s) {
+  if (!s.owner.empty()) return s.owner;
+  if (!s.holders.empty()) return s.holders.front();
+  return "#" + std::to_string(s.id);
+}
+
 namespace {
 
 struct Span {

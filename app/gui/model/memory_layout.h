@@ -27,6 +27,9 @@ class StorageIndex {
 
 // Fit: reserved bytes (live blocks and cached free ones) fill the panes; Allocated: live blocks do, and
 // cached free blocks shrink to thin markers; Capacity: the whole device does.
+// What a storage is called on screen: its owner, else the first name holding it, else "#id".
+std::string display_name(const StorageInfo& s);
+
 enum class MemoryScale { Fit, Allocated, Capacity };
 
 struct MemoryLayoutOptions {

@@ -129,3 +129,18 @@ TEST(BandwidthModel, SeriesBinsAndTheLinkCurve) {
 
 }  // namespace
 }  // namespace ds::gui
+
+namespace ds::gui {
+namespace {
+
+TEST(GraphLayout, DisplayLabelsDropWhatBadgesSay) {
+  ObjectNode t{1, ObjectKind::Tensor, "cuda:0 [256, 512] float32", "cuda:0", 3, false};
+  EXPECT_EQ(display_label(t), "[256, 512] f32");
+  ObjectNode p{2, ObjectKind::Tensor, "cpu pinned [64, 512] float16", "cpu (pinned)", 4, false};
+  EXPECT_EQ(display_label(p), "[64, 512] f16");
+  ObjectNode m{3, ObjectKind::Module, "Linear(in_features=512, out_features=256, bias=True)", "cuda:0", 0, false};
+  EXPECT_EQ(display_label(m), "Linear(512, 256, True)");
+}
+
+}  // namespace
+}  // namespace ds::gui
