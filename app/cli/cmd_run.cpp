@@ -3,9 +3,14 @@
 // transfers (--csv) and event log (--trace, Chrome trace JSON) even when the script failed.
 #include <sys/utsname.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <mutex>
+#include <thread>
 
 #include "cli/commands.h"
 #include "core/errors.h"
@@ -25,6 +30,7 @@ struct RunArgs {
   std::vector<std::string> script_args;
   std::string trace_path;
   std::string csv_path;
+  std::string timeout;  // seconds as typed ("2", "0.5"); empty or 0: no limit
 };
 
 #ifdef DEVICESCOPE_HAVE_PYTHON
@@ -71,7 +77,53 @@ int run_script(const BackendFlags& flags, const RunArgs& a) {
 
   std::vector<std::string> argv{a.script};
   argv.insert(argv.end(), a.script_args.begin(), a.script_args.end());
+
+  // --timeout S: interrupt at S ("KeyboardInterrupt: script interrupted after S s"), again at 2S if the script
+  // swallowed it, and at 4S give up waiting: write the exports and exit 130 (a workshop machine never hangs).
+  double limit = 0;
+  if (!a.timeout.empty()) {
+    try {
+      limit = std::stod(a.timeout);
+    } catch (...) {
+      limit = -1;
+    }
+    check(limit >= 0, "--timeout expects a number of seconds, got " + a.timeout, ErrorKind::ValueError);
+  }
+  std::mutex mu;
+  std::condition_variable cv;
+  bool finished = false;
+  std::thread watchdog;
+  if (limit > 0) {
+    watchdog = std::thread([&] {
+      const std::string message = "script interrupted after " + a.timeout + " s";
+      const auto start = std::chrono::steady_clock::now();
+      std::unique_lock lock(mu);
+      for (int step = 1; step <= 3; ++step) {
+        const auto due = start + std::chrono::duration<double>(limit * (step == 3 ? 4 : step));
+        if (cv.wait_until(lock, due, [&] { return finished; })) return;
+        if (step < 3) {
+          session.interrupt(message);
+          continue;
+        }
+        std::cerr << "Traceback (most recent call last):\n  (the script ignored KeyboardInterrupt)\nKeyboardInterrupt: "
+                  << message << "\n" << std::flush;
+        try {
+          write_outputs(session.runtime(), a);
+        } catch (...) {
+        }
+        std::_Exit(130);
+      }
+    });
+  }
   const python::RunResult r = session.run_file(a.script, argv);
+  if (watchdog.joinable()) {
+    {
+      std::lock_guard lock(mu);
+      finished = true;
+    }
+    cv.notify_all();
+    watchdog.join();
+  }
 
   int code = r.exit_code;
   if (r.status == python::RunStatus::Error || r.status == python::RunStatus::Interrupted) {
@@ -102,6 +154,8 @@ Command run_command() {
     sub->add_option("args", args->script_args, "arguments for the script (sys.argv[1:]); put them after --");
     sub->add_option("--trace", args->trace_path, "write the run's event log as Chrome trace JSON (Perfetto)");
     sub->add_option("--csv", args->csv_path, "write every host/device transfer as CSV");
+    sub->add_option("--timeout", args->timeout,
+                    "stop the script after SECONDS with KeyboardInterrupt (exit 130); exports are still written");
     add_backend_flags(*sub, flags);  // also accepted after the subcommand
     return sub;
   };

@@ -247,10 +247,21 @@ def run_path(path, argv):
     """`python path`: reads the file with its encoding cookie honoured, then runs it as __main__."""
     import tokenize
     try:
-        with tokenize.open(path) as f:
-            source = f.read()
-    except (SyntaxError, UnicodeDecodeError) as e:
+        with open(path, "rb") as f:
+            data = f.read()
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as e:
         return _compile_error(e)
+    try:
+        source = data.decode(encoding)
+        if source.startswith("\ufeff"):
+            source = source[1:]
+    except UnicodeDecodeError as e:
+        # What python's own file reader says (no "File" line, no traceback header).
+        line = data[:e.start].count(b"\n") + 1
+        text = (f"SyntaxError: Non-UTF-8 code starting with '\\x{data[e.start]:02x}' in file {path} on line "
+                f"{line}, but no encoding declared; see https://peps.python.org/pep-0263/ for details")
+        return (ERROR, 1, "SyntaxError", text[len("SyntaxError: "):], text + "\n", line)
     # Like `python path` (3.9+): code objects and tracebacks carry the absolute path; argv[0] stays as typed.
     return run_source(source, os.path.abspath(path), argv or [path])
 
@@ -375,6 +386,13 @@ def update_object_graph():
 
 def graph_error():
     return _state.graph_error
+
+
+def interrupt_type(message):
+    """A KeyboardInterrupt subclass printed as "KeyboardInterrupt: <message>" (for timeouts)."""
+    def __init__(self, *args):
+        KeyboardInterrupt.__init__(self, *(args or (message,)))
+    return type("KeyboardInterrupt", (KeyboardInterrupt,), {"__init__": __init__, "__module__": "builtins"})
 
 
 def flush():

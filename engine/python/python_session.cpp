@@ -44,6 +44,16 @@ struct __attribute__((visibility("hidden"))) PythonSession::Interp {
 
 PythonSession::PythonSession(SessionOptions options) : options_(std::move(options)) {
   runtime_ = Runtime::create(options_.runtime);
+  // PEP 540 UTF-8 mode, as the python executable uses in a C/POSIX locale: a host program never calls
+  // setlocale(), so without it print("café") would fail with an ASCII codec. PYTHONUTF8=0 turns it off.
+  // The isolated pre-config leaves the process's C locale untouched.
+  if (!Py_IsInitialized()) {
+    PyPreConfig pre;
+    PyPreConfig_InitIsolatedConfig(&pre);
+    const char* env = std::getenv("PYTHONUTF8");
+    pre.utf8_mode = (env && std::string(env) == "0") ? 0 : 1;
+    Py_PreInitialize(&pre);
+  }
   interp_ = std::make_unique<Interp>();
   interp_->guard = std::make_unique<py::scoped_interpreter>(options_.install_signal_handlers, 0, nullptr,
                                                             /*add_program_dir_to_path=*/false);
@@ -172,15 +182,26 @@ RunResult PythonSession::run_console(const std::string& code) {
   return r;
 }
 
-void PythonSession::interrupt() {
+void PythonSession::interrupt(const std::string& message) {
   if (!running_.load() || interrupting_.exchange(true)) return;
   if (interrupter_.joinable()) interrupter_.join();  // the previous helper has finished (interrupting_ was false)
   const uint64_t serial = run_serial_.load();
-  interrupter_ = std::thread([this, serial] {
+  interrupter_ = std::thread([this, serial, message] {
     // Waits for the lock: the running code releases it between bytecodes (or when its C++ call returns).
     PyGILState_STATE s = PyGILState_Ensure();
-    if (running_.load() && run_serial_.load() == serial)
-      PyThreadState_SetAsyncExc(running_thread_.load(), PyExc_KeyboardInterrupt);
+    if (running_.load() && run_serial_.load() == serial) {
+      PyObject* type = PyExc_KeyboardInterrupt;
+      py::object custom;
+      if (!message.empty()) {
+        // An async exception is raised from its type: a KeyboardInterrupt subclass carries the text.
+        try {
+          custom = interp_->helper.attr("interrupt_type")(message);
+          type = custom.ptr();
+        } catch (py::error_already_set&) {
+        }
+      }
+      PyThreadState_SetAsyncExc(running_thread_.load(), type);
+    }
     PyGILState_Release(s);
     interrupting_ = false;
   });

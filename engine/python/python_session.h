@@ -84,7 +84,8 @@ class PythonSession {
 
   // Stops the running code with KeyboardInterrupt (within a few milliseconds of Python bytecode).
   // Returns at once: a helper thread waits for the interpreter lock and delivers the exception.
-  void interrupt();
+  // `message` (optional) becomes the exception's text: "KeyboardInterrupt: <message>".
+  void interrupt(const std::string& message = "");
   bool running() const { return running_.load(); }
 
   // Why the last object-graph refresh failed ("" when it worked or no builder exists).

@@ -68,7 +68,11 @@ def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
           virtual=False):
     if not pin_memory and not virtual and not _default.virtual_mode():
         dtype = dtype or _default.get_default_dtype()
-        t = C.wrap(_E.zeros(_size_args("zeros", size), dtype._code, _device(device)))
+        shape = _size_args("zeros", size)
+        if any(s < 0 for s in shape):  # the engine's negative-dimension error comes first, as in PyTorch
+            return C.wrap(_E.zeros(shape, dtype._code, _device(device)))
+        C.check_storage_size(shape, dtype)
+        t = C.wrap(_E.zeros(shape, dtype._code, _device(device)))
         return _finish(t, requires_grad)
     return _filled("zeros", size, 0, dtype, device, requires_grad, pin_memory, virtual)
 

@@ -78,7 +78,22 @@ def _cast_for_store(values, np_dtype):
     return values.astype(np_dtype)
 
 
+_INT64_MAX = 2 ** 63 - 1
+
+
+def check_storage_size(shape, dtype):
+    """c10's computeStorageNbytes: a byte size that overflows int64 is refused, never allocated short."""
+    if any(s < 0 for s in shape):
+        return  # the engine reports negative dimensions with PyTorch's message
+    nbytes = 1
+    for s in shape:
+        nbytes *= s
+    if nbytes * dtype.itemsize > _INT64_MAX:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
+
+
 def new_empty(shape, dtype, device, pin_memory=False, virtual=False):
+    check_storage_size(shape, dtype)
     if dtype._code >= len(D.BY_CODE):
         raise NotImplementedError("DeviceScope does not model complex tensors")
     if pin_memory and _E.device_count() == 0:
