@@ -71,6 +71,7 @@ int run_script(const BackendFlags& flags, const RunArgs& a) {
   python::SessionOptions options;
   options.runtime.backend = flags.options();
   options.build_object_graph = false;  // nothing shows it headless
+  options.guard_os_exit = false;       // like python: os._exit(n) ends the process at once
   python::PythonSession session(options);
   if (!session.runtime().backend_note().empty() && flags.backend == "cuda")
     std::cerr << "devicescope: " << session.runtime().backend_note() << "\n";

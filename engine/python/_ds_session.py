@@ -65,7 +65,7 @@ class _Sink(io.TextIOBase):
         return "utf-8"
 
 
-def setup(output_callback=None):
+def setup(output_callback=None, guard_os_exit=True):
     """Our package first on sys.path, real-torch add-ons blocked, optional output capture."""
     while PKG_DIR in sys.path:
         sys.path.remove(PKG_DIR)
@@ -77,7 +77,8 @@ def setup(output_callback=None):
         mod = sys.modules[name]
         if not (getattr(mod, "__file__", "") or "").startswith(PKG_DIR):
             del sys.modules[name]
-    _guard_os_exit()
+    if guard_os_exit:
+        _guard_os_exit()
     if output_callback is not None:
         sys.stdout = _Sink(output_callback, False)
         sys.stderr = _Sink(output_callback, True)

@@ -68,7 +68,7 @@ PythonSession::PythonSession(SessionOptions options) : options_(std::move(option
       OutputSink out = options_.output;
       sink = py::cpp_function([out](const std::string& text, bool is_err) { out(text, is_err); });
     }
-    interp_->helper.attr("setup")(sink);
+    interp_->helper.attr("setup")(sink, options_.guard_os_exit);
   }
   // Release the GIL so any thread (the app's worker, an interrupt) can take it.
   interp_->saved = PyEval_SaveThread();

@@ -47,6 +47,9 @@ struct SessionOptions {
   // Python's SIGINT handler (Ctrl+C -> KeyboardInterrupt): right for `devicescope run`; the desktop app may
   // prefer to keep the default action and stop scripts with interrupt().
   bool install_signal_handlers = true;
+  // os._exit(n) in user code ends the script like sys.exit(n) instead of the host process (the app must
+  // survive it); `devicescope run` turns this off to stay python-compatible (an immediate exit).
+  bool guard_os_exit = true;
 };
 
 // One per process (CPython embeds one interpreter). Create and destroy it on the same thread; every

@@ -288,10 +288,10 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     if dtype is None:
         dtype = _default.get_default_dtype() if any(isinstance(v, float) for v in vals) else D.int64
     n = max(0, math.ceil((end - start) / step))
-    values = start + np.arange(n, dtype=np.float64 if dtype.is_floating_point else np.int64) * step
-    t = C.new_empty((n,), dtype, _device(device), bool(pin_memory))
+    t = C.new_empty((n,), dtype, _device(device), bool(pin_memory))  # the engine refuses huge sizes first
     if n:
-        C.write(t, values, bump=False)
+        C.write(t, start + np.arange(n, dtype=np.float64 if dtype.is_floating_point else np.int64) * step,
+                bump=False)
     return _finish(t, requires_grad)
 
 

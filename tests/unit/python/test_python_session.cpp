@@ -102,6 +102,18 @@ TEST_F(SessionTest, SysExitStopsScriptWithItsCode) {
   EXPECT_EQ(r.exit_code, 0);
 }
 
+TEST_F(SessionTest, OsExitEndsTheScriptNotTheHost) {
+  RunResult r = session().run_source("import os\nprint('before')\nos._exit(4)\nprint('after')\n", "/tmp/ox.py");
+  EXPECT_EQ(r.status, RunStatus::Exit);
+  EXPECT_EQ(r.exit_code, 4);
+  EXPECT_EQ(out(), "before\n");
+}
+
+TEST_F(SessionTest, PrintsUtf8InAnyLocale) {
+  ASSERT_TRUE(session().run_source("print('caf\u00e9 \u2192 \u00b5s')\n", "/tmp/u.py").ok());
+  EXPECT_EQ(out(), "caf\u00e9 \u2192 \u00b5s\n");
+}
+
 TEST_F(SessionTest, StepsThroughTopLevelStatements) {
   const std::string src =
       "import torch\n"
