@@ -12,13 +12,16 @@ namespace ds::gui {
 
 std::string display_label(const ObjectNode& node) {
   std::string s = node.label;
-  // The device has its own badge: drop it from the front of the label ("cuda:0 [256] float32").
-  for (const std::string& d : {node.device, node.device.substr(0, node.device.find(' '))})
-    if (!d.empty() && s.size() > d.size() + 1 && s.compare(0, d.size(), d) == 0 && s[d.size()] == ' ') {
-      s = s.substr(d.size() + 1);
-      if (s.rfind("pinned ", 0) == 0) s = s.substr(7);
-      break;
-    }
+  if (node.kind == ObjectKind::Parameter || node.kind == ObjectKind::Buffer || node.kind == ObjectKind::Tensor)
+    for (const char* word : {"Parameter ", "parameter ", "buffer ", "tensor "})
+      if (s.rfind(word, 0) == 0) s = s.substr(std::char_traits<char>::length(word));
+  // The device has its own badge: drop it from the front of the label ("cuda:0 [256] float32"), and
+  // "pinned" too when the badge says so.
+  const std::string dev = node.device.substr(0, node.device.find(' '));
+  if (!dev.empty() && s.size() > dev.size() + 1 && s.compare(0, dev.size(), dev) == 0 && s[dev.size()] == ' ') {
+    s = s.substr(dev.size() + 1);
+    if (node.device.find("pinned") != std::string::npos && s.rfind("pinned ", 0) == 0) s = s.substr(7);
+  }
   // Module reprs keep their figures, not their keywords: Linear(in_features=4, out_features=2) -> Linear(4, 2).
   if (node.kind == ObjectKind::Module)
     for (size_t eq = s.find('='); eq != std::string::npos; eq = s.find('=')) {
@@ -26,9 +29,6 @@ std::string display_label(const ObjectNode& node) {
       while (b > 0 && (std::isalnum(static_cast<unsigned char>(s[b - 1])) || s[b - 1] == '_')) --b;
       s.erase(b, eq + 1 - b);
     }
-  if (node.kind == ObjectKind::Parameter || node.kind == ObjectKind::Buffer || node.kind == ObjectKind::Tensor)
-    for (const char* word : {"Parameter ", "parameter ", "buffer ", "tensor "})
-      if (s.rfind(word, 0) == 0) s = s.substr(std::char_traits<char>::length(word));
   static const char* dtypes[][2] = {{"bfloat16", "bf16"}, {"float32", "f32"}, {"float16", "f16"}, {"float64", "f64"},
                                     {"int64", "i64"},     {"int32", "i32"},   {"int16", "i16"},   {"uint8", "u8"}};
   for (auto& d : dtypes)

@@ -138,6 +138,10 @@ TEST(GraphLayout, DisplayLabelsDropWhatBadgesSay) {
   EXPECT_EQ(display_label(t), "[256, 512] f32");
   ObjectNode p{2, ObjectKind::Tensor, "cpu pinned [64, 512] float16", "cpu (pinned)", 4, false};
   EXPECT_EQ(display_label(p), "[64, 512] f16");
+  ObjectNode q{4, ObjectKind::Parameter, "Parameter cpu [256] float32", "cpu", 5, false};
+  EXPECT_EQ(display_label(q), "[256] f32");
+  ObjectNode r{5, ObjectKind::Tensor, "tensor cpu pinned [8] float32", "cpu", 6, false};
+  EXPECT_EQ(display_label(r), "pinned [8] f32");  // the badge says only cpu: keep "pinned"
   ObjectNode m{3, ObjectKind::Module, "Linear(in_features=512, out_features=256, bias=True)", "cuda:0", 0, false};
   EXPECT_EQ(display_label(m), "Linear(512, 256, True)");
 }
