@@ -42,6 +42,8 @@ Command gui_flags_command() {
     app.add_option("--script", g_flags.script, "open this Python script in the editor (default: the starter script)");
     app.add_option("--steps", g_flags.steps, "run only the first N statements of the script (default: all)")->check(CLI::NonNegativeNumber);
     app.add_option("--screenshot", g_flags.screenshot, "render the app without a window, write this PNG (and PNG.json) and exit");
+    app.add_option("--open-trace", g_flags.open_trace,
+                   "show a recording made elsewhere (devicescope run --trace/--csv) in the Transfers view");
     app.add_option("--size", g_flags.size, "window or screenshot size, WIDTHxHEIGHT")->capture_default_str();
     app.add_option("--anim-time", g_flags.anim_time,
                    "with --screenshot: show the last step's animations this many seconds in (default: finished)");

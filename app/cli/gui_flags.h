@@ -16,6 +16,7 @@ struct GuiFlags {
   std::string script;
   int steps = -1;
   std::string screenshot;
+  std::string open_trace;
   std::string size = "1600x1000";
   std::string runner = "python";
   double anim_time = -1;

@@ -94,6 +94,13 @@ void App::notice(const std::string& text, bool error) {
   if (error) console_add(ui_, ConsoleLine::Kind::Error, text);
 }
 
+bool App::open_trace(const std::string& path) {
+  Commands c;
+  c.push(Commands::Kind::OpenTrace, path);
+  execute(c);
+  return ui_.recording != nullptr;
+}
+
 void App::show(const std::string& what) {
   if (what == "timeline") ui_.transfer_tab_request = 0;
   if (what == "bandwidth") ui_.transfer_tab_request = 1;

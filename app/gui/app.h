@@ -52,6 +52,8 @@ class App {
   // A screenshot asked for from the File menu: the main loop reads the frame back and writes it.
   std::optional<std::string> take_screenshot_request();
   void notice(const std::string& text, bool error = false);
+  // Opens a recording (Chrome trace JSON or transfers CSV) in the Transfers view; false if it cannot.
+  bool open_trace(const std::string& path);
   // Selects a tab: "timeline", "bandwidth", "table" (Transfers), "console", "builder".
   void show(const std::string& what);
   const UiState& ui() const { return ui_; }

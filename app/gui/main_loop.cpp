@@ -106,6 +106,10 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
     App app(make_session(), AppOptions{!o.screenshot.empty(), o.anim_time, render::gl_renderer()});
     for (const std::string& tab : o.show) app.show(tab);
     if (o.bench_frames == 0 && !load_initial_script(app, o)) rc = 2;
+    if (rc == 0 && !o.open_trace.empty() && !app.open_trace(o.open_trace)) {
+      std::fprintf(stderr, "devicescope: %s\n", app.ui().notice.c_str());
+      rc = 2;
+    }
     if (rc == 0 && !o.screenshot.empty()) rc = render_screenshot(window, app, o);
     else if (rc == 0 && o.bench_frames > 0) rc = run_benchmark(window, app, o);
     else if (rc == 0) {
@@ -115,7 +119,7 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
       while (!glfwWindowShouldClose(window) && !app.quit_requested()) {
         // Poll and handle events; wait a little when nothing is running, to spare the CPU
         if (app.busy() || app.animating()) glfwPollEvents();
-        else glfwWaitEventsTimeout(0.1);
+        else glfwWaitEventsTimeout(0.25);
         if (g_sigint.exchange(false)) app.on_interrupt_signal();
 
         // Start the Dear ImGui frame, let every view draw, render

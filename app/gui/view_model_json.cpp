@@ -38,7 +38,7 @@ void App::write_view_model(const std::string& path, int width, int height) const
     json owners = json::array();
     for (const MemoryItem& it : L.items) {
       if (!it.storage_id || owners.size() >= 200) continue;
-      if (const StorageInfo* s = index.find(it.storage_id)) owners.push_back(s->owner);
+      if (const StorageInfo* s = index.find(it.storage_id)) owners.push_back(display_name(*s));
     }
     panes.push_back({{"place", place.place.str()},
                      {"label", place.label},
@@ -79,6 +79,9 @@ void App::write_view_model(const std::string& path, int width, int height) const
                     {"lanes", lanes},
                     {"timeline_quads", transfers_.last_timeline_quads()},
                     {"folded", transfers_.last_folded()}};
+  if (ui_.recording)
+    j["recording"] = {{"path", ui_.recording_path}, {"transfers", ui_.recording->transfers.size()},
+                      {"simulated", ui_.recording_meta.simulated}, {"backend", ui_.recording_meta.backend}};
   write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
 }
 

@@ -80,6 +80,7 @@ def main():
     ap.add_argument("--steps", type=int)
     ap.add_argument("--no-xvfb", action="store_true", help="run devicescope directly (it finds xvfb-run itself)")
     ap.add_argument("--runner", default="preview", help="devicescope --runner (python or preview)")
+    ap.add_argument("--extra", action="append", default=[], help="more devicescope arguments, e.g. --extra=--show=table")
     args = ap.parse_args()
     expect = json.load(open(args.expect))
 
@@ -89,6 +90,8 @@ def main():
         cmd += ["--script", args.script]
     if args.steps is not None:
         cmd += ["--steps", str(args.steps)]
+    for extra in args.extra:
+        cmd += extra.split("=", 1) if extra.startswith("--") and "=" in extra else [extra]
     if not args.no_xvfb:
         cmd = ["xvfb-run", "-a", "-s", "-screen 0 1920x1200x24"] + cmd
     for stale in (args.out, args.out + ".json"):
@@ -158,6 +161,9 @@ def main():
         for holder in m.get("holders_include", []):
             if not any(holder in x["holders"] for x in vm["migrations"]):
                 fail("no migration whose source is held by %s" % holder)
+    for key, value in expect.get("recording", {}).items():
+        if (vm.get("recording") or {}).get(key) != value:
+            fail("recording %s = %s, expected %s" % (key, (vm.get("recording") or {}).get(key), value))
     if "error_contains" in expect and expect["error_contains"] not in vm["script"]["error"]:
         fail("error %r does not contain %r" % (vm["script"]["error"], expect["error_contains"]))
     if "colors" in expect:

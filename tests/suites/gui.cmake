@@ -25,9 +25,11 @@ if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
   gui_screenshot_test(move_model move_model --script ${GUI_TEST_DIR}/scripts/move_model.py --size 1280x800)
   gui_screenshot_test(move_model_step3 move_model_step3 --script ${GUI_TEST_DIR}/scripts/move_model.py --steps 4)
   gui_screenshot_test(mixed_devices mixed_devices --script ${GUI_TEST_DIR}/scripts/mixed_devices.py)
+  # A recording made on a GPU machine, opened in the Transfers view (bandwidth tab).
+  gui_screenshot_test(recording recording --extra=--open-trace=${GUI_TEST_DIR}/data/h100_transfers.csv --extra=--show=bandwidth)
   # The same picture with the real embedded Python runner (the other tests use the preview runner, so
   # that they test the views whatever state the Python layer is in).
-  gui_screenshot_test(starter_full_python starter_full --script ${PROJECT_SOURCE_DIR}/assets/starter.py --runner python)
+  gui_screenshot_test(starter_full_python starter_full_python --script ${PROJECT_SOURCE_DIR}/assets/starter.py --runner python)
   # devicescope finds xvfb-run by itself for --screenshot when there is no display.
   gui_screenshot_test(auto_xvfb starter --no-xvfb)
   add_test(NAME gui_no_display COMMAND sh ${GUI_TEST_DIR}/check_no_display.sh $<TARGET_FILE:devicescope>)
