@@ -9,20 +9,21 @@ namespace {
 std::atomic<uint64_t> next_tensor_id{1};
 }
 
+// Products wrap (unsigned arithmetic, no UB) for absurd shapes; ds::empty refuses those before any use.
 Shape contiguous_strides(const Shape& sizes) {
   Shape strides(sizes.size());
-  int64_t stride = 1;
+  uint64_t stride = 1;
   for (size_t i = sizes.size(); i-- > 0;) {
-    strides[i] = stride;
-    stride *= std::max<int64_t>(sizes[i], 1);
+    strides[i] = int64_t(stride);
+    stride *= uint64_t(std::max<int64_t>(sizes[i], 1));
   }
   return strides;
 }
 
 int64_t shape_numel(const Shape& sizes) {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  return n;
+  uint64_t n = 1;
+  for (int64_t s : sizes) n *= uint64_t(s);
+  return int64_t(n);
 }
 
 TensorImpl::TensorImpl(StoragePtr storage, Shape sizes, Shape strides, int64_t offset, DType dtype)

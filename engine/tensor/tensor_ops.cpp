@@ -41,14 +41,32 @@ bool is_dense(const TensorImpl& t) {
 // memory_format=torch.preserve_format: dense tensors keep their strides, others become contiguous.
 Shape preserved_strides(const TensorImpl& t) { return is_dense(t) ? t.strides() : contiguous_strides(t.sizes()); }
 
+std::string shape_text(const Shape& sizes) {
+  std::string dims;
+  for (int64_t x : sizes) dims += (dims.empty() ? "" : ", ") + std::to_string(x);
+  return "[" + dims + "]";
+}
+
+// Bytes a layout covers, refusing sizes whose arithmetic overflows 64 bits (c10's computeStorageNbytes).
+size_t storage_nbytes(const Shape& sizes, const Shape& strides, DType dtype) {
+  uint64_t span = 1;  // elements covered by the layout
+  bool overflow = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 0) return 0;
+    uint64_t extent = 0;
+    overflow |= __builtin_mul_overflow(uint64_t(sizes[i] - 1), uint64_t(strides[i]), &extent);
+    overflow |= __builtin_add_overflow(span, extent, &span);
+  }
+  uint64_t bytes = 0;
+  overflow |= __builtin_mul_overflow(span, uint64_t(itemsize(dtype)), &bytes);
+  overflow |= bytes > uint64_t(INT64_MAX);
+  check(!overflow, "Storage size calculation overflowed with sizes=" + shape_text(sizes));
+  return size_t(bytes);
+}
+
 TensorPtr empty_strided_on(Runtime& rt, const Shape& sizes, const Shape& strides, DType dtype, Place place,
                            bool virtual_bytes) {
-  int64_t span = 1;  // elements covered by the layout
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] == 0) { span = 0; break; }
-    span += (sizes[i] - 1) * strides[i];
-  }
-  StoragePtr storage = rt.allocate(place, size_t(span) * itemsize(dtype), virtual_bytes);
+  StoragePtr storage = rt.allocate(place, storage_nbytes(sizes, strides, dtype), virtual_bytes);
   storage->set_view_info(dtype_name(dtype), sizes);
   return std::make_shared<TensorImpl>(std::move(storage), sizes, strides, 0, dtype);
 }
@@ -81,14 +99,8 @@ Shape broadcast_src_strides(const TensorImpl& src, const Shape& sizes) {
 }  // namespace
 
 TensorPtr empty(Runtime& rt, const Shape& sizes, DType dtype, Device device, bool pin_memory, bool virtual_bytes) {
-  for (int64_t s : sizes) {
-    if (s < 0) {
-      std::string dims;
-      for (int64_t x : sizes) dims += (dims.empty() ? "" : ", ") + std::to_string(x);
-      raise(ErrorKind::RuntimeError,
-            "Trying to create tensor with negative dimension " + std::to_string(s) + ": [" + dims + "]");
-    }
-  }
+  for (int64_t s : sizes)
+    check(s >= 0, "Trying to create tensor with negative dimension " + std::to_string(s) + ": " + shape_text(sizes));
   const Place place = place_for(rt, rt.resolve(device), pin_memory);
   return empty_strided_on(rt, sizes, contiguous_strides(sizes), dtype, place, virtual_bytes);
 }

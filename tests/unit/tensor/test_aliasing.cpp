@@ -118,3 +118,15 @@ TEST(Snapshot, ShowsPlacesStoragesAndTransfers) {
     for (const BlockInfo& b : seg.blocks) block_tagged |= b.allocated && b.storage_id == g->storage()->id();
   EXPECT_TRUE(block_tagged);
 }
+
+TEST(Allocation, SizeOverflowIsRefusedLikePyTorch) {
+  auto rt = sim_runtime();
+  try {
+    empty(*rt, {1ll << 40, 1ll << 40}, DType::Float32, Device(DeviceType::CPU));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "Storage size calculation overflowed with sizes=[1099511627776, 1099511627776]");
+  }
+  EXPECT_THROW(empty(*rt, {1ll << 61}, DType::Float64, Device::parse("cuda:0")), Error);
+  EXPECT_THROW(empty(*rt, {1ll << 62, 8}, DType::Float32, Device::parse("cuda:0"), false, true), Error);
+}
