@@ -50,6 +50,10 @@ Command gui_flags_command() {
     app.add_option("--mouse", g_flags.mouse, "with --screenshot: rest the pointer at X,Y (shows hover tooltips)");
     app.add_option("--show", g_flags.show, "tabs to open at start: timeline, bandwidth, table, console, builder")
         ->check(CLI::IsMember({"timeline", "bandwidth", "table", "console", "builder"}));
+    app.add_flag("--bench-view", g_flags.bench_view,
+                 "open the Bench window (transfer sweep); with --screenshot, run one sweep to completion first");
+    app.add_option("--bench-sizes", g_flags.bench_sizes, "sizes of the Bench window's sweep, e.g. 4KiB:1MiB");
+    app.add_option("--bench-open", g_flags.bench_open, "recorded bench JSON files to overlay in the Bench window");
     app.add_option("--runner", g_flags.runner,
                    "code runner of the app: python (embedded CPython) or preview (a small built-in Python subset, "
                    "for machines without the Python layer and for GUI tests)")

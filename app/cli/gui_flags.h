@@ -21,6 +21,9 @@ struct GuiFlags {
   std::string runner = "python";
   double anim_time = -1;
   std::string mouse;  // "X,Y"
+  bool bench_view = false;
+  std::string bench_sizes;
+  std::vector<std::string> bench_open;
   std::vector<std::string> show;  // "python": the embedded interpreter; "preview": the C++ stand-in (FakeSession)
   std::string bench_frames;  // "" when given without a count
   size_t bench_storages = 100000;

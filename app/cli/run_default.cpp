@@ -23,6 +23,10 @@ int run_default(const BackendFlags& flags) {
   o.open_trace = g.open_trace;
   o.anim_time = g.anim_time;
   o.show = g.show;
+  o.backend = flags.options();
+  o.bench_view = g.bench_view;
+  o.bench_sizes = g.bench_sizes;
+  o.bench_open = g.bench_open;
   if (!g.mouse.empty() && std::sscanf(g.mouse.c_str(), "%f,%f", &o.mouse_x, &o.mouse_y) != 2) {
     std::cerr << "devicescope: --mouse must look like 640,300, got " << g.mouse << "\n";
     return 2;

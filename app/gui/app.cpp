@@ -101,6 +101,17 @@ bool App::open_trace(const std::string& path) {
   return ui_.recording != nullptr;
 }
 
+void App::setup_bench(const BackendOptions& backend, bool open, const std::string& sizes,
+                      const std::vector<std::string>& files, bool run_to_end) {
+  bench_.set_backend(backend);
+  if (!open) return;
+  ui_.show_bench = true;
+  if (!sizes.empty()) bench_.set_sizes(sizes);
+  for (const std::string& f : files)
+    if (!bench_.open_file(f)) notice(bench_.error(), true);
+  if (run_to_end && bench_.start()) bench_.wait();
+}
+
 void App::show(const std::string& what) {
   if (what == "timeline") ui_.transfer_tab_request = 0;
   if (what == "bandwidth") ui_.transfer_tab_request = 1;
@@ -261,6 +272,8 @@ void App::frame() {
   if (ui_.show_transfers) place(l.transfers, 3), transfers_.draw(snap, ui_, cmds);
   if (ui_.show_names) place(l.names, 4), names_.draw(snap, ui_, cmds);
   if (ui_.show_modules) place(l.modules, 5), modules_.draw(snap, ui_, cmds);
+  bench_.poll();  // a sweep that ended while the window was hidden still joins the runs
+  if (ui_.show_bench) bench_.draw(snap, ui_, cmds);
   status_.draw(snap, ui_, cmds);
   execute(cmds);
 }
@@ -389,6 +402,21 @@ void App::execute(Commands& cmds) {
         break;
       case Commands::Kind::Quit:
         quit_ = true;
+        break;
+      case Commands::Kind::OpenBench:
+        ui_.show_bench = true;
+        if (bench_.open_file(c.text)) notice("Opened bench run " + c.text);
+        else notice(bench_.error(), true);
+        break;
+      case Commands::Kind::SaveBenchJson:
+      case Commands::Kind::SaveBenchCsv:
+        try {
+          if (c.kind == Commands::Kind::SaveBenchJson) bench_.save_json(c.text);
+          else bench_.save_csv(c.text);
+          notice("Saved bench run to " + c.text);
+        } catch (const std::exception& e) {
+          notice(e.what(), true);
+        }
         break;
     }
   }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "gui/bench_view.h"
 #include "gui/builder_view.h"
 #include "gui/console_view.h"
 #include "gui/editor_view.h"
@@ -41,7 +42,7 @@ class App {
 
   void frame();  // inside ImGui::NewFrame() / ImGui::Render()
   bool quit_requested() const { return quit_; }
-  bool busy() const { return runner_.busy(); }
+  bool busy() const { return runner_.busy() || bench_.running(); }
   // True for a few seconds after the picture changed (migration animations want every frame).
   bool animating() const;
   // The benchmark moves the timeline and the mouse each frame so that culling and folding work.
@@ -54,6 +55,10 @@ class App {
   void notice(const std::string& text, bool error = false);
   // Opens a recording (Chrome trace JSON or transfers CSV) in the Transfers view; false if it cannot.
   bool open_trace(const std::string& path);
+  // The Bench window: the backend its sweeps use; with `open`, shows it (sizes, recorded bench files to
+  // overlay) and, with `run_to_end`, runs one sweep to completion now (headless screenshots).
+  void setup_bench(const BackendOptions& backend, bool open, const std::string& sizes,
+                   const std::vector<std::string>& files, bool run_to_end);
   // Selects a tab: "timeline", "bandwidth", "table" (Transfers), "console", "builder".
   void show(const std::string& what);
   const UiState& ui() const { return ui_; }
@@ -86,6 +91,7 @@ class App {
   NamesView names_;
   ModuleView modules_;
   StatusBar status_;
+  BenchView bench_;
 };
 
 }  // namespace ds::gui

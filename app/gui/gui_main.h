@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend.h"
 #include "gui/model/session.h"
 
 namespace ds::gui {
@@ -23,6 +24,11 @@ struct GuiOptions {
   std::vector<std::string> show;  // --show TAB...: tabs to select at start (bandwidth, table, builder)        // --anim-time T: screenshots show animations T seconds in (default: finished)
   int bench_frames = 0;         // --bench-frames N
   size_t bench_storages = 100000, bench_transfers = 1000000;
+  BackendOptions backend;       // what the Bench window's sweeps run on (the app's --backend flags)
+  bool bench_view = false;      // --bench-view: open the Bench window (with --screenshot: run a sweep first;
+                                // --bench-open alone opens it with the files only)
+  std::string bench_sizes;      // --bench-sizes: the Bench window's sizes field
+  std::vector<std::string> bench_open;  // --bench-open FILE...: recorded bench JSON to overlay
   std::string argv0;            // for re-running under xvfb-run
 };
 

@@ -105,6 +105,8 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
   if (rc == 0) {
     App app(make_session(), AppOptions{!o.screenshot.empty(), o.anim_time, render::gl_renderer()});
     for (const std::string& tab : o.show) app.show(tab);
+    app.setup_bench(o.backend, o.bench_view || !o.bench_open.empty(), o.bench_sizes, o.bench_open,
+                    o.bench_view && !o.screenshot.empty());
     if (o.bench_frames == 0 && !load_initial_script(app, o)) rc = 2;
     if (rc == 0 && !o.open_trace.empty() && !app.open_trace(o.open_trace)) {
       std::fprintf(stderr, "devicescope: %s\n", app.ui().notice.c_str());

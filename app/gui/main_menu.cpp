@@ -20,6 +20,9 @@ const char* dialog_title(FileDialog d) {
     case FileDialog::ExportTrace: return "Export Chrome trace JSON (Perfetto)";
     case FileDialog::Screenshot: return "Save screenshot PNG";
     case FileDialog::OpenTrace: return "Open a recorded trace (Chrome trace JSON or transfers CSV)";
+    case FileDialog::OpenBench: return "Open bench JSON (devicescope bench --json)";
+    case FileDialog::SaveBenchJson: return "Save the bench run as JSON";
+    case FileDialog::SaveBenchCsv: return "Save the bench run as CSV";
     case FileDialog::None: break;
   }
   return "";
@@ -60,6 +63,13 @@ void MainMenu::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
       if (ImGui::MenuItem("Export Chrome trace JSON\xe2\x80\xa6")) open_dialog(ui, FileDialog::ExportTrace, "devicescope-trace.json");
       if (ImGui::MenuItem("Save screenshot PNG\xe2\x80\xa6")) open_dialog(ui, FileDialog::Screenshot, "devicescope.png");
       ImGui::Separator();
+      if (ImGui::MenuItem("Open bench JSON\xe2\x80\xa6")) {
+        open_dialog(ui, FileDialog::OpenBench, "");
+        ui.show_bench = true;
+      }
+      if (ImGui::MenuItem("Save bench run as JSON\xe2\x80\xa6")) open_dialog(ui, FileDialog::SaveBenchJson, "devicescope-bench.json");
+      if (ImGui::MenuItem("Save bench run as CSV\xe2\x80\xa6")) open_dialog(ui, FileDialog::SaveBenchCsv, "devicescope-bench.csv");
+      ImGui::Separator();
       if (ImGui::MenuItem("Quit", "Ctrl+Q")) cmds.push(Commands::Kind::Quit);
       ImGui::EndMenu();
     }
@@ -78,6 +88,7 @@ void MainMenu::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
       ImGui::MenuItem("Modules", nullptr, &ui.show_modules);
       ImGui::MenuItem("Editor", nullptr, &ui.show_editor);
       ImGui::MenuItem("Console and Builder", nullptr, &ui.show_console);
+      ImGui::MenuItem("Bench (transfer sweep)", nullptr, &ui.show_bench);
       ImGui::Separator();
       if (ImGui::MenuItem("Reset layout")) ui.reset_layout = true;
       ImGui::EndMenu();
@@ -145,7 +156,7 @@ void MainMenu::dialog(UiState& ui, Commands& cmds) {
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     const bool enter = ImGui::InputText("##path", &ui.dialog_path, ImGuiInputTextFlags_EnterReturnsTrue);
     if (!ui.dialog_error.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kError), "%s", ui.dialog_error.c_str());
-    const bool saving = ui.dialog != FileDialog::OpenScript && ui.dialog != FileDialog::OpenTrace;
+    const bool saving = ui.dialog != FileDialog::OpenScript && ui.dialog != FileDialog::OpenTrace && ui.dialog != FileDialog::OpenBench;
     if (saving && std::filesystem::exists(ui.dialog_path) && !std::filesystem::is_directory(ui.dialog_path))
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kWarning), "The file exists and will be replaced.");
     ImGui::Spacing();
@@ -166,6 +177,9 @@ void MainMenu::dialog(UiState& ui, Commands& cmds) {
           case FileDialog::ExportTrace: k = Commands::Kind::ExportTrace; break;
           case FileDialog::Screenshot: k = Commands::Kind::Screenshot; break;
           case FileDialog::OpenTrace: k = Commands::Kind::OpenTrace; break;
+          case FileDialog::OpenBench: k = Commands::Kind::OpenBench; break;
+          case FileDialog::SaveBenchJson: k = Commands::Kind::SaveBenchJson; break;
+          case FileDialog::SaveBenchCsv: k = Commands::Kind::SaveBenchCsv; break;
           case FileDialog::None: break;
         }
         cmds.push(k, ui.dialog_path);

@@ -2,19 +2,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gui/loglog_plot.h"
 #include "gui/model/palette.h"
 #include "gui/theme.h"
 #include "gui/transfer_view.h"
 
 namespace ds::gui {
-namespace {
-
-const char* size_label(int decade) {
-  static const char* labels[] = {"1 B", "10 B", "100 B", "1 kB", "10 kB", "100 kB", "1 MB", "10 MB", "100 MB", "1 GB", "10 GB", "100 GB"};
-  return decade >= 0 && decade < 12 ? labels[decade] : "";
-}
-
-}  // namespace
 
 void TransferView::draw_bandwidth(const Snapshot& snap, UiState& ui) {
   using B = BandwidthModel;
@@ -32,36 +25,14 @@ void TransferView::draw_bandwidth(const Snapshot& snap, UiState& ui) {
   }
   ImGui::NewLine();
 
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const ImVec2 c0 = ImGui::GetCursorScreenPos();
-  ImGui::InvisibleButton("##plot", ImVec2(std::max(avail.x, 1.0f), std::max(avail.y, 1.0f)));
-  const bool hovered = ImGui::IsItemHovered();
+  LogLogPlot plot;
+  plot.x_min = B::x_min, plot.x_max = B::x_max, plot.y_min = B::y_min, plot.y_max = B::y_max;
+  if (!begin_loglog_plot("##plot", ImGui::GetContentRegionAvail(), &plot)) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float left = 64, bottom = 22, top = 6, right = 10;
-  const ImVec2 p0(c0.x + left, c0.y + top), p1(c0.x + avail.x - right, c0.y + avail.y - bottom);
-  if (p1.x - p0.x < 40 || p1.y - p0.y < 40) return;
-  dl->AddRectFilled(p0, p1, IM_COL32(0x14, 0x17, 0x1d, 0xff), 3);
-  auto X = [&](double lx) { return p0.x + float((lx - B::x_min) / (B::x_max - B::x_min)) * (p1.x - p0.x); };
-  auto Y = [&](double ly) { return p1.y - float((ly - B::y_min) / (B::y_max - B::y_min)) * (p1.y - p0.y); };
+  const ImVec2 p0 = plot.p0, p1 = plot.p1;
+  auto X = [&](double lx) { return plot.X(lx); };
+  auto Y = [&](double ly) { return plot.Y(ly); };
   ImFont* fs = fonts().small;
-  // Decade grid and labels.
-  for (int d = int(std::ceil(B::x_min)); d <= int(B::x_max); ++d) {
-    const float x = X(d);
-    dl->AddLine(ImVec2(x, p0.y), ImVec2(x, p1.y), IM_COL32(0xff, 0xff, 0xff, 0x12));
-    const char* l = size_label(d);
-    const float w = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, l).x;
-    dl->AddText(fs, fs->FontSize, ImVec2(x - w * 0.5f, p1.y + 4), theme::kTextDim, l);
-  }
-  for (int d = int(std::ceil(B::y_min)); d <= int(B::y_max); ++d) {
-    const float y = Y(d);
-    dl->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), IM_COL32(0xff, 0xff, 0xff, 0x12));
-    char buf[32];
-    if (d >= 0) std::snprintf(buf, sizeof buf, "%.0f GB/s", std::pow(10.0, d));
-    else std::snprintf(buf, sizeof buf, "%.0f MB/s", std::pow(10.0, d + 3));
-    const float w = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, buf).x;
-    dl->AddText(fs, fs->FontSize, ImVec2(p0.x - w - 6, y - fs->FontSize * 0.5f), theme::kTextDim, buf);
-  }
-  dl->PushClipRect(p0, p1, true);
   // The link profile: the modelled curve per series and its peak as a dashed asymptote.
   if (bandwidth_.link.known) {
     for (size_t s = 0; s < size_t(Series::Count); ++s) {
@@ -110,21 +81,7 @@ void TransferView::draw_bandwidth(const Snapshot& snap, UiState& ui) {
       dl->AddLine(ImVec2(X(d.median[k - 1].first), Y(d.median[k - 1].second)), ImVec2(X(d.median[k].first), Y(d.median[k].second)),
                   lighten(col, 0.3f), 2.0f);
   }
-  dl->PopClipRect();
-  dl->AddRect(p0, p1, theme::kPaneBorder, 3);
-  if (snap.transfers.empty()) {
-    const char* msg = "No transfers yet.";
-    const ImVec2 ts = ImGui::CalcTextSize(msg);
-    dl->AddText(ImVec2((p0.x + p1.x - ts.x) * 0.5f, (p0.y + p1.y - ts.y) * 0.5f), theme::kTextDim, msg);
-  }
-  if (hovered) {
-    const ImVec2 m = ImGui::GetIO().MousePos;
-    if (m.x >= p0.x && m.x <= p1.x && m.y >= p0.y && m.y <= p1.y) {
-      const double lx = B::x_min + (m.x - p0.x) / (p1.x - p0.x) * (B::x_max - B::x_min);
-      const double ly = B::y_min + (p1.y - m.y) / (p1.y - p0.y) * (B::y_max - B::y_min);
-      ImGui::SetTooltip("%s at %s", fmt_bytes(uint64_t(std::pow(10.0, lx))).c_str(), fmt_rate(std::pow(10.0, ly)).c_str());
-    }
-  }
+  end_loglog_plot(plot, snap.transfers.empty() ? "No transfers yet." : nullptr);
   (void)ui;
 }
 

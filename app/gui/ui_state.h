@@ -21,7 +21,8 @@ struct ConsoleLine {
   std::string text;
 };
 
-enum class FileDialog { None, OpenScript, SaveScriptAs, ExportCsv, ExportTrace, Screenshot, OpenTrace };
+enum class FileDialog { None, OpenScript, SaveScriptAs, ExportCsv, ExportTrace, Screenshot, OpenTrace,
+                        OpenBench, SaveBenchJson, SaveBenchCsv };
 
 struct UiState {
   // The session, as last published by the worker.
@@ -85,6 +86,7 @@ struct UiState {
   bool show_memory = true, show_names = true, show_modules = true, show_transfers = true, show_editor = true,
        show_console = true, show_builder = true;
   bool show_about = false, show_shortcuts = false;
+  bool show_bench = false;          // the Bench window (View > Bench)
 
   // File dialog (a path prompt; no native dialogs in ImGui 1.86).
   FileDialog dialog = FileDialog::None;
@@ -101,6 +103,7 @@ struct Commands {
   enum class Kind {
     RunScript, Step, StepBack, Reset, Stop, RunLine, BuilderLine,
     OpenScript, SaveScript, ExportCsv, ExportTrace, Screenshot, OpenTrace, CloseTrace, Quit,
+    OpenBench, SaveBenchJson, SaveBenchCsv,
   };
   struct Command {
     Kind kind;

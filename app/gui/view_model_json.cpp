@@ -82,6 +82,7 @@ void App::write_view_model(const std::string& path, int width, int height) const
   if (ui_.recording)
     j["recording"] = {{"path", ui_.recording_path}, {"transfers", ui_.recording->transfers.size()},
                       {"simulated", ui_.recording_meta.simulated}, {"backend", ui_.recording_meta.backend}};
+  if (ui_.show_bench) j["bench"] = bench_.view_model();
   write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
 }
 

@@ -70,6 +70,22 @@ def fail(msg):
     sys.exit(1)
 
 
+def check_bench(got, want):
+    """The Bench window's view model: scalars exactly, dicts as subsets, error_contains as a substring."""
+    if got is None:
+        fail("no bench view model (was the Bench window open?)")
+    for key, value in want.items():
+        if key == "error_contains":
+            if value not in got.get("error", ""):
+                fail("bench error %r does not contain %r" % (got.get("error"), value))
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                if (got.get(key) or {}).get(k) != v:
+                    fail("bench %s[%s] = %s, expected %s (all: %s)" % (key, k, (got.get(key) or {}).get(k), v, got.get(key)))
+        elif got.get(key) != value:
+            fail("bench %s = %s, expected %s" % (key, got.get(key), value))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--devicescope", required=True)
@@ -80,6 +96,8 @@ def main():
     ap.add_argument("--steps", type=int)
     ap.add_argument("--no-xvfb", action="store_true", help="run devicescope directly (it finds xvfb-run itself)")
     ap.add_argument("--runner", default="preview", help="devicescope --runner (python or preview)")
+    ap.add_argument("--bench-sizes", help="open the Bench window and run a sweep of these sizes first")
+    ap.add_argument("--bench-open", action="append", default=[], help="bench JSON to overlay in the Bench window")
     ap.add_argument("--extra", action="append", default=[], help="more devicescope arguments, e.g. --extra=--show=table")
     args = ap.parse_args()
     expect = json.load(open(args.expect))
@@ -90,6 +108,10 @@ def main():
         cmd += ["--script", args.script]
     if args.steps is not None:
         cmd += ["--steps", str(args.steps)]
+    if args.bench_sizes:
+        cmd += ["--bench-view", "--bench-sizes", args.bench_sizes]
+    for path in args.bench_open:
+        cmd += ["--bench-open", path]
     for extra in args.extra:
         cmd += extra.split("=", 1) if extra.startswith("--") and "=" in extra else [extra]
     if not args.no_xvfb:
@@ -164,6 +186,8 @@ def main():
     for key, value in expect.get("recording", {}).items():
         if (vm.get("recording") or {}).get(key) != value:
             fail("recording %s = %s, expected %s" % (key, (vm.get("recording") or {}).get(key), value))
+    if "bench" in expect:
+        check_bench(vm.get("bench"), expect["bench"])
     if "error_contains" in expect and expect["error_contains"] not in vm["script"]["error"]:
         fail("error %r does not contain %r" % (vm["script"]["error"], expect["error_contains"]))
     if "colors" in expect:

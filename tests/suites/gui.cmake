@@ -27,6 +27,10 @@ if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
   gui_screenshot_test(mixed_devices mixed_devices --script ${GUI_TEST_DIR}/scripts/mixed_devices.py)
   # A recording made on a GPU machine, opened in the Transfers view (bandwidth tab).
   gui_screenshot_test(recording recording --extra=--open-trace=${GUI_TEST_DIR}/data/h100_transfers.csv --extra=--show=bandwidth)
+  # The Bench window: a small sweep run to completion; a recorded run overlaid; a corrupt file's error.
+  gui_screenshot_test(bench_view bench_view --bench-sizes 4KiB:1MiB)
+  gui_screenshot_test(bench_overlay bench_overlay --bench-sizes 4KiB:1MiB --bench-open ${GUI_TEST_DIR}/data/bench/sim_pcie5.json)
+  gui_screenshot_test(bench_corrupt bench_corrupt --bench-open ${GUI_TEST_DIR}/data/bench/truncated.json)
   # The same picture with the real embedded Python runner (the other tests use the preview runner, so
   # that they test the views whatever state the Python layer is in).
   gui_screenshot_test(starter_full_python starter_full_python --script ${PROJECT_SOURCE_DIR}/assets/starter.py --runner python)

@@ -1,0 +1,70 @@
+// Frame, grid and labels of the log-log bandwidth plots (Transfers > Bandwidth, Bench).
+#include "gui/loglog_plot.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+
+#include "gui/theme.h"
+
+namespace ds::gui {
+namespace {
+
+const char* size_label(int decade) {
+  static const char* labels[] = {"1 B", "10 B", "100 B", "1 kB", "10 kB", "100 kB", "1 MB", "10 MB", "100 MB", "1 GB", "10 GB", "100 GB"};
+  return decade >= 0 && decade < 12 ? labels[decade] : "";
+}
+
+}  // namespace
+
+bool begin_loglog_plot(const char* id, ImVec2 size, LogLogPlot* plot) {
+  LogLogPlot& P = *plot;
+  const ImVec2 c0 = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton(id, ImVec2(std::max(size.x, 1.0f), std::max(size.y, 1.0f)));
+  P.hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float left = 64, bottom = 22, top = 6, right = 10;
+  P.p0 = ImVec2(c0.x + left, c0.y + top);
+  P.p1 = ImVec2(c0.x + size.x - right, c0.y + size.y - bottom);
+  if (P.p1.x - P.p0.x < 40 || P.p1.y - P.p0.y < 40) return false;
+  dl->AddRectFilled(P.p0, P.p1, IM_COL32(0x14, 0x17, 0x1d, 0xff), 3);
+  ImFont* fs = fonts().small;
+  // Decade grid and labels.
+  for (int d = int(std::ceil(P.x_min)); d <= int(P.x_max); ++d) {
+    const float x = P.X(d);
+    dl->AddLine(ImVec2(x, P.p0.y), ImVec2(x, P.p1.y), IM_COL32(0xff, 0xff, 0xff, 0x12));
+    const char* l = size_label(d);
+    const float w = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, l).x;
+    dl->AddText(fs, fs->FontSize, ImVec2(x - w * 0.5f, P.p1.y + 4), theme::kTextDim, l);
+  }
+  for (int d = int(std::ceil(P.y_min)); d <= int(P.y_max); ++d) {
+    const float y = P.Y(d);
+    dl->AddLine(ImVec2(P.p0.x, y), ImVec2(P.p1.x, y), IM_COL32(0xff, 0xff, 0xff, 0x12));
+    char buf[32];
+    if (d >= 0) std::snprintf(buf, sizeof buf, "%.0f GB/s", std::pow(10.0, d));
+    else std::snprintf(buf, sizeof buf, "%.0f MB/s", std::pow(10.0, d + 3));
+    const float w = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, buf).x;
+    dl->AddText(fs, fs->FontSize, ImVec2(P.p0.x - w - 6, y - fs->FontSize * 0.5f), theme::kTextDim, buf);
+  }
+  dl->PushClipRect(P.p0, P.p1, true);
+  return true;
+}
+
+void end_loglog_plot(const LogLogPlot& P, const char* empty_message, bool tooltip_taken) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PopClipRect();
+  dl->AddRect(P.p0, P.p1, theme::kPaneBorder, 3);
+  if (empty_message) {
+    const ImVec2 ts = ImGui::CalcTextSize(empty_message);
+    dl->AddText(ImVec2((P.p0.x + P.p1.x - ts.x) * 0.5f, (P.p0.y + P.p1.y - ts.y) * 0.5f), theme::kTextDim, empty_message);
+  }
+  if (P.hovered && !tooltip_taken) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    if (P.inside(m))
+      ImGui::SetTooltip("%s at %s", fmt_bytes(uint64_t(std::pow(10.0, P.lx_at(m.x)))).c_str(),
+                        fmt_rate(std::pow(10.0, P.ly_at(m.y))).c_str());
+  }
+}
+
+}  // namespace ds::gui
