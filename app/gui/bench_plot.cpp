@@ -85,10 +85,6 @@ void BenchView::draw_plot() {
   int cm = color_mode_ + 1;
   ImGui::SetNextItemWidth(90);
   if (ImGui::Combo("##colour", &cm, kColorModes, 3)) color_mode_ = cm - 1, changed = true;
-  if (plot_.any_simulated) {
-    ImGui::SameLine(0, 14);
-    simulated_badge("bench figures");
-  }
   if (changed) {
     BenchFilter f;
     for (int i = 0; i < 4; ++i) if (show_route_[i]) f.routes.push_back(kRoutes[i]);
@@ -129,13 +125,26 @@ void BenchView::draw_plot() {
       if (it->color != s.color) it->color = theme::kTextDim;
     }
   }
+  // Labels sit right-aligned above their line; one that would overlap a label already placed moves left.
+  std::vector<ImVec4> placed;  // x0, y0, x1, y1
   for (const Nominal& n : nominal) {
     const ImU32 col = with_alpha(n.color, 0.6f);
     const float y = plot.Y(std::log10(n.gbps));
     dashed_line(dl, ImVec2(plot.p0.x, y), ImVec2(plot.p1.x, y), col, 1.0f, 3, 4);
-    const std::string label = "link nominal " + fmt_rate(n.gbps) + "  (" + n.routes + ")";
+    const std::string label = "link " + fmt_rate(n.gbps) + " (" + n.routes + ")";
     const float w = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, label.c_str()).x;
-    dl->AddText(fs, fs->FontSize, ImVec2(plot.p1.x - w - 6, y - fs->FontSize - 1), col, label.c_str());
+    ImVec4 r(plot.p1.x - w - 6, y - fs->FontSize - 1, plot.p1.x - 6, y - 1);
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const ImVec4& q : placed)
+        if (r.y < q.w && r.w > q.y && r.x < q.z && r.z > q.x) {
+          r.z = q.x - 14, r.x = r.z - w;
+          moved = true;
+        }
+    }
+    placed.push_back(r);
+    dl->AddRectFilled(ImVec2(r.x - 2, r.y), ImVec2(r.z + 2, r.w), IM_COL32(0x14, 0x17, 0x1d, 0xc0));
+    dl->AddText(fs, fs->FontSize, ImVec2(r.x, r.y), lighten(col, 0.2f), label.c_str());
   }
   // Lines, then markers on top; the point nearest the mouse gets a tooltip.
   const ImVec2 mouse = ImGui::GetIO().MousePos;

@@ -42,7 +42,8 @@ bool begin_loglog_plot(const char* id, ImVec2 size, LogLogPlot* plot) {
     const float y = P.Y(d);
     dl->AddLine(ImVec2(P.p0.x, y), ImVec2(P.p1.x, y), IM_COL32(0xff, 0xff, 0xff, 0x12));
     char buf[32];
-    if (d >= 0) std::snprintf(buf, sizeof buf, "%.0f GB/s", std::pow(10.0, d));
+    if (d >= 3) std::snprintf(buf, sizeof buf, "%.0f TB/s", std::pow(10.0, d - 3));
+    else if (d >= 0) std::snprintf(buf, sizeof buf, "%.0f GB/s", std::pow(10.0, d));
     else std::snprintf(buf, sizeof buf, "%.0f MB/s", std::pow(10.0, d + 3));
     const float w = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, buf).x;
     dl->AddText(fs, fs->FontSize, ImVec2(P.p0.x - w - 6, y - fs->FontSize * 0.5f), theme::kTextDim, buf);

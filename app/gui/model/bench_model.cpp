@@ -49,7 +49,7 @@ uint32_t bench_series_color(const std::string& route, const std::string& memory)
   if (route == "h2d") return series_color(memory == "pinned" ? Series::H2DPinned : Series::H2DPageable);
   if (route == "d2h") return series_color(memory == "pinned" ? Series::D2HPinned : Series::D2HPageable);
   if (route == "d2d") return series_color(Series::D2D);
-  return rgba(0xc7, 0x9b, 0xff);  // p2p: its own violet
+  return rgba(0xff, 0x7e, 0xb6);  // p2p: its own pink (d2d is violet)
 }
 
 int bench_marker(const std::string& route, const std::string& memory) {
