@@ -48,6 +48,14 @@ Command gui_flags_command() {
     app.add_option("--anim-time", g_flags.anim_time,
                    "with --screenshot: show the last step's animations this many seconds in (default: finished)");
     app.add_option("--mouse", g_flags.mouse, "with --screenshot: rest the pointer at X,Y (shows hover tooltips)");
+    app.add_option("--lesson", g_flags.lesson, "open this workshop lesson (assets/lessons: a name, number or path)");
+    app.add_option("--lesson-step", g_flags.lesson_step,
+                   "with --lesson: show step N (the steps before it run first; past the last step: the verdicts)")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--lesson-answer", g_flags.lesson_answer,
+                   "with --lesson: pick answer K for the step's question and run the step (0: run it without a pick)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_flag("--presenter", g_flags.presenter, "presenter mode: large fonts, lesson + memory + names only, keyboard driven");
     app.add_option("--show", g_flags.show, "tabs to open at start: timeline, bandwidth, table, console, builder")
         ->check(CLI::IsMember({"timeline", "bandwidth", "table", "console", "builder"}));
     app.add_flag("--bench-view", g_flags.bench_view,

@@ -24,6 +24,10 @@ struct GuiFlags {
   bool bench_view = false;
   std::string bench_sizes;
   std::vector<std::string> bench_open;
+  std::string lesson;      // --lesson NAME
+  int lesson_step = 1;
+  int lesson_answer = -1;
+  bool presenter = false;
   std::vector<std::string> show;  // "python": the embedded interpreter; "preview": the C++ stand-in (FakeSession)
   std::string bench_frames;  // "" when given without a count
   size_t bench_storages = 100000;

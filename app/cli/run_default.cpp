@@ -23,6 +23,10 @@ int run_default(const BackendFlags& flags) {
   o.open_trace = g.open_trace;
   o.anim_time = g.anim_time;
   o.show = g.show;
+  o.lesson = g.lesson;
+  o.lesson_step = g.lesson_step;
+  o.lesson_answer = g.lesson_answer;
+  o.presenter = g.presenter;
   o.backend = flags.options();
   o.bench_view = g.bench_view;
   o.bench_sizes = g.bench_sizes;

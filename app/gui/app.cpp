@@ -191,6 +191,7 @@ void App::poll_runner() {
       if (f.job.kind == JobKind::ExportTrace) notice("Exported " + f.job.line);
       if (f.job.kind == JobKind::RunScript) console_add(ui_, ConsoleLine::Kind::Info, "\xe2\x9c\x93 finished in " + fmt_duration(f.seconds * 1e9));
     }
+    if (f.job.kind == JobKind::Call) lesson_call_finished(r);
   }
   ui_.running = runner_.busy();
   std::shared_ptr<const Snapshot> snap = runner_.snapshot();
@@ -257,6 +258,8 @@ void App::frame() {
   // Ctrl+C stops running code (copying text is not possible then: the editor is read-only).
   if (ui_.running && keys::ctrl() && keys::pressed(GLFW_KEY_C)) cmds.push(Commands::Kind::Stop);
 
+  lessons_.handle_global_keys(ui_);
+  if (ui_.presenter) return draw_presenter(snap, cmds);  // lesson, memory and names only
   menu_.draw(snap, ui_, cmds);
   ImGuiCond cond;
   const DefaultLayout l = apply_layout(&cond);
@@ -266,8 +269,13 @@ void App::frame() {
     place_next_window(r, cond);
     opaque_if_overlapping(kWindows[i], kWindows, 6);
   };
-  if (ui_.show_editor) place(l.editor, 0), editor_.draw(snap, ui_, cmds);
-  if (ui_.show_console) place(l.console, 1), draw_console_window(snap, cmds);
+  // An open Lessons window takes the editor's column (the code shown is the lesson's).
+  if (ui_.show_lessons) {
+    place_next_window({l.editor.pos, ImVec2(l.editor.size.x, l.console.pos.y + l.console.size.y - l.editor.pos.y)}, cond);
+    lessons_.draw(snap, ui_, cmds);
+  }
+  if (ui_.show_editor && !ui_.show_lessons) place(l.editor, 0), editor_.draw(snap, ui_, cmds);
+  if (ui_.show_console && !ui_.show_lessons) place(l.console, 1), draw_console_window(snap, cmds);
   if (ui_.show_memory) place(l.memory, 2), memory_.draw(snap, ui_, cmds);
   if (ui_.show_transfers) place(l.transfers, 3), transfers_.draw(snap, ui_, cmds);
   if (ui_.show_names) place(l.names, 4), names_.draw(snap, ui_, cmds);
@@ -276,6 +284,7 @@ void App::frame() {
   if (ui_.show_bench) bench_.draw(snap, ui_, cmds);
   status_.draw(snap, ui_, cmds);
   execute(cmds);
+  feed_lessons();
 }
 
 void App::execute(Commands& cmds) {

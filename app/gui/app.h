@@ -11,6 +11,7 @@
 #include "gui/console_view.h"
 #include "gui/editor_view.h"
 #include "gui/layout.h"
+#include "gui/lesson_view.h"
 #include "gui/main_menu.h"
 #include "gui/memory_view.h"
 #include "gui/module_view.h"
@@ -53,6 +54,11 @@ class App {
   // A screenshot asked for from the File menu: the main loop reads the frame back and writes it.
   std::optional<std::string> take_screenshot_request();
   void notice(const std::string& text, bool error = false);
+  // --lesson: opens the lesson in a fresh session and shows page `step` (1-based; the steps before it run
+  // first; a step past the last shows the verdicts). answer >= 0 then runs that step (answer K picks choice
+  // K, 0 runs it without a pick). Blocks; false (the reason in ui().notice) when the lesson cannot start.
+  bool open_lesson_blocking(const std::string& name, int step, int answer);
+  void set_presenter(bool on);  // presenter mode (lesson_view.h), as View > Presenter mode does
   // Opens a recording (Chrome trace JSON or transfers CSV) in the Transfers view; false if it cannot.
   bool open_trace(const std::string& path);
   // The Bench window: the backend its sweeps use; with `open`, shows it (sizes, recorded bench files to
@@ -72,6 +78,10 @@ class App {
   void execute(Commands& cmds);
   DefaultLayout apply_layout(ImGuiCond* cond);
   void draw_console_window(const Snapshot& snap, Commands& cmds);
+  // Lessons (app_lessons.cpp): presenter mode's frame, and the player's next call to the idle session.
+  void draw_presenter(const Snapshot& snap, Commands& cmds);
+  void feed_lessons();
+  void lesson_call_finished(const RunOutcome& r);
 
   SessionRunner runner_;
   AppOptions options_;
@@ -91,6 +101,7 @@ class App {
   NamesView names_;
   ModuleView modules_;
   StatusBar status_;
+  LessonView lessons_;
   BenchView bench_;
 };
 

@@ -19,6 +19,7 @@
 
 #include "gui/app.h"
 #include "gui/gui_main.h"
+#include "gui/presenter_mode.h"
 #include "gui/theme.h"
 #include "render/embedded_files.h"
 #include "render/gl_context.h"
@@ -26,6 +27,7 @@
 namespace ds::gui {
 
 void draw_frame(GLFWwindow* window, App& app, int fixed_w, int fixed_h, float mouse_x, float mouse_y) {
+  sync_presenter_mode(window, app.ui().presenter, fixed_w > 0);  // font atlas changes go before the frame
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   if (fixed_w > 0) {

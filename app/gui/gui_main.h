@@ -21,6 +21,9 @@ struct GuiOptions {
   int width = 1600, height = 1000;  // --size WxH
   double anim_time = -1;
   float mouse_x = -1, mouse_y = -1;  // --mouse X,Y: where the pointer rests in a screenshot
+  std::string lesson;            // --lesson NAME [--lesson-step N] [--lesson-answer K]: open a workshop lesson
+  int lesson_step = 1, lesson_answer = -1;
+  bool presenter = false;       // --presenter
   std::vector<std::string> show;  // --show TAB...: tabs to select at start (bandwidth, table, builder)        // --anim-time T: screenshots show animations T seconds in (default: finished)
   int bench_frames = 0;         // --bench-frames N
   size_t bench_storages = 100000, bench_transfers = 1000000;

@@ -108,6 +108,11 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
     app.setup_bench(o.backend, o.bench_view || !o.bench_open.empty(), o.bench_sizes, o.bench_open,
                     o.bench_view && !o.screenshot.empty());
     if (o.bench_frames == 0 && !load_initial_script(app, o)) rc = 2;
+    if (o.presenter) app.set_presenter(true);
+    if (rc == 0 && !o.lesson.empty() && !app.open_lesson_blocking(o.lesson, o.lesson_step, o.lesson_answer)) {
+      std::fprintf(stderr, "devicescope: %s\n", app.ui().notice.c_str());
+      rc = 2;
+    }
     if (rc == 0 && !o.open_trace.empty() && !app.open_trace(o.open_trace)) {
       std::fprintf(stderr, "devicescope: %s\n", app.ui().notice.c_str());
       rc = 2;

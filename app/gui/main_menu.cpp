@@ -88,6 +88,11 @@ void MainMenu::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
       ImGui::MenuItem("Modules", nullptr, &ui.show_modules);
       ImGui::MenuItem("Editor", nullptr, &ui.show_editor);
       ImGui::MenuItem("Console and Builder", nullptr, &ui.show_console);
+      ImGui::MenuItem("Lessons", nullptr, &ui.show_lessons);
+      if (ImGui::MenuItem("Presenter mode", "F11", ui.presenter)) {
+        ui.presenter = !ui.presenter;
+        ui.show_lessons = ui.show_lessons || ui.presenter;
+      }
       ImGui::MenuItem("Bench (transfer sweep)", nullptr, &ui.show_bench);
       ImGui::Separator();
       if (ImGui::MenuItem("Reset layout")) ui.reset_layout = true;

@@ -18,6 +18,7 @@ const char* job_name(JobKind k) {
     case JobKind::BuilderLine: return "Builder";
     case JobKind::ExportTrace: return "Export";
     case JobKind::SetScript: return "Load";
+    case JobKind::Call: return "Lesson";
   }
   return "?";
 }
@@ -106,6 +107,10 @@ void SessionRunner::loop() {
           if (outcome.ok && job.script) session_->set_script(*job.script, true);
           break;
         case JobKind::SetScript: break;
+        case JobKind::Call:
+          if (job.reset_first) session_->reset();
+          outcome = session_->call_json(job.line, job.call_args);
+          break;
         case JobKind::ExportTrace: {
           const std::deque<Event> events = session_->events();
           const std::shared_ptr<const Snapshot> snap = session_->snapshot();

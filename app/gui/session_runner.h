@@ -15,7 +15,7 @@
 
 namespace ds::gui {
 
-enum class JobKind { RunScript, Step, StepBack, Reset, RunLine, BuilderLine, SetScript, ExportTrace };
+enum class JobKind { RunScript, Step, StepBack, Reset, RunLine, BuilderLine, SetScript, ExportTrace, Call };
 const char* job_name(JobKind k);  // "Run", "Step", ...
 
 struct Job {
@@ -25,6 +25,9 @@ struct Job {
   std::string line;                   // RunLine / BuilderLine: the code; ExportTrace: the path
   std::string meta_version;           // ExportTrace: DeviceScope version written into the file
   std::string meta_machine;
+  std::string call_args;              // Call: Session::call_json(line, call_args)
+  bool reset_first = false;           // Call: Session::reset() before the call
+  int tag = -1;                       // the submitter's own id for the job (lesson calls)
 };
 
 struct FinishedJob {

@@ -86,6 +86,10 @@ struct UiState {
   bool show_memory = true, show_names = true, show_modules = true, show_transfers = true, show_editor = true,
        show_console = true, show_builder = true;
   bool show_about = false, show_shortcuts = false;
+  // Lessons (lesson_view.cpp): the lesson window, and presenter mode (big fonts, only lesson + memory +
+  // names, keyboard only).
+  bool show_lessons = false;
+  bool presenter = false;
   bool show_bench = false;          // the Bench window (View > Bench)
 
   // File dialog (a path prompt; no native dialogs in ImGui 1.86).

@@ -83,6 +83,7 @@ void App::write_view_model(const std::string& path, int width, int height) const
     j["recording"] = {{"path", ui_.recording_path}, {"transfers", ui_.recording->transfers.size()},
                       {"simulated", ui_.recording_meta.simulated}, {"backend", ui_.recording_meta.backend}};
   if (ui_.show_bench) j["bench"] = bench_.view_model();
+  lessons_.write_view_model(j, ui_);
   write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
 }
 

@@ -36,6 +36,7 @@ class PythonGuiSession : public Session {
   int statement_count() const override;
   std::string describe() const override;
   std::deque<Event> events() override;
+  RunOutcome call_json(const std::string& function, const std::string& json_args) override;
 
  private:
   RunOutcome outcome(const python::RunResult& r);  // + the output captured since the last call

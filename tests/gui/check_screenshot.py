@@ -96,6 +96,10 @@ def main():
     ap.add_argument("--steps", type=int)
     ap.add_argument("--no-xvfb", action="store_true", help="run devicescope directly (it finds xvfb-run itself)")
     ap.add_argument("--runner", default="preview", help="devicescope --runner (python or preview)")
+    ap.add_argument("--lesson", help="devicescope --lesson NAME (a workshop lesson)")
+    ap.add_argument("--lesson-step", type=int)
+    ap.add_argument("--lesson-answer", type=int)
+    ap.add_argument("--presenter", action="store_true")
     ap.add_argument("--bench-sizes", help="open the Bench window and run a sweep of these sizes first")
     ap.add_argument("--bench-open", action="append", default=[], help="bench JSON to overlay in the Bench window")
     ap.add_argument("--extra", action="append", default=[], help="more devicescope arguments, e.g. --extra=--show=table")
@@ -108,6 +112,14 @@ def main():
         cmd += ["--script", args.script]
     if args.steps is not None:
         cmd += ["--steps", str(args.steps)]
+    if args.lesson:
+        cmd += ["--lesson", args.lesson]
+    if args.lesson_step is not None:
+        cmd += ["--lesson-step", str(args.lesson_step)]
+    if args.lesson_answer is not None:
+        cmd += ["--lesson-answer", str(args.lesson_answer)]
+    if args.presenter:
+        cmd += ["--presenter"]
     if args.bench_sizes:
         cmd += ["--bench-view", "--bench-sizes", args.bench_sizes]
     for path in args.bench_open:
@@ -188,6 +200,10 @@ def main():
             fail("recording %s = %s, expected %s" % (key, (vm.get("recording") or {}).get(key), value))
     if "bench" in expect:
         check_bench(vm.get("bench"), expect["bench"])
+    # "lesson": {"lesson": "000_...", "page": 2, "phase": "ran", "verdict_count": 2, ...} (lesson_view.cpp)
+    for key, value in expect.get("lesson", {}).items():
+        if (vm.get("lesson") or {}).get(key) != value:
+            fail("lesson %s = %r, expected %r" % (key, (vm.get("lesson") or {}).get(key), value))
     if "error_contains" in expect and expect["error_contains"] not in vm["script"]["error"]:
         fail("error %r does not contain %r" % (vm["script"]["error"], expect["error_contains"]))
     if "colors" in expect:

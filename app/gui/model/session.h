@@ -20,6 +20,7 @@ struct RunOutcome {
   std::string traceback;      // Python's full "Traceback (most recent call last): ..." text
   int error_line = 0;         // 1-based line of the editor script that failed; 0 when not in the script
   bool interrupted = false;   // stopped by interrupt() (error_type is then "KeyboardInterrupt")
+  std::string result_json;    // call_json(): the function's return value as JSON
 };
 
 class Session {
@@ -62,6 +63,18 @@ class Session {
   // The runtime's event log so far (allocations, frees, copies, module moves), for the Chrome trace
   // export; a copy, taken on the code thread like every other call.
   virtual std::deque<Event> events() = 0;
+
+  // Calls a Python function by its dotted name ("devicescope.lessons.run_step") with keyword arguments
+  // given as a JSON object, in the session's globals like a console line (the panes show what it made,
+  // Stop interrupts it); the return value comes back as JSON in result_json. Runners without Python
+  // say so (the lesson player needs the python runner).
+  virtual RunOutcome call_json(const std::string& function, const std::string& json_args) {
+    RunOutcome o;
+    o.ok = false;
+    o.error_type = "NotImplementedError";
+    o.error_message = "lessons need the Python runner (" + describe() + " cannot run " + function + ")";
+    return o;
+  }
 };
 
 }  // namespace ds::gui

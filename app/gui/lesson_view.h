@@ -1,0 +1,49 @@
+// The Lessons window: a browser of assets/lessons, then one lesson step by step - narration beside the code,
+// predict (multiple choice), run through the session, reveal, checks, verdict cards - and presenter mode.
+// The lesson rules are Python's (devicescope.lessons); this view only shows and asks (LessonPlayer).
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+
+#include "gui/layout.h"
+#include "gui/model/lesson_model.h"
+#include "gui/ui_state.h"
+
+namespace ds::gui {
+
+// Presenter mode's panes over the whole window: the lesson on the left, memory and names on the right.
+struct PresenterLayout {
+  WindowRect lesson, memory, names;
+};
+PresenterLayout presenter_layout(ImVec2 pos, ImVec2 size);
+
+class LessonView {
+ public:
+  void draw(const Snapshot& snap, UiState& ui, Commands& cmds);
+  // Keys that work wherever the focus is: F11 toggles presenter mode; in presenter mode arrows, digits,
+  // Enter and Esc drive the lesson. Call once per frame before the windows.
+  void handle_global_keys(UiState& ui);
+
+  LessonPlayer& player() { return player_; }
+  const LessonPlayer& player() const { return player_; }
+  // The call the session runs for the player now (one at a time; App submits it and hands back the result).
+  std::optional<LessonCall> in_flight;
+
+  // {"name", "title", "page", "steps", "step_title", "phase", ...} for the screenshot's view model.
+  void write_view_model(nlohmann::json& j, const UiState& ui) const;
+
+ private:
+  void draw_browser(UiState& ui);
+  void draw_header(UiState& ui);
+  void draw_step(const LessonStep& step, int index);
+  void draw_end();
+  void step_keys();
+
+  LessonPlayer player_;
+  int scroll_to_top_ = 0;  // frames left to reset the scroll after a page change
+  int last_page_ = -1;
+};
+
+}  // namespace ds::gui
