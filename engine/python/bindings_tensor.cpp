@@ -142,6 +142,38 @@ ToOptions parse_to_args(const py::tuple& args, const py::dict& kwargs) {
   return o;
 }
 
+std::string list_str(const Shape& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
+// A view must stay inside its storage (numpy reads it in place): PyTorch's setStorage / as_strided checks.
+void check_view_bounds(const TensorImpl& self, const Shape& sizes, const Shape& strides, int64_t offset) {
+  check(sizes.size() == strides.size(), "mismatch in length of strides and shape");
+  for (int64_t st : strides)
+    check(st >= 0, "as_strided: Negative strides are not supported at the moment, got strides: " + list_str(strides));
+  check(offset >= 0, "Tensor: invalid storage offset " + std::to_string(offset));
+  __int128 last = offset;
+  bool empty = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    check(sizes[i] >= 0, "Trying to create tensor with negative dimension " + std::to_string(sizes[i]) + ": " +
+                             list_str(sizes));
+    if (sizes[i] == 0) empty = true;
+    else last += __int128(sizes[i] - 1) * strides[i];
+  }
+  if (empty) return;
+  const __int128 item = __int128(itemsize(self.dtype()));
+  const __int128 need = (last + 1) * item;
+  const __int128 have = __int128(self.storage()->nbytes());
+  if (need > have)
+    raise(ErrorKind::RuntimeError, "setStorage: sizes " + list_str(sizes) + ", strides " + list_str(strides) +
+                                       ", storage offset " + std::to_string(offset) + ", and itemsize " +
+                                       std::to_string(itemsize(self.dtype())) + " requiring a storage size of " +
+                                       std::to_string(int64_t(need)) + " are out of bounds for storage of size " +
+                                       std::to_string(self.storage()->nbytes()));
+}
+
 }  // namespace
 
 bool dtype_from_py(py::handle obj, DType& out) {
@@ -249,7 +281,9 @@ void bind_tensor(py::module_& m) {
       .def_readwrite("grad", &TensorImpl::grad)
       .def("set_data", [](TensorImpl& self, const TensorPtr& other) { self.set_data(*other); })
       .def("alias", [](const TensorImpl& self, py::handle sizes, py::handle strides, int64_t offset) {
-        return self.alias(shape_from_py(sizes), shape_from_py(strides), offset);
+        const Shape sz = shape_from_py(sizes), st = shape_from_py(strides);
+        check_view_bounds(self, sz, st, offset);
+        return self.alias(sz, st, offset);
       })
       .def("same_storage", [](const TensorImpl& a, const TensorImpl& b) { return a.storage() == b.storage(); });
 
@@ -325,7 +359,9 @@ void bind_tensor(py::module_& m) {
   });
   m.def("clone", [](const TensorPtr& self) { return ds::clone(rt(), self); });
   m.def("as_strided", [](const TensorPtr& self, py::handle sizes, py::handle strides, int64_t offset) {
-    return ds::as_strided(self, shape_from_py(sizes), shape_from_py(strides), offset);
+    const Shape sz = shape_from_py(sizes), st = shape_from_py(strides);
+    check_view_bounds(*self, sz, st, offset);
+    return ds::as_strided(self, sz, st, offset);
   });
   m.def("detach", [](const TensorPtr& self) { return ds::detach(self); });
   m.def("set_view_info", [](const TensorPtr& self) {
