@@ -66,6 +66,11 @@ bool App::open_lesson_blocking(const std::string& name, int step, int answer) {
       feed_lessons();
     }
   };
+  if (name.empty()) {  // --presenter alone: the lesson browser, with its list read
+    p.request_list();
+    pump();
+    return true;
+  }
   p.open(name);
   pump();
   if (!p.doc()) {

@@ -102,6 +102,16 @@ void LessonView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     last_page_ = player_.page();
     scroll_to_top_ = 2;
   }
+  if (const auto& d = player_.doc(); d && !player_.at_end()) {
+    result_shown_.resize(d->steps.size(), false);
+    if (player_.progress(player_.page()).result && !result_shown_[size_t(player_.page())]) {
+      result_shown_[size_t(player_.page())] = true;
+      scroll_to_result_ = 2;
+    }
+  } else if (!d) {
+    result_shown_.clear();
+  }
+  if (scroll_to_result_ > 0) scroll_to_top_ = 0;
   ImGui::BeginChild("##lesson_body", ImVec2(0, 0), false);
   if (scroll_to_top_ > 0) {
     ImGui::SetScrollY(0);
@@ -127,7 +137,9 @@ void LessonView::draw_browser(UiState& ui) {
   ImGui::PushFont(fonts().bold);
   ImGui::TextUnformatted("Workshop lessons");
   ImGui::PopFont();
-  ImGui::TextDisabled("Each lesson runs in a fresh session: the panes show what its steps make.");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(theme::kTextDim));
+  ImGui::TextWrapped("Each lesson runs in a fresh session: the panes show what its steps make.");
+  ImGui::PopStyleColor();
   ImGui::Separator();
   if (!player_.list_error().empty()) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kError), "%s", player_.list_error().c_str());
@@ -152,10 +164,13 @@ void LessonView::draw_browser(UiState& ui) {
     const float tx = p0.x + 4 + fonts().mono->CalcTextSizeA(fonts().mono->FontSize, FLT_MAX, 0, "0000").x;
     const float right = p0.x + ImGui::GetContentRegionAvail().x;
     ImVec4 clip(tx, p0.y, right, p0.y + fonts().ui->FontSize * 2.6f);
-    dl->AddText(fonts().bold, fonts().bold->FontSize, ImVec2(tx, p0.y + 3), theme::kText, e.title.c_str(), nullptr, 0, &clip);
+    std::string title = e.title;
+    title.erase(std::remove(title.begin(), title.end(), '`'), title.end());  // Markdown code marks
+    dl->AddText(fonts().bold, fonts().bold->FontSize, ImVec2(tx, p0.y + 3), theme::kText, title.c_str(), nullptr, 0, &clip);
+    auto count = [](int n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
     std::string sub = broken ? e.error
-                             : std::to_string(e.steps) + " steps \xc2\xb7 " + std::to_string(e.questions) + " questions \xc2\xb7 " +
-                                   std::to_string(e.verdicts) + " verdicts";
+                             : count(e.steps, "step") + " \xc2\xb7 " + count(e.questions, "question") + " \xc2\xb7 " +
+                                   count(e.verdicts, "verdict");
     for (const std::string& r : e.requires_) sub += " \xc2\xb7 needs " + r;
     dl->AddText(fonts().small, fonts().small->FontSize, ImVec2(tx, p0.y + 5 + fonts().bold->FontSize), broken ? theme::kError : theme::kTextDim,
                 sub.c_str(), nullptr, 0, &clip);
@@ -255,6 +270,11 @@ void LessonView::draw_step(const LessonStep& step, int index) {
 
   const LessonStepResult& r = *pr.result;
   ImGui::Spacing();
+  if (scroll_to_result_ > 0) {
+    // The answer choices stay in sight above the results.
+    ImGui::SetScrollHereY(0.2f);
+    --scroll_to_result_;
+  }
   ImGui::Separator();
   if (step.question && pr.answered) {
     ImGui::PushFont(fonts().bold);
@@ -323,7 +343,8 @@ void LessonView::write_view_model(nlohmann::json& j, const UiState& ui) const {
   using nlohmann::json;
   const LessonPlayer& p = player_;
   json l = {{"shown", ui.show_lessons || ui.presenter}, {"presenter", ui.presenter}, {"phase", phase_name(p)},
-            {"name", p.name()}, {"error", p.error()}, {"list", p.list().size()}};
+            {"name", p.name()}, {"error", p.error()}, {"list", p.list().size()},
+            {"list_loaded", !p.list().empty()}, {"list_error", p.list_error()}};
   if (p.doc()) {
     const LessonDoc& d = *p.doc();
     l["lesson"] = d.name;

@@ -6,6 +6,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <optional>
+#include <vector>
 
 #include "gui/layout.h"
 #include "gui/model/lesson_model.h"
@@ -44,6 +45,9 @@ class LessonView {
   LessonPlayer player_;
   int scroll_to_top_ = 0;  // frames left to reset the scroll after a page change
   int last_page_ = -1;
+  // The results of a step are scrolled into view once, when they first show (not again after Back).
+  std::vector<bool> result_shown_;
+  int scroll_to_result_ = 0;  // frames left
 };
 
 }  // namespace ds::gui

@@ -109,7 +109,7 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
                     o.bench_view && !o.screenshot.empty());
     if (o.bench_frames == 0 && !load_initial_script(app, o)) rc = 2;
     if (o.presenter) app.set_presenter(true);
-    if (rc == 0 && !o.lesson.empty() && !app.open_lesson_blocking(o.lesson, o.lesson_step, o.lesson_answer)) {
+    if (rc == 0 && (!o.lesson.empty() || o.presenter) && !app.open_lesson_blocking(o.lesson, o.lesson_step, o.lesson_answer)) {
       std::fprintf(stderr, "devicescope: %s\n", app.ui().notice.c_str());
       rc = 2;
     }

@@ -40,6 +40,7 @@ if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
   gui_screenshot_test(lesson_002 lesson_002 --runner python --lesson 002 --lesson-step 99)
   gui_screenshot_test(lesson_003 lesson_003 --runner python --lesson 003 --lesson-step 3 --lesson-answer 2)
   gui_screenshot_test(lesson_004 lesson_004 --runner python --lesson 004 --lesson-step 8 --lesson-answer 1 --presenter)
+  gui_screenshot_test(lesson_browser lesson_browser --runner python --presenter)  # the list of lessons, presenter size
   # devicescope finds xvfb-run by itself for --screenshot when there is no display.
   gui_screenshot_test(auto_xvfb starter --no-xvfb)
   add_test(NAME gui_no_display COMMAND sh ${GUI_TEST_DIR}/check_no_display.sh $<TARGET_FILE:devicescope>)
