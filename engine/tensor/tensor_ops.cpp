@@ -96,6 +96,31 @@ Shape broadcast_src_strides(const TensorImpl& src, const Shape& sizes) {
   return strides;
 }
 
+// Host-addressable view of `t`: itself when its memory is readable on the host, else (real GPU memory)
+// its storage's bytes copied to pageable memory - a recorded transfer - viewed with the same layout.
+TensorPtr host_view_of(Runtime& rt, const TensorPtr& t) {
+  if (host_readable(rt, t)) return t;
+  StoragePtr mirror = rt.allocate(Place::pageable(), t->storage()->nbytes());
+  rt.copy_bytes(*mirror, 0, *t->storage(), 0, t->storage()->nbytes(), false);
+  return std::make_shared<TensorImpl>(std::move(mirror), t->sizes(), t->strides(), t->offset(), t->dtype());
+}
+
+// dst and src in one place: convert on host addresses. Real GPU memory is converted through a host
+// mirror of the destination's storage that is written back whole (DeviceScope computes on the host).
+void copy_within_place(Runtime& rt, const TensorPtr& dst, const TensorPtr& src) {
+  const TensorPtr readable = host_view_of(rt, src);
+  const Shape src_strides = broadcast_src_strides(*readable, dst->sizes());
+  if (void* d = host_writable(rt, dst)) {
+    convert_strided(d, dst->dtype(), dst->sizes(), dst->strides(), host_readable(rt, readable), readable->dtype(),
+                    src_strides);
+    return;
+  }
+  const TensorPtr mirror = host_view_of(rt, dst);
+  convert_strided(mirror->data_ptr(), dst->dtype(), dst->sizes(), dst->strides(), host_readable(rt, readable),
+                  readable->dtype(), src_strides);
+  rt.copy_bytes(*dst->storage(), 0, *mirror->storage(), 0, dst->storage()->nbytes(), false);
+}
+
 }  // namespace
 
 TensorPtr empty(Runtime& rt, const Shape& sizes, DType dtype, Device device, bool pin_memory, bool virtual_bytes) {
@@ -172,31 +197,21 @@ void copy_(Runtime& rt, const TensorPtr& dst, const TensorPtr& src, bool non_blo
     rt.copy_bytes(*dst->storage(), 0, *src->storage(), 0, dst->nbytes(), non_blocking);
     return;
   }
-  const Shape src_strides = broadcast_src_strides(*src, dst->sizes());
-  if (dp.is_host() == sp.is_host() && (dp.is_host() || dp.device == sp.device)) {
-    // Same side: convert in place (host memory, or a simulated device's host-backed memory).
-    void* d = host_writable(rt, dst);
-    const void* s = host_readable(rt, src);
-    check(d && s, "copy_ with a dtype or layout change on a real CUDA device is not supported by DeviceScope yet",
-          ErrorKind::NotImplementedError);
-    convert_strided(d, dst->dtype(), dst->sizes(), dst->strides(), s, src->dtype(), src_strides);
+  const bool same_place = dp.is_host() == sp.is_host() && (dp.is_host() || dp.device == sp.device);
+  if (same_place) {
+    copy_within_place(rt, dst, src);
     return;
   }
-  // Across places: like PyTorch, make the source contiguous in the destination dtype on its own side,
-  // copy the bytes, then lay them out on the destination side. Temporaries force a blocking copy so
-  // no queued copy outlives the buffers it reads.
+  // Across places: like PyTorch, make the source contiguous in the destination dtype on its own side
+  // (on the host when that side is a real GPU), copy the bytes, then lay them out on the destination
+  // side. Temporaries force a blocking copy so no queued copy outlives the buffers it reads.
   TensorPtr staged_src = src;
   if (!(src->dtype() == dst->dtype() && src->sizes() == dst->sizes() && src->is_contiguous())) {
-    const Place stage_place = sp.kind == MemoryKind::Device && !host_writable(rt, src) ? Place::pageable() : sp;
-    TensorPtr tmp_src = src;
-    if (stage_place != sp) {  // real device memory: bring it to the host first (a recorded transfer)
-      tmp_src = empty_strided_on(rt, src->sizes(), preserved_strides(*src), src->dtype(), Place::pageable(), false);
-      copy_(rt, tmp_src, src, false);
-    }
+    const TensorPtr readable = host_view_of(rt, src);
+    const Place stage_place = readable == src ? sp : Place::pageable();
     staged_src = empty_strided_on(rt, dst->sizes(), contiguous_strides(dst->sizes()), dst->dtype(), stage_place, false);
     convert_strided(host_writable(rt, staged_src), dst->dtype(), dst->sizes(), staged_src->strides(),
-                    host_readable(rt, tmp_src), src->dtype(),
-                    tmp_src == src ? src_strides : broadcast_src_strides(*tmp_src, dst->sizes()));
+                    host_readable(rt, readable), src->dtype(), broadcast_src_strides(*readable, dst->sizes()));
     non_blocking = false;
   }
   if (dst->is_contiguous()) {
@@ -206,11 +221,7 @@ void copy_(Runtime& rt, const TensorPtr& dst, const TensorPtr& src, bool non_blo
   }
   TensorPtr landing = empty_strided_on(rt, dst->sizes(), contiguous_strides(dst->sizes()), dst->dtype(), dp, false);
   rt.copy_bytes(*landing->storage(), 0, *staged_src->storage(), dense_byte_offset(*staged_src), dst->nbytes(), false);
-  void* d = host_writable(rt, dst);
-  check(d != nullptr, "copy_ into a non-contiguous tensor on a real CUDA device is not supported by DeviceScope yet",
-        ErrorKind::NotImplementedError);
-  convert_strided(d, dst->dtype(), dst->sizes(), dst->strides(), host_readable(rt, landing), dst->dtype(),
-                  landing->strides());
+  copy_within_place(rt, dst, landing);
 }
 
 TensorPtr contiguous(Runtime& rt, const TensorPtr& self) {
