@@ -46,7 +46,7 @@ void ModuleView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
       ImGui::SetTooltip("Tensors that are not on their module's device. Module.to() moves parameters and buffers;\n"
                         "a plain tensor attribute (self.t = torch.zeros(...)) stays where it was: register_buffer it.");
   }
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable |
+  const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
   if (ImGui::BeginTable("modules", 4, flags)) {
     ImGui::TableSetupScrollFreeze(0, 1);

@@ -14,10 +14,12 @@ void StatusBar::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(10, 5));
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(0x10, 0x13, 0x18, 0xff));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
   ImGui::Begin("##status", nullptr, flags);
-  ImGui::PopStyleColor();
-  ImGui::PopStyleVar(2);
+  ImGui::PopStyleVar(3);
+  // No fill (the clear colour is the background): a line separates it from the windows above.
+  ImGui::GetWindowDrawList()->AddLine(ImGui::GetWindowPos(), ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowWidth(), ImGui::GetWindowPos().y),
+                                      theme::kPaneBorder);
 
   // Backend.
   const ImU32 dot = ui.running ? theme::kWarning : theme::kOk;

@@ -90,7 +90,7 @@ void apply_theme(float scale) {
   c[ImGuiCol_TitleBg] = rgb(0x12, 0x15, 0x1b);
   c[ImGuiCol_TitleBgActive] = rgb(0x1a, 0x22, 0x2f);
   c[ImGuiCol_TitleBgCollapsed] = rgb(0x12, 0x15, 0x1b);
-  c[ImGuiCol_MenuBarBg] = rgb(0x12, 0x15, 0x1b);
+  c[ImGuiCol_MenuBarBg] = rgb(0x12, 0x15, 0x1b, 0.0f);  // the clear colour shows through (one fill less)
   c[ImGuiCol_ScrollbarBg] = rgb(0x14, 0x17, 0x1d);
   c[ImGuiCol_ScrollbarGrab] = rgb(0x34, 0x3c, 0x4a);
   c[ImGuiCol_ScrollbarGrabHovered] = rgb(0x42, 0x4c, 0x5e);

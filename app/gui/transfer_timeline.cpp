@@ -104,7 +104,7 @@ void TransferView::draw_timeline(const Snapshot& snap, UiState& ui) {
   for (size_t l = 0; l < timeline_.lanes.size(); ++l) {
     const TimelineLane& lane = timeline_.lanes[l];
     const float y = lanes_top + float(l) * kLaneH;
-    if (l % 2 == 0) dl->AddRectFilled(ImVec2(c0.x, y), ImVec2(c0.x + avail.x, y + kLaneH), IM_COL32(0xff, 0xff, 0xff, 0x06));
+    if (l > 0) dl->AddLine(ImVec2(c0.x, y), ImVec2(c0.x + avail.x, y), IM_COL32(0xff, 0xff, 0xff, 0x10));
     dl->AddCircleFilled(ImVec2(c0.x + 8, y + kLaneH * 0.5f), 4, lane.color);
     dl->AddText(ImVec2(c0.x + 18, y + (kLaneH - ImGui::GetFontSize()) * 0.5f), theme::kText, lane.name.c_str());
     const std::string count = std::to_string(lane.start.size());
