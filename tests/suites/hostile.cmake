@@ -18,3 +18,13 @@ if(TARGET ds_python)
     set_tests_properties(hostile_${name} PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 LABELS "hostile;python")
   endforeach()
 endif()
+
+# End to end: the app refuses a cut, empty or foreign recording with a clear message (exit 2), and opens the
+# complete ones (`devicescope --open-trace FILE --screenshot OUT`, under Xvfb).
+find_program(DS_XVFB_RUN xvfb-run)
+if(TARGET ds_python AND DEVICESCOPE_GUI AND DS_XVFB_RUN)
+  add_test(NAME hostile_open_trace_refused
+           COMMAND ${DS_HOSTILE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/cli/open_trace_refused.py
+                   $<TARGET_FILE:devicescope>)
+  set_tests_properties(hostile_open_trace_refused PROPERTIES TIMEOUT 600 LABELS "hostile;gui")
+endif()
