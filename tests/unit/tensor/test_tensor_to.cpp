@@ -103,4 +103,6 @@ TEST(PinMemory, ReturnsSelfOrNewPinnedCpuTensor) {
   TensorPtr g = cuda(*rt, t);
   EXPECT_FALSE(g->is_pinned());
   EXPECT_THROW(pin_memory(*rt, g), Error);
+  EXPECT_EQ(p->storage()->role(), Role::PinnedStaging);
+  EXPECT_EQ(cuda(*rt, p)->storage()->role(), Role::Tensor);  // the device copy is not staging memory
 }
