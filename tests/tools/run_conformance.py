@@ -16,6 +16,9 @@ import shlex
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_suite import collect, stderr_tail  # noqa: E402
+
 REF_PYTHON = os.environ.get("DEVICESCOPE_REF_PYTHON", "/usr/bin/python3")
 TIMEOUT_S = int(os.environ.get("DEVICESCOPE_SCENARIO_TIMEOUT", "300"))
 SKIP_EXIT = 77
@@ -80,20 +83,10 @@ def run_one(binary, script):
         if ref_rc != 0:
             problems.append(f"real torch stderr: {last_line(ref_err)}")
     if problems:
-        tail = "\n".join("    " + l for l in ds_err.rstrip().split("\n")[-15:]) if ds_err.strip() else "    (empty)"
+        tail = stderr_tail(ds_err)
         return False, (f"FAIL {name}\n  reference: {shlex.join(ref_cmd)}\n  command:   {shlex.join(ds_cmd)}\n  " +
                        "\n  ".join(problems) + "\n  devicescope stderr tail:\n" + tail)
     return True, f"ok   {name}"
-
-
-def collect(paths):
-    scripts = []
-    for path in paths:
-        if os.path.isdir(path):
-            scripts += sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".py"))
-        else:
-            scripts.append(path)
-    return [os.path.abspath(s) for s in scripts]
 
 
 def main(argv):

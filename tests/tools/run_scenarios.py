@@ -17,6 +17,9 @@ import shlex
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_suite import collect, stderr_tail  # noqa: E402
+
 DEFAULT_FLAGS = {"--backend": "sim", "--sim-devices": "2"}
 TIMEOUT_S = int(os.environ.get("DEVICESCOPE_SCENARIO_TIMEOUT", "300"))
 
@@ -97,20 +100,10 @@ def run_one(binary, script):
     if want_err is not None and got_err != want_err:
         problems.append(f"last stderr line:\n    expected: {want_err}\n    got:      {got_err}")
     if problems:
-        tail = "\n".join("    " + l for l in p.stderr.rstrip().split("\n")[-15:]) if p.stderr.strip() else "    (empty)"
+        tail = stderr_tail(p.stderr)
         return False, (f"FAIL {name}\n  command: {shlex.join(cmd)}\n  " + "\n  ".join(problems) +
                        "\n  stderr tail:\n" + tail)
     return True, f"ok   {name}"
-
-
-def collect(paths):
-    scripts = []
-    for path in paths:
-        if os.path.isdir(path):
-            scripts += sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".py"))
-        else:
-            scripts.append(path)
-    return [os.path.abspath(s) for s in scripts]
 
 
 def main(argv):
