@@ -388,7 +388,7 @@ class Gen:
                     path = rng.choice(plain)
                     L.append(f"h{i} = {path}")
                     handles.append((f"h{i}", path, "plain"))
-        L += self.module_api_before(params, mods)
+        L += self.module_api_before(params, mods, root.ctor.startswith("M"))
         if rng.random() < 0.3:
             L.append("m2 = m  # a second name for the same model")
         name = "m2" if "m2 = m  # a second name for the same model" in L else "m"
@@ -451,7 +451,7 @@ class Gen:
             L += self.error_snippet(params, mods)
         return L
 
-    def module_api_before(self, params, mods):
+    def module_api_before(self, params, mods, custom_root):
         """Module API calls whose effects the conversion must respect; notes what to print afterwards."""
         rng = self.rng
         L, self.after = [], []
@@ -464,10 +464,6 @@ class Gen:
             L.append("twin = copy.deepcopy(m)")
             self.after.append("print('deepcopy', [p.dtype for p in twin.parameters()], "
                               "any(a is b for a, b in zip(twin.parameters(), m.parameters())))")
-        if rng.random() < 0.2:
-            L.append("saved = {k: v.clone() for k, v in m.state_dict().items()}")
-            self.after.append("print('load', m.load_state_dict(saved))")
-            self.after.append("print('loaded dtypes', [(k, v.dtype) for k, v in m.state_dict().items()])")
         if params and rng.random() < 0.2:
             path, _ = rng.choice(params)
             L.append(f"{path}.grad = torch.ones_like({path})  # a gradient set by hand")
@@ -486,6 +482,27 @@ class Gen:
             path, _ = rng.choice(params)
             if "[" not in path:
                 self.after.append(f"print('get_parameter', m.get_parameter('{path[2:]}') is {path})")
+        if rng.random() < 0.2:
+            L.append("raw = torch.ones(3)")
+            L.append("m.extra_w = nn.Parameter(raw)  # shares raw's storage until the conversion")
+            L.append("raw.add_(1)")
+            L.append("print('shared', m.extra_w.tolist())")
+            self.after.append("print('raw', raw.dtype, m.extra_w.dtype, raw.data_ptr() == m.extra_w.data_ptr())")
+        if rng.random() < 0.15:
+            L.append("m.register_buffer('gone', torch.zeros(2))")
+            L.append("m.gone = None  # a buffer set to None stays registered, and is skipped")
+            L.append("m.register_buffer('later', torch.ones(1))")
+            L.append("del m.later")
+            self.after.append("print('none buffer', 'gone' in m._buffers, m.gone, [n for n, _ in m.named_buffers()][:3])")
+        if rng.random() < 0.2:  # last, so that every state_dict key exists when it is loaded back
+            L.append("saved = {k: v.clone() for k, v in m.state_dict().items()}")
+            self.after.append("print('load', m.load_state_dict(saved))")
+            self.after.append("print('loaded dtypes', [(k, v.dtype) for k, v in m.state_dict().items()])")
+        if custom_root and rng.random() < 0.15:  # (a Sequential root would call it in forward)
+            self.after.append("m.late = nn.Linear(2, 2)  # created after the conversion: keeps the default dtype")
+            self.after.append("_ds_init(m.late)")
+            self.after.append("m.register_buffer('late_buf', torch.zeros(1))")
+            self.after.append("print('late', m.late.weight.dtype, m.late_buf.dtype)")
         if rng.random() < 0.15:
             L.append("print('children', [n for n, _ in m.named_children()], len(list(m.parameters(recurse=False))))")
             L.append("print('apply', m.apply(lambda mod: None) is m)")
