@@ -61,7 +61,9 @@ SweepResult load_sweep_json(const std::string& path) {
   } catch (const nlohmann::json::exception& e) {
     fail(std::string("invalid JSON (") + e.what() + ")");
   }
-  if (!j.is_object() || j.value("format", "") != kFormat) fail("missing \"format\": \"devicescope-bench\"");
+  // Not j.value("format", ""): it throws a json type_error when "format" holds a non-string (found by fuzzing).
+  if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
+    fail("missing \"format\": \"devicescope-bench\"");
   SweepResult r;
   try {
     r.backend = j.at("backend").get<std::string>();
