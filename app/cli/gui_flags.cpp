@@ -62,11 +62,6 @@ Command gui_flags_command() {
                  "open the Bench window (transfer sweep); with --screenshot, run one sweep to completion first");
     app.add_option("--bench-sizes", g_flags.bench_sizes, "sizes of the Bench window's sweep, e.g. 4KiB:1MiB");
     app.add_option("--bench-open", g_flags.bench_open, "recorded bench JSON files to overlay in the Bench window");
-    app.add_option("--runner", g_flags.runner,
-                   "code runner of the app: python (embedded CPython) or preview (a small built-in Python subset, "
-                   "for machines without the Python layer and for GUI tests)")
-        ->check(CLI::IsMember({"python", "preview"}))
-        ->capture_default_str();
     g_flags.bench_option = app.add_option("--bench-frames", g_flags.bench_frames,
                                           "render N frames (default 300) of a synthetic snapshot and print frame times")
                                ->expected(0, 1);

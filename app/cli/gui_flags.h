@@ -18,7 +18,6 @@ struct GuiFlags {
   std::string screenshot;
   std::string open_trace;
   std::string size = "1600x1000";
-  std::string runner = "python";
   double anim_time = -1;
   std::string mouse;  // "X,Y"
   bool bench_view = false;
@@ -28,7 +27,7 @@ struct GuiFlags {
   int lesson_step = 1;
   int lesson_answer = -1;
   bool presenter = false;
-  std::vector<std::string> show;  // "python": the embedded interpreter; "preview": the C++ stand-in (FakeSession)
+  std::vector<std::string> show;  // tabs to open at start
   std::string bench_frames;  // "" when given without a count
   size_t bench_storages = 100000;
   size_t bench_transfers = 1000000;

@@ -7,7 +7,7 @@
 
 #ifdef DEVICESCOPE_HAVE_GUI
 #include "gui/gui_main.h"
-#include "gui/model/fake_session.h"
+#include "gui/model/synthetic_session.h"
 #include "session/python_gui_session.h"
 #endif
 
@@ -40,15 +40,13 @@ int run_default(const BackendFlags& flags) {
   o.bench_storages = g.bench_storages;
   o.bench_transfers = g.bench_transfers;
   const BackendOptions backend = flags.options();
-  const std::string o_runner = g.runner;
-  const gui::SessionFactory make_session = [backend, o, o_runner]() -> std::unique_ptr<gui::Session> {
+  const gui::SessionFactory make_session = [backend, o]() -> std::unique_ptr<gui::Session> {
     if (o.bench_frames > 0) {
       gui::SyntheticOptions s;
       s.storages = o.bench_storages;
       s.transfers = o.bench_transfers;
-      return gui::FakeSession::synthetic(s);
+      return std::make_unique<gui::SyntheticSession>(s);
     }
-    if (o_runner == "preview") return std::make_unique<gui::FakeSession>(backend);
     // The code runner: real CPython running DeviceScope's torch package over the engine.
     RuntimeOptions runtime;
     runtime.backend = backend;

@@ -12,8 +12,22 @@
 namespace ds::gui {
 namespace {
 
-constexpr float kHeader = 50;  // pane title + figures + capacity bar
 constexpr float kGap = 8;
+
+// Pane header rows (title; figures; capacity bar), measured from the fonts so that presenter mode's large
+// fonts push the block map down instead of drawing the rows over each other.
+struct HeaderRows {
+  float title_y, figures_y, bar_y, height;
+};
+HeaderRows header_rows() {
+  HeaderRows r;
+  r.title_y = 7;
+  r.figures_y = r.title_y + fonts().bold->FontSize + 3;
+  r.bar_y = r.figures_y + fonts().small->FontSize + 4;
+  r.height = r.bar_y + 4 + 2;
+  return r;
+}
+
 
 std::string holders_text(const StorageInfo& s) {
   std::string out;
@@ -48,7 +62,12 @@ void MemoryView::legend(const Snapshot& snap, UiState& ui) {
   // Swatches wrap onto more lines as needed; the scale choice and SIMULATED sit at the right of the first.
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float h = ImGui::GetTextLineHeight();
-  const float combo_w = 160, badge_w = snap.simulated ? 92.0f : 0.0f;
+  // Widths from the text, so presenter mode's large fonts fit too.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float combo_w = ImGui::CalcTextSize("Scale: allocated").x + ImGui::GetFrameHeight() + st.FramePadding.x * 2 + 4;
+  ImFont* small = fonts().small;
+  const float badge_w =
+      snap.simulated ? small->CalcTextSizeA(small->FontSize, FLT_MAX, 0, "SIMULATED").x + 10 + st.ItemSpacing.x + 4 : 0.0f;
   const float right = ImGui::GetWindowContentRegionMax().x;
   const float start_y = ImGui::GetCursorPosY();
   ImGui::SetCursorPosX(right - combo_w - badge_w);
@@ -71,7 +90,7 @@ void MemoryView::legend(const Snapshot& snap, UiState& ui) {
   auto item = [&](const char* text, auto draw_swatch, float swatch_w) {
     const float w = swatch_w + 4 + ImGui::CalcTextSize(text).x;
     if (x > x0 && x + w > limit) {
-      ImGui::NewLine();
+      // Wrap: the previous item's text already ended its line, so no NewLine (that would leave a blank one).
       limit = right;
       x = x0;
     } else if (x > x0) {
@@ -140,7 +159,7 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     const size_t r = i / cols, c = i % cols;
     mins[i] = ImVec2(std::floor(top.x + float(c) * (pw + kGap)), std::floor(top.y + float(r) * (ph + kGap)));
     maxs[i] = ImVec2(std::floor(mins[i].x + pw), std::floor(mins[i].y + ph));
-    bodies[i] = ImVec2(std::floor(maxs[i].x - mins[i].x - 20), std::floor(maxs[i].y - mins[i].y - kHeader - 14));
+    bodies[i] = ImVec2(std::floor(maxs[i].x - mins[i].x - 20), std::floor(maxs[i].y - mins[i].y - header_rows().height - 14));
     const Pane& p = panes_[i];
     stale = stale || p.version != ui.snapshot_version || p.w != bodies[i].x || p.h != bodies[i].y || p.scale != ui.memory_scale;
   }
@@ -190,31 +209,27 @@ void MemoryView::draw_pane(const Snapshot& snap, UiState& ui, Pane& pane, size_t
   // Outline only: a filled pane would be one more full layer for a software renderer to shade.
   dl->AddRect(min, max, theme::kPaneBorder, 5);
 
-  // Header: title, detail, SIMULATED; then the figures and the capacity bar.
-  const ImVec2 tp(min.x + 10, min.y + 7);
+  // Header: title, detail, SIMULATED; then the figures and the capacity bar. Clipped to the pane, so a
+  // narrow pane (or presenter fonts) never writes into its neighbour.
+  const HeaderRows rows = header_rows();
+  dl->PushClipRect(min, max, true);
+  const ImVec2 tp(min.x + 10, min.y + rows.title_y);
   const uint32_t pc = place_color(place.place);
-  dl->AddCircleFilled(ImVec2(tp.x + 4, tp.y + 8), 4.5f, pc);
-  dl->AddText(fonts().bold, fonts().bold->FontSize, ImVec2(tp.x + 14, tp.y), theme::kText, place.label.c_str());
-  const float title_w = fonts().bold->CalcTextSizeA(fonts().bold->FontSize, FLT_MAX, 0, place.label.c_str()).x;
+  ImFont* bold = fonts().bold;
+  ImFont* small = fonts().small;
+  dl->AddCircleFilled(ImVec2(tp.x + 4, tp.y + bold->FontSize * 0.5f), 4.5f, pc);
+  dl->AddText(bold, bold->FontSize, ImVec2(tp.x + 14, tp.y), theme::kText, place.label.c_str());
+  const float title_w = bold->CalcTextSizeA(bold->FontSize, FLT_MAX, 0, place.label.c_str()).x;
   float right = max.x - 10;
   if (place.simulated) {
-    const float bw = fonts().small->CalcTextSizeA(fonts().small->FontSize, FLT_MAX, 0, "SIMULATED").x + 10;
+    const float bw = small->CalcTextSizeA(small->FontSize, FLT_MAX, 0, "SIMULATED").x + 10;
     badge_at(dl, ImVec2(right - bw, tp.y + 1), "SIMULATED", theme::kSimulated);
     right -= bw + 8;
   }
-  {
-    // The detail (device name, link) with an ellipsis when it does not fit.
-    ImFont* f = fonts().small;
-    std::string detail = place.detail;
-    const float room = right - (tp.x + 24 + title_w);
-    auto width = [&](const std::string& t) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, t.c_str()).x; };
-    if (width(detail) > room) {
-      while (!detail.empty() && width(detail + "\xe2\x80\xa6") > room) detail.pop_back();
-      while (!detail.empty() && (static_cast<unsigned char>(detail.back()) & 0xC0) == 0x80) detail.pop_back();  // whole UTF-8 chars
-      if (!detail.empty()) detail += "\xe2\x80\xa6";
-    }
-    dl->AddText(f, f->FontSize, ImVec2(tp.x + 24 + title_w, tp.y + 2), theme::kTextDim, detail.c_str());
-  }
+  // The detail (device name, link) with an ellipsis when it does not fit.
+  const std::string detail = fit_text(small, place.detail, right - (tp.x + 24 + title_w));
+  dl->AddText(small, small->FontSize, ImVec2(tp.x + 24 + title_w, tp.y + (bold->FontSize - small->FontSize)), theme::kTextDim,
+              detail.c_str());
 
   const MemoryPaneLayout& L = pane.layout;
   std::string figures;
@@ -225,34 +240,35 @@ void MemoryView::draw_pane(const Snapshot& snap, UiState& ui, Pane& pane, size_t
     figures = "allocated " + fmt_bytes(place.allocated) + "  \xc2\xb7  cached " + fmt_bytes(place.reserved);
   else
     figures = fmt_bytes(place.allocated) + " in use";
-  const float fy = tp.y + 20;
-  dl->AddText(fonts().small, fonts().small->FontSize, ImVec2(tp.x, fy), theme::kText, figures.c_str());
+  const float fy = min.y + rows.figures_y;
+  figures = fit_text(small, figures, max.x - 10 - tp.x);
+  dl->AddText(small, small->FontSize, ImVec2(tp.x, fy), theme::kText, figures.c_str());
   if (L.bytes_per_px > 0 && !L.items.empty()) {
     // The map's scale, where there is room for it beside the figures.
     const std::string scale = "1 px \xe2\x89\x88 " + fmt_bytes(uint64_t(std::max(1.0, L.bytes_per_px)));
-    ImFont* f = fonts().small;
-    const float sw = f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, scale.c_str()).x;
-    const float fw = f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, figures.c_str()).x;
-    if (tp.x + fw + 16 < max.x - 10 - sw) dl->AddText(f, f->FontSize, ImVec2(max.x - 10 - sw, fy), theme::kTextDim, scale.c_str());
+    const float sw = small->CalcTextSizeA(small->FontSize, FLT_MAX, 0, scale.c_str()).x;
+    const float fw = small->CalcTextSizeA(small->FontSize, FLT_MAX, 0, figures.c_str()).x;
+    if (tp.x + fw + 16 < max.x - 10 - sw) dl->AddText(small, small->FontSize, ImVec2(max.x - 10 - sw, fy), theme::kTextDim, scale.c_str());
   }
   // Capacity bar: reserved (light) and allocated (accent) against capacity, or against reserved on hosts.
-  const ImVec2 b0(min.x + 10, fy + 17), b1(max.x - 10, fy + 21);
+  const ImVec2 b0(min.x + 10, min.y + rows.bar_y), b1(max.x - 10, min.y + rows.bar_y + 4);
   dl->AddRectFilled(b0, b1, IM_COL32(0x26, 0x2d, 0x38, 0xff), 2);
   const double whole = place.capacity > 0 ? double(place.capacity) : double(std::max<uint64_t>(place.reserved, 1));
   auto frac_x = [&](uint64_t v) { return b0.x + float(std::min(1.0, double(v) / whole)) * (b1.x - b0.x); };
   if (place.reserved) dl->AddRectFilled(b0, ImVec2(std::max(frac_x(place.reserved), b0.x + 2), b1.y), IM_COL32(0x5a, 0x6a, 0x82, 0xff), 2);
   if (place.allocated) dl->AddRectFilled(b0, ImVec2(std::max(frac_x(place.allocated), b0.x + 2), b1.y), pc, 2);
+  dl->PopClipRect();
 
   // Body: the block map.
-  const ImVec2 bmin(min.x + 10, min.y + kHeader + 6);
+  const ImVec2 bmin(min.x + 10, min.y + rows.height + 6);
   const float bw = pane.w, bh = pane.h;
   if (bw < 10 || bh < 10) return;
   pane.origin = bmin;
   pane.drawn = true;
   if (pane.layout.items.empty()) {
-    const char* empty = place.place.kind == MemoryKind::Device ? "no memory reserved on this device" : "empty";
-    const ImVec2 ts = ImGui::CalcTextSize(empty);
-    dl->AddText(ImVec2(bmin.x + (bw - ts.x) * 0.5f, bmin.y + (bh - ts.y) * 0.5f), theme::kTextDim, empty);
+    const std::string empty = fit_text(ImGui::GetFont(), place.place.kind == MemoryKind::Device ? "no memory reserved on this device" : "empty", bw);
+    const ImVec2 ts = ImGui::CalcTextSize(empty.c_str());
+    dl->AddText(ImVec2(bmin.x + (bw - ts.x) * 0.5f, bmin.y + (bh - ts.y) * 0.5f), theme::kTextDim, empty.c_str());
     return;
   }
   dl->PushClipRect(bmin, ImVec2(bmin.x + bw, bmin.y + bh), true);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "gui/model/palette.h"
 #include "gui/theme.h"
@@ -69,6 +70,7 @@ void MigrationView::on_snapshot(uint64_t since, const Snapshot& next, const Stor
 
 void MigrationView::draw(ImDrawList* dl, const RectOf& rect, double now, bool settled) {
   ImFont* font = fonts().small;
+  std::vector<ImVec4> labels;  // "still held by" labels placed so far: neighbours stack instead of overlapping
   for (const Migration& m : moves_) {
     ImVec2 dmin, dmax, smin, smax;
     const bool have_dst = rect(m.dst, &dmin, &dmax);
@@ -126,6 +128,13 @@ void MigrationView::draw(ImDrawList* dl, const RectOf& rect, double now, bool se
       ImVec2 p(smin.x, smax.y + 2);
       if (p.x + ts.x + 6 > clip.z) p.x = std::max(clip.x + 2, clip.z - ts.x - 6);  // keep the label on screen
       if (p.y + ts.y + 2 > clip.w) p.y = smin.y - ts.y - 3;
+      auto overlaps = [&](const ImVec2& q) {
+        for (const ImVec4& r : labels)
+          if (q.x < r.z && q.x + ts.x + 6 > r.x && q.y < r.w && q.y + ts.y + 2 > r.y) return true;
+        return false;
+      };
+      for (int tries = 0; tries < 8 && overlaps(p); ++tries) p.y += ts.y + 3;
+      labels.push_back(ImVec4(p.x - 2, p.y - 1, p.x + ts.x + 4, p.y + ts.y + 1));
       dl->AddRectFilled(ImVec2(p.x - 2, p.y - 1), ImVec2(p.x + ts.x + 4, p.y + ts.y + 1), IM_COL32(0x30, 0x22, 0x08, 0xe8), 3);
       dl->AddText(font, font->FontSize, ImVec2(p.x + 1, p.y), theme::kWarning, text.c_str());
     }

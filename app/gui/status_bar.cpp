@@ -59,9 +59,13 @@ void StatusBar::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   if (ui.running) right = ui.running_what + "\xe2\x80\xa6";
   else if (ImGui::GetTime() < ui.notice_until) right = ui.notice;
   else right = ui.runner_name;
+  // Only in the room left of the places (the last item's right edge), shortened if need be.
+  const float used = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;
+  const float room = ImGui::GetWindowContentRegionMax().x - used - 24;
+  right = fit_text(ImGui::GetFont(), right, room);
   const float w = ImGui::CalcTextSize(right.c_str()).x;
   const float x = ImGui::GetWindowContentRegionMax().x - w;
-  if (x > ImGui::GetCursorPosX() + 40) {
+  if (!right.empty() && room > 60) {
     ImGui::SameLine(x);
     ImU32 col = theme::kTextDim;
     if (ui.running) col = theme::kWarning;

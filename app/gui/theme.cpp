@@ -158,6 +158,14 @@ void simulated_badge(const char* what) {
   }
 }
 
+std::string fit_text(ImFont* f, std::string text, float room) {
+  auto width = [&](const std::string& t) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, t.c_str()).x; };
+  if (width(text) <= room) return text;
+  while (!text.empty() && width(text + "\xe2\x80\xa6") > room) text.pop_back();
+  while (!text.empty() && (static_cast<unsigned char>(text.back()) & 0xC0) == 0x80) text.pop_back();
+  return text.empty() ? text : text + "\xe2\x80\xa6";
+}
+
 void help_marker(const char* text) {
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {

@@ -43,6 +43,8 @@ void badge(const char* text, ImU32 background, ImU32 foreground = IM_COL32(0x10,
 float badge_at(ImDrawList* dl, ImVec2 pos, const char* text, ImU32 background, ImU32 foreground = IM_COL32(0x10, 0x12, 0x16, 0xff));
 void simulated_badge(const char* what = "figures");  // "SIMULATED" with a tooltip saying what it means
 void help_marker(const char* text);
+// `text` shortened with an ellipsis (whole UTF-8 characters) to fit `room` pixels in font `f`.
+std::string fit_text(ImFont* f, std::string text, float room);
 ImU32 with_alpha(ImU32 color, float alpha);
 ImU32 lighten(ImU32 color, float amount);
 

@@ -301,8 +301,12 @@ def step():
     if _state.next_index >= len(_state.statements):
         return (OK, 0, "", "", "", 0)
     code = _state.statements[_state.next_index][2]
-    _state.next_index += 1
-    return _run(code, _state.globals)
+    result = _run(code, _state.globals)
+    # A statement that raised (or was interrupted) stays the next one: the user fixes the line and
+    # steps again with everything before it kept (editing a line not yet run keeps the state).
+    if result[0] in (OK, EXIT):
+        _state.next_index += 1
+    return result
 
 
 def reset_globals():

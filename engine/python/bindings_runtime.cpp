@@ -59,7 +59,8 @@ T field(py::handle rec, const char* key, T fallback) {
 // Note [Object graph contract]: devicescope.names.build_object_graph(globals) returns
 //   {"nodes": [{"id", "kind", "label", "device", "storage_id", "changed"}],
 //    "edges": [{"from", "to", "label"}],
-//    "modules": [{"depth", "path", "type", "kind", "device", "dtype", "shape", "straggler", "storage_id"}]}
+//    "modules": [{"depth", "path", "type", "kind", "device", "dtype", "shape", "straggler", "storage_id"}],
+//    "holders": [{"storage_id", "names": ["wd", "saved[0]", ...]}]}
 // with kind one of name/module/parameter/buffer/tensor/list/dict/tuple/optimizer/other. Missing keys
 // take defaults, so the builder can grow without breaking this conversion.
 ObjectGraph object_graph_from_py(py::handle graph) {
@@ -102,6 +103,12 @@ ObjectGraph object_graph_from_py(py::handle graph) {
     entry.straggler = field<bool>(m, "straggler", false);
     entry.storage_id = field<uint64_t>(m, "storage_id", 0);
     g.modules.push_back(std::move(entry));
+  }
+  for (py::handle h : list_of("holders")) {
+    StorageHolders holders;
+    holders.storage_id = field<uint64_t>(h, "storage_id", 0);
+    holders.names = field<std::vector<std::string>>(h, "names", {});
+    if (holders.storage_id) g.holders.push_back(std::move(holders));
   }
   return g;
 }
@@ -161,6 +168,12 @@ void bind_runtime(py::module_& m) {
     const Role r = role_from_name(role);
     impl->storage()->set_role(r);
     if (!owner.empty()) impl->storage()->set_owner(owner);
+  });
+  // Returns the previous role's name, so a caller can restore it (nested forward calls).
+  m.def("set_new_storage_role", [](const std::string& role) {
+    const std::string previous = role_name(rt().new_storage_role());
+    rt().set_new_storage_role(role_from_name(role));
+    return previous;
   });
   m.def("set_object_graph", [](py::handle graph) { rt().set_object_graph(object_graph_from_py(graph)); });
 

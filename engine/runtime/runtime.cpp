@@ -104,6 +104,7 @@ StoragePtr Runtime::allocate(Place place, size_t nbytes, bool virtual_bytes) {
   s->place_ = place;
   s->nbytes_ = nbytes;
   s->virtual_ = virtual_bytes;
+  s->role_ = new_storage_role_;
   switch (place.kind) {
     case MemoryKind::Device: {
       CachingDeviceAllocator& a = device_allocator(place.device);

@@ -71,6 +71,10 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   void set_owner_hint(std::string owner) { owner_hint_ = std::move(owner); }
   const std::string& owner_hint() const { return owner_hint_; }
   void note_module_move(bool begin, const std::string& module_name, const std::string& target);
+  // The role storages get when they are made (Role::Activation while a module's forward runs, so
+  // its outputs and the intermediates autograd saves are coloured as activations). Tags override it.
+  void set_new_storage_role(Role role) { new_storage_role_ = role; }
+  Role new_storage_role() const { return new_storage_role_; }
   void note(const std::string& text);
 
   // Views: a read-only picture; the Python layer contributes names and the module tree.
@@ -95,6 +99,7 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   int current_device_ = 0;
   std::vector<StreamId> current_streams_;
   std::string owner_hint_;
+  Role new_storage_role_ = Role::Tensor;
   uint64_t next_storage_id_ = 1;
   uint64_t pageable_bytes_ = 0;
   mutable std::mutex registry_mutex_;

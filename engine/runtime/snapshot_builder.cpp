@@ -30,18 +30,23 @@ Snapshot Runtime::snapshot() const {
   }
   for (SegmentInfo& seg : host_allocator_->segments()) snap.segments.push_back(std::move(seg));
 
-  // Which names keep each storage alive, from the Python layer's object graph.
+  // Which names keep each storage alive: the Python layer's paths when it gave them (they follow
+  // lists, dicts and objects: "saved[0]"), else the names pointing straight at a tensor and module rows.
   std::unordered_map<uint64_t, std::vector<std::string>> holders;
-  std::unordered_map<uint64_t, const ObjectNode*> nodes;
-  for (const ObjectNode& n : objects_.nodes) nodes[n.id] = &n;
-  for (const ObjectEdge& e : objects_.edges) {
-    auto from = nodes.find(e.from), to = nodes.find(e.to);
-    if (from == nodes.end() || to == nodes.end()) continue;
-    if (from->second->kind == ObjectKind::Name && to->second->storage_id)
-      holders[to->second->storage_id].push_back(from->second->label);
+  if (!objects_.holders.empty()) {
+    for (const StorageHolders& h : objects_.holders) holders[h.storage_id] = h.names;
+  } else {
+    std::unordered_map<uint64_t, const ObjectNode*> nodes;
+    for (const ObjectNode& n : objects_.nodes) nodes[n.id] = &n;
+    for (const ObjectEdge& e : objects_.edges) {
+      auto from = nodes.find(e.from), to = nodes.find(e.to);
+      if (from == nodes.end() || to == nodes.end()) continue;
+      if (from->second->kind == ObjectKind::Name && to->second->storage_id)
+        holders[to->second->storage_id].push_back(from->second->label);
+    }
+    for (const ModuleEntry& m : objects_.modules)
+      if (m.storage_id) holders[m.storage_id].push_back(m.path);
   }
-  for (const ModuleEntry& m : objects_.modules)
-    if (m.storage_id) holders[m.storage_id].push_back(m.path);
 
   for (const StoragePtr& s : live_storages()) {
     StorageInfo info;

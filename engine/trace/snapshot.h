@@ -96,10 +96,18 @@ struct ModuleEntry {
   uint64_t storage_id = 0;
 };
 
+// Every path a storage is reachable by from the script's names: "wd", "model.fc.weight", "saved[0]",
+// "d['b']" (through lists, dicts and plain objects too, which name -> tensor edges alone do not show).
+struct StorageHolders {
+  uint64_t storage_id = 0;
+  std::vector<std::string> names;
+};
+
 struct ObjectGraph {
   std::vector<ObjectNode> nodes;
   std::vector<ObjectEdge> edges;
   std::vector<ModuleEntry> modules;
+  std::vector<StorageHolders> holders;  // empty when the producer does not compute paths
 };
 
 struct Snapshot {

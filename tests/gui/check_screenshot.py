@@ -8,7 +8,7 @@ Expectation JSON (every key optional; values compare exactly unless noted):
    "script": {"current_line": 18, "error_line": 0},
    "names_include": ["model", "w"], "names_exclude": ["x"],
    "modules": {"rows": 10, "stragglers": 1},
-   "transfers": {"count": 8}, "lanes_include": ["cuda:0  H2D"],
+   "transfers": {"count": 8}, "lanes_include": ["cuda:0  H2D"], "lanes_exclude": ["cuda:0  D2D"],
    "migrations": {"count": 5, "source_live": 0},
    "error_contains": "Expected all tensors to be on the same device"}
 """
@@ -95,7 +95,6 @@ def main():
     ap.add_argument("--script")
     ap.add_argument("--steps", type=int)
     ap.add_argument("--no-xvfb", action="store_true", help="run devicescope directly (it finds xvfb-run itself)")
-    ap.add_argument("--runner", default="preview", help="devicescope --runner (python or preview)")
     ap.add_argument("--lesson", help="devicescope --lesson NAME (a workshop lesson)")
     ap.add_argument("--lesson-step", type=int)
     ap.add_argument("--lesson-answer", type=int)
@@ -106,7 +105,7 @@ def main():
     args = ap.parse_args()
     expect = json.load(open(args.expect))
 
-    cmd = [args.devicescope, "--backend", "sim", "--sim-devices", "2", "--runner", args.runner,
+    cmd = [args.devicescope, "--backend", "sim", "--sim-devices", "2",
            "--screenshot", args.out, "--size", args.size]
     if args.script:
         cmd += ["--script", args.script]
@@ -185,6 +184,9 @@ def main():
     for lane in expect.get("lanes_include", []):
         if lane not in lanes:
             fail("lane %s missing (lanes: %s)" % (lane, lanes))
+    for lane in expect.get("lanes_exclude", []):
+        if lane in lanes:
+            fail("lane %s should not be there (lanes: %s)" % (lane, lanes))
     if "migrations" in expect:
         m = expect["migrations"]
         if "count" in m and len(vm["migrations"]) != m["count"]:

@@ -31,16 +31,13 @@ if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
   gui_screenshot_test(bench_view bench_view --bench-sizes 4KiB:1MiB)
   gui_screenshot_test(bench_overlay bench_overlay --bench-sizes 4KiB:1MiB --bench-open ${GUI_TEST_DIR}/data/bench/sim_pcie5.json)
   gui_screenshot_test(bench_corrupt bench_corrupt --bench-open ${GUI_TEST_DIR}/data/bench/truncated.json)
-  # The same picture with the real embedded Python runner (the other tests use the preview runner, so
-  # that they test the views whatever state the Python layer is in).
-  gui_screenshot_test(starter_full_python starter_full_python --script ${PROJECT_SOURCE_DIR}/assets/starter.py --runner python)
   # Workshop lessons (lesson_view.cpp): one page of each seed lesson, run through the real Python session.
-  gui_screenshot_test(lesson_000 lesson_000 --runner python --lesson 000 --lesson-step 2 --lesson-answer 1 --presenter)
-  gui_screenshot_test(lesson_001 lesson_001 --runner python --lesson 001 --lesson-step 2)
-  gui_screenshot_test(lesson_002 lesson_002 --runner python --lesson 002 --lesson-step 99)
-  gui_screenshot_test(lesson_003 lesson_003 --runner python --lesson 003 --lesson-step 3 --lesson-answer 2)
-  gui_screenshot_test(lesson_004 lesson_004 --runner python --lesson 004 --lesson-step 8 --lesson-answer 1 --presenter)
-  gui_screenshot_test(lesson_browser lesson_browser --runner python --presenter)  # the list of lessons, presenter size
+  gui_screenshot_test(lesson_000 lesson_000 --lesson 000 --lesson-step 2 --lesson-answer 1 --presenter)
+  gui_screenshot_test(lesson_001 lesson_001 --lesson 001 --lesson-step 2)
+  gui_screenshot_test(lesson_002 lesson_002 --lesson 002 --lesson-step 99)
+  gui_screenshot_test(lesson_003 lesson_003 --lesson 003 --lesson-step 3 --lesson-answer 2)
+  gui_screenshot_test(lesson_004 lesson_004 --lesson 004 --lesson-step 8 --lesson-answer 1 --presenter)
+  gui_screenshot_test(lesson_browser lesson_browser --presenter)  # the list of lessons, presenter size
   # devicescope finds xvfb-run by itself for --screenshot when there is no display.
   gui_screenshot_test(auto_xvfb starter --no-xvfb)
   add_test(NAME gui_no_display COMMAND sh ${GUI_TEST_DIR}/check_no_display.sh $<TARGET_FILE:devicescope>)

@@ -100,6 +100,8 @@ class _Builder:
         self.buffer_ids = set()
         self.truncated = False
         self.found_modules = []  # (module, first path) in discovery order (parents before children)
+        self.registered_sids = set()  # storages reached as a parameter, buffer or .grad
+        self.plain_tensors = {}  # storage id -> a plain tensor reaching it (first found)
         self.tinfo = {}          # id(tensor) -> (device, dtype, shape, storage_id)
         self.dev_names = {}      # engine device key -> "cuda:0"
         self.dtype_names = {}    # engine dtype code -> "float32"
@@ -181,6 +183,10 @@ class _Builder:
             self.hold(sid, path)
             is_param = self.Parameter is not None and isinstance(v, self.Parameter)
             kind = "parameter" if is_param else (kind_hint or ("buffer" if oid in self.buffer_ids else "tensor"))
+            if kind in ("parameter", "buffer") or path.endswith(".grad"):
+                self.registered_sids.add(sid)
+            else:
+                self.plain_tensors.setdefault(sid, v)
             word = "Parameter" if is_param else "tensor"
             extra = " pinned" if dev == "cpu" and _is_pinned(v) else ""
             label = "{} {}{} {} {}".format(word, dev, extra, shape, dt)
@@ -484,6 +490,7 @@ def _build(globals_dict, previous):
     # object) that is not part of a tree already listed; parents come first, so each tree once.
     for m, path in b.found_modules:
         b.module_rows(m, path)
+    _retag_left_behind(b)
     graph = {
         "nodes": [b.nodes[i] for i in b.order],
         "edges": b.edges,
@@ -496,6 +503,22 @@ def _build(globals_dict, previous):
     _mark_changed(graph, previous)
     _last_graph = (id(globals_dict), graph)
     return graph
+
+
+def _retag_left_behind(b):
+    """A parameter's or buffer's old storage that only plain names still hold (`wd = model.fc.weight.data`
+    or `saved = [model.bn.running_mean]`, then `model.to("cuda")`) is no longer the parameter: it is a
+    plain tensor of those names (the module's parameter now lives in the new storage)."""
+    for sid, t in b.plain_tensors.items():
+        if sid in b.registered_sids:
+            continue
+        impl = getattr(t, "_impl", None)
+        try:
+            role = impl.storage_role if impl is not None else ""
+        except Exception:
+            continue
+        if role in ("parameter", "buffer"):
+            _tag(t, "tensor", b.paths.get(sid, [""])[0])
 
 
 def _mark_changed(graph, previous):

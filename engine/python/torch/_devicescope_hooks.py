@@ -24,5 +24,10 @@ def tag(tensor, role, owner):
     _E.tag(impl, role, owner or "")
 
 
+def set_new_storage_role(role):
+    """Role of storages made from now on (see ROLES); returns the previous one, to restore it."""
+    return _E.set_new_storage_role(role)
+
+
 def note(text):
     _E.note(str(text))

@@ -153,6 +153,19 @@ TEST_F(SessionTest, StepErrorReportsTheScriptLine) {
   ASSERT_EQ(r.status, RunStatus::Error);
   EXPECT_EQ(r.error.line, 3);
   EXPECT_EQ(r.error.message, "shape '[4, 2]' is invalid for input of size 6");
+  EXPECT_EQ(session().next_statement(), 2);  // the failing statement stays the next one
+}
+
+TEST_F(SessionTest, StepKeepsTheCursorOnAFailingStatementThenGoesOn) {
+  ASSERT_TRUE(session().load("import torch\nx = torch.ones(2)\ny = x.view(3)\nprint('after')\n", "/tmp/k.py").ok());
+  ASSERT_TRUE(session().step().ok());
+  ASSERT_TRUE(session().step().ok());
+  EXPECT_EQ(session().step().status, RunStatus::Error);
+  EXPECT_EQ(session().next_statement(), 2);
+  EXPECT_EQ(session().step().status, RunStatus::Error);  // stepping again retries the same statement
+  EXPECT_EQ(session().next_statement(), 2);
+  ASSERT_TRUE(session().run_console("y = x.view(2)").ok());  // the console is unaffected
+  EXPECT_EQ(session().next_statement(), 2);
 }
 
 TEST_F(SessionTest, ConsoleEchoesExpressionsLikeTheRepl) {
@@ -218,6 +231,43 @@ TEST_F(SessionTest, RunFileUsesAbsolutePathAndArgv) {
   EXPECT_EQ(out(), "['ds_session_argv.py', '--flag', 'x']\n" + p.string() + "\n");
   std::filesystem::remove(p);
 }
+
+// What the memory panes colour and name: activations made by a forward, and storages left behind by a
+// module move that only a list or an alias still holds (devicescope/names.py, the object graph's holders).
+TEST_F(SessionTest, SnapshotNamesLeftBehindStoragesAndColoursActivations) {
+  const std::string src =
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "net = nn.Sequential(nn.Linear(4, 3), nn.BatchNorm1d(3))\n"
+      "stats = [net[1].running_mean]\n"
+      "wd = net[0].weight.data\n"
+      "net.to('cuda')\n"
+      "y = net(torch.randn(2, 4, device='cuda'))\n";
+  ASSERT_TRUE(session().load(src, "/tmp/held.py").ok());
+  for (int i = 0; i < session().statement_count(); ++i) ASSERT_TRUE(session().step().ok());
+  const Snapshot snap = session().runtime().snapshot();
+  const StorageInfo* list_held = nullptr;
+  const StorageInfo* alias_held = nullptr;
+  const StorageInfo* y = nullptr;
+  for (const StorageInfo& s : snap.storages) {
+    for (const std::string& h : s.holders) {
+      if (h == "stats[0]") list_held = &s;
+      if (h == "wd") alias_held = &s;
+      if (h == "y") y = &s;
+    }
+  }
+  ASSERT_NE(list_held, nullptr);
+  ASSERT_NE(alias_held, nullptr);
+  ASSERT_NE(y, nullptr);
+  EXPECT_EQ(list_held->place.str(), "pageable");
+  EXPECT_EQ(list_held->role, Role::Tensor);  // no longer the buffer: net.1.running_mean lives on cuda:0 now
+  EXPECT_EQ(list_held->owner, "stats[0]");
+  EXPECT_EQ(alias_held->role, Role::Tensor);
+  EXPECT_EQ(alias_held->owner, "wd");
+  EXPECT_EQ(y->role, Role::Activation);
+  EXPECT_EQ(y->place.str(), "cuda:0");
+}
+
 
 }  // namespace
 }  // namespace ds::python

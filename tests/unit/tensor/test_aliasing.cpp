@@ -119,6 +119,39 @@ TEST(Snapshot, ShowsPlacesStoragesAndTransfers) {
   EXPECT_TRUE(block_tagged);
 }
 
+TEST(Snapshot, HoldersComeFromThePythonPathsWhenGiven) {
+  auto rt = sim_runtime();
+  TensorPtr old_buffer = cpu_floats(*rt, {1, 2});
+  TensorPtr moved = cuda(*rt, old_buffer);
+  ObjectGraph g;
+  g.holders.push_back({old_buffer->storage()->id(), {"stats[0]", "d['b']"}});  // reached through a list and a dict
+  rt->set_object_graph(g);
+  Snapshot s = rt->snapshot();
+  ASSERT_EQ(s.storages.size(), 2u);
+  EXPECT_EQ(s.storages[0].holders, (std::vector<std::string>{"stats[0]", "d['b']"}));
+  EXPECT_EQ(s.storages[0].owner, "stats[0]");  // a plain tensor is called by the first name holding it
+  EXPECT_TRUE(s.storages[1].holders.empty());
+}
+
+TEST(Roles, NewStoragesTakeTheRuntimesRoleAndTheNonBlockingD2HLandingIsStaging) {
+  auto rt = sim_runtime();
+  rt->set_new_storage_role(Role::Activation);  // what Module.__call__ sets while a forward runs
+  TensorPtr act = cpu_floats(*rt, {1, 2});
+  rt->set_new_storage_role(Role::Tensor);
+  EXPECT_EQ(act->storage()->role(), Role::Activation);
+  TensorPtr on_gpu = cuda(*rt, act);
+  EXPECT_EQ(on_gpu->storage()->role(), Role::Activation);  // a moved tensor keeps its role
+  ToOptions o;
+  o.device = Device(DeviceType::CPU);
+  o.non_blocking = true;
+  TensorPtr back = to(*rt, on_gpu, o);
+  EXPECT_TRUE(back->is_pinned());
+  EXPECT_EQ(back->storage()->role(), Role::PinnedStaging);
+  on_gpu->storage()->set_role(Role::Parameter);
+  EXPECT_EQ(to(*rt, on_gpu, o)->storage()->role(), Role::Parameter);  // Module.cpu(non_blocking) keeps roles
+  rt->synchronize();
+}
+
 TEST(Allocation, SizeOverflowIsRefusedLikePyTorch) {
   auto rt = sim_runtime();
   try {

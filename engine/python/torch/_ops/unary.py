@@ -36,8 +36,12 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
         return out
     result = C.make(res, odt, dev)
     if grad is not None and odt.is_floating_point and C.needs_grad(x):
-        rs = result._detached_alias()  # closures must not reference the output itself (no cycles)
-        graph.attach(name, [result], [x], lambda gs: (grad(gs[0], x, rs),), saved=_saves(save, x, result))
+        # The backward closure holds only what PyTorch saves (`save`), so an input or output nobody else
+        # holds is freed as it would be in PyTorch (ReLU keeps its result, not the Linear output before it).
+        # The output is held as a detached alias: a closure referencing it would be a reference cycle.
+        xs = x if save == "x" else None
+        rs = result._detached_alias() if save == "r" else None
+        graph.attach(name, [result], [x], lambda gs: (grad(gs[0], xs, rs),), saved=_saves(save, x, result))
     return result
 
 
@@ -180,7 +184,9 @@ def _erfinv_np(v):
 
 def erfinv(x, out=None):
     return unary("ErfinvBackward0", x, _erfinv_np,
-                 lambda g, x, r: g * (math.sqrt(math.pi) / 2.0) * exp(r * r), _floatify, out=out, precise=True, save="r")
+                 # PyTorch saves self and recomputes erfinv(self) in backward.
+                 lambda g, x, r: g * (math.sqrt(math.pi) / 2.0) * exp(erfinv(x) ** 2), _floatify, out=out, precise=True,
+                 save="x")
 
 
 def floor(x, out=None):
@@ -229,7 +235,7 @@ def isfinite(x):
 
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None, out=None):
     return unary("NanToNumBackward0", x, lambda v: np.nan_to_num(v, nan=nan, posinf=posinf, neginf=neginf),
-                 lambda g, x, r: g * isfinite(x), out=out)
+                 lambda g, x, r: g * isfinite(x), out=out, save="x")
 
 
 def clamp(x, min=None, max=None, out=None):  # noqa: A002

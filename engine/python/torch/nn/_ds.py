@@ -22,6 +22,10 @@ class _NoHooks:
     def tag(tensor, role, owner):
         pass
 
+    @staticmethod
+    def set_new_storage_role(role):
+        return "tensor"
+
 
 def hooks():
     """The hook module, resolved once on first use (torch may still be importing when nn loads)."""
@@ -52,6 +56,14 @@ def set_owner_hint(name):
         hooks().set_owner_hint(name)
     except Exception:
         pass
+
+
+def set_new_storage_role(role):
+    """Role of the storages made from now on; returns the previous one (to restore it)."""
+    try:
+        return hooks().set_new_storage_role(role)
+    except Exception:
+        return "tensor"
 
 
 def note_module_move(begin, module_name, target):

@@ -165,9 +165,18 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError("running_mean must be defined in evaluation mode"
                            if running_mean is None else "running_var must be defined in evaluation mode")
+    # Backward recomputes the normalisation; in training it must not update the running statistics again.
     return named("NativeBatchNormBackward0",
                  lambda x, w, b: _batch_norm(x, running_mean, running_var, w, b, training, momentum, eps),
-                 (input, weight, bias))
+                 (input, weight, bias),
+                 recompute=(lambda x, w, b: _batch_norm(x, None, None, w, b, True, momentum, eps)) if training
+                 else None)
+
+
+def _write_in_place(t, values):
+    """t[...] = values in t's own memory, as a kernel's in-place store (no copy_ recorded)."""
+    from .._ops import _core
+    _core.write(t, _core.read(values))
 
 
 def _batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps):
@@ -183,8 +192,10 @@ def _batch_norm(input, running_mean, running_var, weight, bias, training, moment
                 # Running stats use the unbiased variance (as ATen does); updated in place.
                 m = mean.detach().reshape(c)
                 v = var.detach().reshape(c) * (n / max(n - 1, 1))
-                running_mean.copy_(running_mean * (1.0 - momentum) + m * momentum)
-                running_var.copy_(running_var * (1.0 - momentum) + v * momentum)
+                # Written in place without a copy_: ATen updates them inside the kernel (no D2D memcpy
+                # in the Transfers view), but the version counter moves as it does in PyTorch.
+                _write_in_place(running_mean, running_mean * (1.0 - momentum) + m * momentum)
+                _write_in_place(running_var, running_var * (1.0 - momentum) + v * momentum)
     else:
         mean = running_mean.reshape(shape)
         var = running_var.reshape(shape)

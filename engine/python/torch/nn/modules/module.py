@@ -12,6 +12,8 @@ from ._state_dict import _IncompatibleKeys  # noqa: F401 (PyTorch exposes it her
 from ._conversion import _apply_params, _compatible_types, _conv, _overwrite_on_conversion
 from ._parse_to import parse_to
 
+_forward_depth = 0  # Module.__call__ nesting (see _call_impl)
+
 __all__ = ["register_module_forward_pre_hook", "register_module_forward_hook", "Module"]
 
 _global_forward_pre_hooks = OrderedDict()
@@ -424,37 +426,49 @@ class Module:
     register_full_backward_pre_hook = register_backward_hook
 
     def _call_impl(self, *args, **kwargs):
-        forward_call = self.forward
-        if not (self._forward_hooks or self._forward_pre_hooks
-                or _global_forward_hooks or _global_forward_pre_hooks):
-            return forward_call(*args, **kwargs)
+        # DeviceScope: storages made while the outermost forward runs (its outputs, the intermediates
+        # autograd keeps) are coloured as activations; done inline, so tracebacks keep PyTorch's frames.
+        global _forward_depth
+        outermost = _forward_depth == 0
+        if outermost:
+            previous_role = _ds.set_new_storage_role("activation")
+        _forward_depth += 1
+        try:
+            forward_call = self.forward
+            if not (self._forward_hooks or self._forward_pre_hooks
+                    or _global_forward_hooks or _global_forward_pre_hooks):
+                return forward_call(*args, **kwargs)
 
-        for hook_id, hook in (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items()):
-            if hook_id in self._forward_pre_hooks_with_kwargs:
-                args_kwargs_result = hook(self, args, kwargs)
-                if args_kwargs_result is not None:
-                    if isinstance(args_kwargs_result, tuple) and len(args_kwargs_result) == 2:
-                        args, kwargs = args_kwargs_result
-                    else:
-                        raise RuntimeError(
-                            "forward pre-hook must return None or a tuple "
-                            f"of (new_args, new_kwargs), but got {args_kwargs_result}.")
-            else:
-                args_result = hook(self, args)
-                if args_result is not None:
-                    if not isinstance(args_result, tuple):
-                        args_result = (args_result,)
-                    args = args_result
+            for hook_id, hook in (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items()):
+                if hook_id in self._forward_pre_hooks_with_kwargs:
+                    args_kwargs_result = hook(self, args, kwargs)
+                    if args_kwargs_result is not None:
+                        if isinstance(args_kwargs_result, tuple) and len(args_kwargs_result) == 2:
+                            args, kwargs = args_kwargs_result
+                        else:
+                            raise RuntimeError(
+                                "forward pre-hook must return None or a tuple "
+                                f"of (new_args, new_kwargs), but got {args_kwargs_result}.")
+                else:
+                    args_result = hook(self, args)
+                    if args_result is not None:
+                        if not isinstance(args_result, tuple):
+                            args_result = (args_result,)
+                        args = args_result
 
-        result = forward_call(*args, **kwargs)
-        for hook_id, hook in (*_global_forward_hooks.items(), *self._forward_hooks.items()):
-            if hook_id in self._forward_hooks_with_kwargs:
-                hook_result = hook(self, args, kwargs, result)
-            else:
-                hook_result = hook(self, args, result)
-            if hook_result is not None:
-                result = hook_result
-        return result
+            result = forward_call(*args, **kwargs)
+            for hook_id, hook in (*_global_forward_hooks.items(), *self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_with_kwargs:
+                    hook_result = hook(self, args, kwargs, result)
+                else:
+                    hook_result = hook(self, args, result)
+                if hook_result is not None:
+                    result = hook_result
+            return result
+        finally:
+            _forward_depth -= 1
+            if outermost:
+                _ds.set_new_storage_role(previous_role)
 
     __call__ = _call_impl
 
