@@ -1,10 +1,28 @@
 // The sortable transfer table (clipped: only visible rows are drawn).
+#include <algorithm>
+
 #include "gui/model/palette.h"
 #include "gui/model/timeline_model.h"
 #include "gui/theme.h"
 #include "gui/transfer_view.h"
 
 namespace ds::gui {
+namespace {
+
+// Who a copy belongs to: its recorded owner, else the name that now holds its destination (or source)
+// storage, e.g. `x_pinned = x.pin_memory()` is recorded before the name exists. Storages are sorted by id.
+std::string owner_of(const Snapshot& snap, const TransferRecord& t) {
+  if (!t.owner.empty()) return t.owner;
+  for (uint64_t id : {t.dst_storage, t.src_storage}) {
+    auto it = std::lower_bound(snap.storages.begin(), snap.storages.end(), id,
+                               [](const StorageInfo& s, uint64_t v) { return s.id < v; });
+    if (id && it != snap.storages.end() && it->id == id && !it->owner.empty())
+      return (id == t.dst_storage ? "\xe2\x86\x92 " : "\xe2\x86\x90 ") + it->owner;
+  }
+  return {};
+}
+
+}  // namespace
 
 void TransferView::draw_table(const Snapshot& snap, UiState& ui) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
@@ -60,7 +78,7 @@ void TransferView::draw_table(const Snapshot& snap, UiState& ui) {
       ImGui::TableNextColumn();
       if (t.complete) ImGui::TextUnformatted(fmt_rate(t.gbps()).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(t.owner.c_str());
+      ImGui::TextUnformatted(owner_of(snap, t).c_str());
     }
   ImGui::PopFont();
   ImGui::EndTable();

@@ -41,7 +41,7 @@ class TransferView {
   size_t folded_ = 0;
   uint64_t total_bytes_ = 0;   // header figures, summed once per picture
   bool any_simulated_ = false;
-  bool series_on_[size_t(Series::Count)] = {true, true, true, true, true};
+  bool series_on_[size_t(Series::Count)] = {true, true, true, true, true, true};
 };
 
 }  // namespace ds::gui

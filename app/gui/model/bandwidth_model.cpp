@@ -16,6 +16,7 @@ const char* series_name(Series s) {
     case Series::D2HPinned: return "D2H pinned";
     case Series::D2HPageable: return "D2H pageable";
     case Series::D2D: return "D2D / peer";
+    case Series::H2H: return "host copy";
     case Series::Count: break;
   }
   return "?";
@@ -26,7 +27,7 @@ Series transfer_series(const TransferRecord& t) {
   const bool d2h = !t.src.is_host() && t.dst.is_host();
   if (h2d) return t.src.kind == MemoryKind::Pinned ? Series::H2DPinned : Series::H2DPageable;
   if (d2h) return t.dst.kind == MemoryKind::Pinned ? Series::D2HPinned : Series::D2HPageable;
-  return Series::D2D;
+  return t.src.is_host() ? Series::H2H : Series::D2D;
 }
 
 uint32_t series_color(Series s) {
@@ -36,6 +37,7 @@ uint32_t series_color(Series s) {
     case Series::D2HPinned: return transfer_color(Place::cuda(0), Place::pinned());
     case Series::D2HPageable: return rgba(0xff, 0xd0, 0x9a);
     case Series::D2D: return transfer_color(Place::cuda(0), Place::cuda(1));
+    case Series::H2H: return transfer_color(Place::pageable(), Place::pinned());
     case Series::Count: break;
   }
   return 0xffffffff;

@@ -12,7 +12,8 @@
 
 namespace ds::gui {
 
-enum class Series : int8_t { H2DPinned, H2DPageable, D2HPinned, D2HPageable, D2D, Count };
+// H2H: host-to-host copies (pin_memory, staging), which never cross the link.
+enum class Series : int8_t { H2DPinned, H2DPageable, D2HPinned, D2HPageable, D2D, H2H, Count };
 const char* series_name(Series s);  // "H2D pinned", ...
 Series transfer_series(const TransferRecord& t);
 uint32_t series_color(Series s);
