@@ -34,5 +34,11 @@ class Error : public std::runtime_error {
 inline void check(bool cond, const std::string& message, ErrorKind kind = ErrorKind::RuntimeError) {
   if (!cond) raise(kind, message);
 }
+// The same where the message costs something to build (it is only built when the check fails):
+// check_lazy(ok, [&] { return "bad shape " + shape_text(sizes); }). Hot paths use this one.
+template <typename MakeMessage>
+inline void check_lazy(bool cond, MakeMessage&& make_message, ErrorKind kind = ErrorKind::RuntimeError) {
+  if (!cond) raise(kind, make_message());
+}
 
 }  // namespace ds

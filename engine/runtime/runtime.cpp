@@ -121,13 +121,16 @@ StoragePtr Runtime::allocate(Place place, size_t nbytes, bool virtual_bytes) {
     case MemoryKind::Pageable:
       if (!virtual_bytes && nbytes > 0) {
         // Same wording as c10's DefaultCPUAllocator, so a huge request is an error, not a killed process.
-        const std::string too_much = "[enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: not enough memory: you tried to allocate " +
-                                     std::to_string(nbytes) + " bytes.";
+        const auto too_much = [nbytes] {
+          return "[enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: not enough memory: you tried to allocate " +
+                 std::to_string(nbytes) + " bytes.";
+        };
         // Counted in total: many allocations that each fit can still exceed RAM together, and touching them
         // would bring in the kernel's OOM killer and lose the recording.
-        check(nbytes <= host_physical_bytes() && pageable_bytes_ + nbytes <= host_physical_bytes(), too_much);
+        static const uint64_t physical = host_physical_bytes();  // fixed for the process; sysconf is not free
+        check_lazy(nbytes <= physical && pageable_bytes_ + nbytes <= physical, too_much);
         s->data_ = std::aligned_alloc(64, (nbytes + 63) / 64 * 64);
-        check(s->data_ != nullptr, too_much);
+        check_lazy(s->data_ != nullptr, too_much);
         pageable_bytes_ += nbytes;
       }
       break;

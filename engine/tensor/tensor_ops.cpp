@@ -60,7 +60,7 @@ size_t storage_nbytes(const Shape& sizes, const Shape& strides, DType dtype) {
   uint64_t bytes = 0;
   overflow |= __builtin_mul_overflow(span, uint64_t(itemsize(dtype)), &bytes);
   overflow |= bytes > uint64_t(INT64_MAX);
-  check(!overflow, "Storage size calculation overflowed with sizes=" + shape_text(sizes));
+  check_lazy(!overflow, [&] { return "Storage size calculation overflowed with sizes=" + shape_text(sizes); });
   return size_t(bytes);
 }
 
@@ -81,8 +81,9 @@ size_t dense_byte_span(const TensorImpl& t) { return size_t(t.numel()) * itemsiz
 
 // src broadcast to `sizes` (copy_ broadcasts its source): stride 0 on expanded dimensions.
 Shape broadcast_src_strides(const TensorImpl& src, const Shape& sizes) {
-  check(src.dim() <= int(sizes.size()), "output with shape [" + std::to_string(sizes.size()) +
-                                            " dims] doesn't match the broadcast shape");
+  check_lazy(src.dim() <= int(sizes.size()), [&] {
+    return "output with shape [" + std::to_string(sizes.size()) + " dims] doesn't match the broadcast shape";
+  });
   Shape strides(sizes.size(), 0);
   const size_t lead = sizes.size() - size_t(src.dim());
   for (size_t i = 0; i < size_t(src.dim()); ++i) {
@@ -125,7 +126,7 @@ void copy_within_place(Runtime& rt, const TensorPtr& dst, const TensorPtr& src) 
 
 TensorPtr empty(Runtime& rt, const Shape& sizes, DType dtype, Device device, bool pin_memory, bool virtual_bytes) {
   for (int64_t s : sizes)
-    check(s >= 0, "Trying to create tensor with negative dimension " + std::to_string(s) + ": " + shape_text(sizes));
+    check_lazy(s >= 0, [&] { return "Trying to create tensor with negative dimension " + std::to_string(s) + ": " + shape_text(sizes); });
   const Place place = place_for(rt, rt.resolve(device), pin_memory);
   return empty_strided_on(rt, sizes, contiguous_strides(sizes), dtype, place, virtual_bytes);
 }
@@ -174,8 +175,9 @@ TensorPtr cpu(Runtime& rt, const TensorPtr& self) {
 }
 
 TensorPtr pin_memory(Runtime& rt, const TensorPtr& self) {
-  check(self->device().is_cpu(), "cannot pin '" + std::string("torch.cuda.") + legacy_type_name(self->dtype()) +
-                                     "' only dense CPU tensors can be pinned");
+  check_lazy(self->device().is_cpu(), [&] {
+    return "cannot pin '" + std::string("torch.cuda.") + legacy_type_name(self->dtype()) + "' only dense CPU tensors can be pinned";
+  });
   if (self->is_pinned()) return self;
   TensorPtr out = empty_strided_on(rt, self->sizes(), preserved_strides(*self), self->dtype(), Place::pinned(),
                                    self->is_virtual());

@@ -36,9 +36,40 @@ def _float_of(d):
 
 
 # ----------------------------------------------------------------------------- binary
+class _Like:
+    """The shape and dtype of an operand: all its gradient needs to be reduced and cast back to it, so a
+    backward closure holds this instead of the operand (whose memory PyTorch may have freed)."""
+    __slots__ = ("sizes", "dtype")
+
+    def __init__(self, t):
+        self.sizes = tuple(t._impl.sizes)
+        self.dtype = C.dtype_of(t)
+
+
+def _like(t):
+    """_Like of an operand that needs a gradient, else None (no gradient is computed for it)."""
+    return _Like(t) if isinstance(t, C.Tensor) and C.needs_grad(t) else None
+
+
+def _num(x):
+    """A saved operand: a Python number is saved by PyTorch as a wrapped 0-dim tensor."""
+    return x if isinstance(x, C.Tensor) else graph.Wrapped(x)
+
+
+def _held(saved, result):
+    """What a backward closure holds of `saved`: numbers unwrapped, its own result as a detached alias (a
+    closure referencing the output would be a reference cycle)."""
+    if not saved:
+        return {}
+    return {k: (v.value if isinstance(v, graph.Wrapped) else
+                v._detached_alias() if v is result and v is not None else v) for k, v in saved.items()}
+
+
 def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=None, save=None):
-    """a op b. compute(x, y) works on numpy arrays in the math dtype; grad(g, a, b, result) returns the
-    gradients of a and b (tensors or None). out_dtype/math_dtype map the promoted dtype."""
+    """a op b. compute(x, y) works on numpy arrays in the math dtype. save(a, b, result, need_a, need_b)
+    returns what PyTorch's node saves ({name: value}, see graph.attach); grad(g, like_a, like_b, saved)
+    returns the gradients of a and b from those alone (like_x: _Like, or None when x needs no gradient).
+    out_dtype/math_dtype map the promoted dtype."""
     tensors = [x for x in (a, b) if isinstance(x, C.Tensor)]
     if out is not None:
         return binary_inplace(name, out, b if a is out else a, compute, grad, out_dtype, math_dtype,
@@ -54,11 +85,11 @@ def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=
         res = compute(C.values_of(a, npd), C.values_of(b, npd))
     result = C.make(res, odt, dev)
     if grad is not None and odt.is_floating_point and C.needs_grad(a, b):
-        ta = a if isinstance(a, C.Tensor) else None
-        tb = b if isinstance(b, C.Tensor) else None
-        rs = result._detached_alias()  # closures must not reference the output itself (no cycles)
-        graph.attach(name, [result], [ta, tb], lambda gs: grad(gs[0], ta, tb, rs),
-                     saved=save(ta, tb, result) if save else None)
+        la, lb = _like(a), _like(b)
+        saved = save(a, b, result, la is not None, lb is not None) if save else None
+        held = _held(saved, result)
+        graph.attach(name, [result], [a if isinstance(a, C.Tensor) else None, b if isinstance(b, C.Tensor) else None],
+                     lambda gs: grad(gs[0], la, lb, held), saved=saved)
     return result
 
 
@@ -96,17 +127,24 @@ def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_d
     return self
 
 
-def _sum_to(g, t):
-    if t is None or g is None:
+def _sum_to(g, like):
+    """g reduced to the operand's shape and cast to its dtype (like: a _Like or a Tensor; None: no grad)."""
+    if like is None or g is None:
         return None
-    g = C.sum_to_shape(g, t._impl.sizes)
-    if C.dtype_of(g) is not C.dtype_of(t):
-        g = g.to(C.dtype_of(t))
+    sizes, dtype = (like.sizes, like.dtype) if isinstance(like, _Like) else (like._impl.sizes, C.dtype_of(like))
+    g = C.sum_to_shape(g, sizes)
+    if C.dtype_of(g) is not dtype:
+        g = g.to(dtype)
     return g
 
 
 def _alpha(v, alpha):
     return v if alpha is None or alpha == 1 else v * alpha
+
+
+def _save_alpha(alpha):
+    # add/sub/rsub save only alpha (a Scalar): neither operand is needed for their gradients
+    return lambda a, b, r, need_a, need_b: {"alpha": alpha}
 
 
 def add(a, b, alpha=1, out=None):
@@ -119,9 +157,9 @@ def add(a, b, alpha=1, out=None):
     else:
         compute = np.add
 
-    def grad(g, ta, tb, r):
-        return _sum_to(g, ta), _sum_to(_alpha(g, alpha), tb)
-    return binary("AddBackward0", a, b, compute, grad, out=out)
+    def grad(g, la, lb, s):
+        return _sum_to(g, la), _sum_to(_alpha(g, alpha), lb)
+    return binary("AddBackward0", a, b, compute, grad, out=out, save=_save_alpha(alpha))
 
 
 def sub(a, b, alpha=1, out=None):
@@ -135,9 +173,9 @@ def sub(a, b, alpha=1, out=None):
     else:
         compute = np.subtract
 
-    def grad(g, ta, tb, r):
-        return _sum_to(g, ta), _sum_to(-_alpha(g, alpha), tb)
-    return binary("SubBackward0", a, b, compute, grad, out=out)
+    def grad(g, la, lb, s):
+        return _sum_to(g, la), _sum_to(-_alpha(g, alpha), lb)
+    return binary("SubBackward0", a, b, compute, grad, out=out, save=_save_alpha(alpha))
 
 
 def rsub(a, b, alpha=1):
@@ -152,24 +190,30 @@ def rsub(a, b, alpha=1):
             raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
                                "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
-    def grad(g, ta, tb, r):
-        return None, _sum_to(-_alpha(g, alpha), tb)
-    return binary("RsubBackward1", b, a, (lambda x, y: x - y * alpha) if alpha != 1 else np.subtract, grad)
+    def grad(g, l_number, l_self, s):  # operands in compute order: the number b, then the tensor a
+        return None, _sum_to(-_alpha(g, alpha), l_self)
+    return binary("RsubBackward1", b, a, (lambda x, y: x - y * alpha) if alpha != 1 else np.subtract, grad,
+                  save=_save_alpha(alpha))
 
 
 def mul(a, b, out=None):
-    def grad(g, ta, tb, r):
-        return (_sum_to(g * (tb if tb is not None else b), ta) if ta is not None else None,
-                _sum_to(g * (ta if ta is not None else a), tb) if tb is not None else None)
+    if out is None and not isinstance(a, C.Tensor) and isinstance(b, C.Tensor):
+        a, b = b, a  # number * tensor runs as tensor.mul(number): the number is `other`, as in PyTorch
+
+    def grad(g, la, lb, s):
+        return (_sum_to(g * s["other"], la) if la is not None else None,
+                _sum_to(g * s["self"], lb) if lb is not None else None)
     return binary("MulBackward0", a, b, _mul_compute, grad, out=out, save=_save_mul)
 
 
-def _save_mul(ta, tb, r):
-    return [tb if ta is not None and ta.requires_grad else None, ta if tb is not None and tb.requires_grad else None]
+def _save_mul(a, b, r, need_a, need_b):
+    # mul_tensor_backward(grad, other) for self, (grad, self) for other: each operand is saved only when
+    # the other one needs a gradient
+    return {"self": _num(a) if need_b else None, "other": _num(b) if need_a else None}
 
 
-def _save_both(ta, tb, r):
-    return [ta, tb]
+def _save_both(a, b, r, need_a, need_b):
+    return {"self": _num(a), "other": _num(b)}
 
 
 def _mul_compute(x, y):
@@ -180,11 +224,13 @@ def _mul_compute(x, y):
 
 def div(a, b, rounding_mode=None, out=None):
     if rounding_mode is None:
-        def grad(g, ta, tb, r):
-            ga = _sum_to(g / (tb if tb is not None else b), ta) if ta is not None else None
-            gb = _sum_to(-g * r / tb, tb) if tb is not None else None
+        def grad(g, la, lb, s):
+            other = s["other"]
+            ga = _sum_to(div(g, other), la) if la is not None else None
+            # div_tensor_other_backward: -grad * ((self / other) / other); PyTorch does not save the result
+            gb = _sum_to(-g * div(div(s["self"], other), other), lb) if lb is not None else None
             return ga, gb
-        return binary("DivBackward0", a, b, np.true_divide, grad, out_dtype=_float_of, out=out, save=_save_both)
+        return binary("DivBackward0", a, b, np.true_divide, grad, out_dtype=_float_of, out=out, save=_save_div)
     if rounding_mode == "trunc":
         def compute(x, y):
             q = np.true_divide(x, y)
@@ -198,7 +244,12 @@ def div(a, b, rounding_mode=None, out=None):
     else:
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                            f"'{rounding_mode}'")
-    return binary("DivBackward1", a, b, compute, lambda g, ta, tb, r: (None, None), out=out)
+    return binary("DivBackward1", a, b, compute, lambda g, la, lb, s: (None, None), out=out)
+
+
+def _save_div(a, b, r, need_a, need_b):
+    # self is needed only for other's gradient; other for both
+    return {"self": _num(a) if need_b else None, "other": _num(b)}
 
 
 def _int_div(x, y, trunc):
@@ -213,20 +264,29 @@ def floor_divide(a, b, out=None):
     return div(a, b, rounding_mode="floor", out=out)
 
 
+def _save_for_other(a, b, r, need_a, need_b):
+    # remainder/fmod: self's gradient is grad itself; other's needs self and other
+    if not isinstance(b, C.Tensor):
+        return None
+    return {"self": _num(a) if need_b else None, "other": b if need_b else None}
+
+
 def remainder(a, b, out=None):
     def compute(x, y):
         if not np.issubdtype(x.dtype, np.floating) and np.any(y == 0):
             raise RuntimeError("ZeroDivisionError")
         return np.mod(x, y)
 
-    def grad(g, ta, tb, r):
-        return _sum_to(g, ta), (_sum_to(-g * floor_divide(ta if ta is not None else a, tb), tb)
-                                if tb is not None else None)
-    return binary("RemainderBackward0", a, b, compute, grad, out=out)
+    def grad(g, la, lb, s):
+        return _sum_to(g, la), (_sum_to(-g * floor_divide(s["self"], s["other"]), lb) if lb is not None else None)
+    return binary("RemainderBackward0", a, b, compute, grad, out=out, save=_save_for_other)
 
 
 def fmod(a, b, out=None):
-    return binary("FmodBackward0", a, b, np.fmod, lambda g, ta, tb, r: (_sum_to(g, ta), None), out=out)
+    def grad(g, la, lb, s):
+        return _sum_to(g, la), (_sum_to(-g * div(s["self"], s["other"], rounding_mode="trunc"), lb)
+                                if lb is not None else None)
+    return binary("FmodBackward0", a, b, np.fmod, grad, out=out, save=_save_for_other)
 
 
 def pow(a, b, out=None):  # noqa: A001
@@ -235,38 +295,49 @@ def pow(a, b, out=None):  # noqa: A001
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         return np.power(x, y)
 
-    def grad(g, ta, tb, r):
+    def grad(g, la, lb, s):
+        base, exponent = s["self"], s["exponent"]
         ga = gb = None
-        if ta is not None:
-            bb = tb if tb is not None else b
-            ga = _sum_to(g * bb * pow(ta, bb - 1), ta)
-        if tb is not None:
-            aa = ta if ta is not None else a
-            la = log(aa) if isinstance(aa, C.Tensor) else math.log(aa) if aa > 0 else float("nan")
-            gb = _sum_to(g * r * la, tb)
+        if la is not None:
+            ga = _sum_to(g * exponent * pow(base, exponent - 1), la)
+        if lb is not None:
+            lg = log(base) if isinstance(base, C.Tensor) else math.log(base) if base > 0 else float("nan")
+            gb = _sum_to(g * s["result"] * lg, lb)
         return ga, gb
-    name = "PowBackward1" if isinstance(b, C.Tensor) and isinstance(a, C.Tensor) else "PowBackward0"
-    return binary(name, a, b, compute, grad, out=out, save=_save_both)
+    if isinstance(a, C.Tensor) and isinstance(b, C.Tensor):
+        name = "PowBackward1"   # pow.Tensor_Tensor
+    elif isinstance(a, C.Tensor):
+        name = "PowBackward0"   # pow.Tensor_Scalar: the exponent is a plain Scalar
+    else:
+        name = "PowBackward2"   # pow.Scalar (number ** tensor, Tensor.__rpow__)
+    return binary(name, a, b, compute, grad, out=out, save=_save_pow)
+
+
+def _save_pow(a, b, r, need_a, need_b):
+    # self and exponent serve both gradients; the result only the exponent's (Scalars stay plain numbers)
+    return {"self": a, "exponent": b, "result": r if need_b else None} if isinstance(b, C.Tensor) \
+        else {"self": a, "exponent": b}
 
 
 def atan2(a, b, out=None):
-    def grad(g, ta, tb, r):
+    def grad(g, la, lb, s):
+        ta, tb = s["self"], s["other"]
         den = ta * ta + tb * tb
-        return _sum_to(g * tb / den, ta), _sum_to(-g * ta / den, tb)
-    return binary("Atan2Backward0", a, b, np.arctan2, grad, out_dtype=_float_of, out=out)
+        return _sum_to(g * tb / den, la), _sum_to(-g * ta / den, lb)
+    return binary("Atan2Backward0", a, b, np.arctan2, grad, out_dtype=_float_of, out=out, save=_save_both)
 
 
 def maximum(a, b, out=None):
-    def grad(g, ta, tb, r):
-        mask = ge(ta, tb)
-        return _sum_to(where(mask, g, 0.0), ta), _sum_to(where(mask, 0.0, g), tb)
+    def grad(g, la, lb, s):
+        mask = ge(s["self"], s["other"])
+        return _sum_to(where(mask, g, 0.0), la), _sum_to(where(mask, 0.0, g), lb)
     return binary("MaximumBackward0", a, b, np.maximum, grad, out=out, save=_save_both)
 
 
 def minimum(a, b, out=None):
-    def grad(g, ta, tb, r):
-        mask = le(ta, tb)
-        return _sum_to(where(mask, g, 0.0), ta), _sum_to(where(mask, 0.0, g), tb)
+    def grad(g, la, lb, s):
+        mask = le(s["self"], s["other"])
+        return _sum_to(where(mask, g, 0.0), la), _sum_to(where(mask, 0.0, g), lb)
     return binary("MinimumBackward0", a, b, np.minimum, grad, out=out, save=_save_both)
 
 
@@ -324,13 +395,14 @@ def where(condition, x=None, y=None):
     if odt.is_floating_point and C.needs_grad(x, y):
         tx = x if isinstance(x, C.Tensor) else None
         ty = y if isinstance(y, C.Tensor) else None
+        lx, ly = _like(x), _like(y)  # PyTorch saves only the condition
 
         def fn(gs):
             g = gs[0]
             return (None,
-                    _sum_to(where(condition, g, 0.0), tx) if tx is not None else None,
-                    _sum_to(where(condition, 0.0, g), ty) if ty is not None else None)
-        graph.attach("WhereBackward0", [result], [None, tx, ty], fn)
+                    _sum_to(where(condition, g, 0.0), lx) if lx is not None else None,
+                    _sum_to(where(condition, 0.0, g), ly) if ly is not None else None)
+        graph.attach("WhereBackward0", [result], [None, tx, ty], fn, saved={"condition": condition})
     return result
 
 

@@ -30,31 +30,57 @@ def _reduce_to(gv, shape):
     return gv.reshape(shape)
 
 
-def _attach_mm(name, out, a, b, av, bv):
-    """Gradients of out = a @ b (numpy semantics, any ranks) on the inputs' devices."""
+_MM_NAMES = {"MmBackward0": ("self", "mat2"), "BmmBackward0": ("self", "mat2"), "MvBackward0": ("self", "vec"),
+             "DotBackward0": ("self", "tensor")}
+
+
+def _attach_mm(name, out, a, b):
+    """Gradients of out = a @ b (numpy semantics, any ranks) on the inputs' devices.
+
+    As PyTorch's mm/bmm/mv/dot, each operand is saved only when the other one needs a gradient (a's
+    gradient is grad @ b^T, b's is a^T @ grad): the first Linear of a model keeps its input, not its
+    weight's transpose; an operand that is not saved is not held by the node."""
     if not (C.dtype_of(out).is_floating_point and C.needs_grad(a, b)):
         return out
+    need_a, need_b = C.needs_grad(a), C.needs_grad(b)
+    sa, sb = (a if need_b else None), (b if need_a else None)
+    a_shape, b_shape = tuple(a._impl.sizes), tuple(b._impl.sizes)
+    a_meta, b_meta = (C.dtype_of(a), C.device_of(a)), (C.dtype_of(b), C.device_of(b))
+    gdt = C.compute_dtype(C.dtype_of(out))
+    A_shape = (1,) + a_shape if len(a_shape) == 1 else a_shape
+    B_shape = b_shape + (1,) if len(b_shape) == 1 else b_shape
 
     def fn(gs):
-        gv = C.read(gs[0]).astype(av.dtype if av.dtype.kind == "f" else np.float64)
-        A = av[None, :] if av.ndim == 1 else av
-        B = bv[:, None] if bv.ndim == 1 else bv
-        G = gv
-        if av.ndim == 1 and bv.ndim == 1:
-            ga = gv * bv
-            gb = gv * av
+        gv = C.read(gs[0]).astype(gdt)
+        av = _math(sa) if need_b else None
+        bv = _math(sb) if need_a else None
+        ga = gb = None
+        if len(a_shape) == 1 and len(b_shape) == 1:
+            ga = gv * bv if need_a else None
+            gb = gv * av if need_b else None
         else:
-            if av.ndim == 1:
+            G = gv
+            if len(a_shape) == 1:
                 G = np.expand_dims(G, -2)
-            if bv.ndim == 1:
+            if len(b_shape) == 1:
                 G = np.expand_dims(G, -1)
-            ga = _reduce_to(G @ np.swapaxes(B, -1, -2), A.shape)
-            gb = _reduce_to(np.swapaxes(A, -1, -2) @ G, B.shape)
-            ga = ga.reshape(av.shape)
-            gb = gb.reshape(bv.shape)
-        return (C.make(ga, C.dtype_of(a), C.device_of(a)) if a is not None else None,
-                C.make(gb, C.dtype_of(b), C.device_of(b)) if b is not None else None)
-    graph.attach(name, [out], [a, b], fn, saved=[a, b])
+            if need_a:
+                ga = _reduce_to(G @ np.swapaxes(bv.reshape(B_shape), -1, -2), A_shape).reshape(a_shape)
+            if need_b:
+                gb = _reduce_to(np.swapaxes(av.reshape(A_shape), -1, -2) @ G, B_shape).reshape(b_shape)
+        return (C.make(ga, *a_meta) if ga is not None else None,
+                C.make(gb, *b_meta) if gb is not None else None)
+    names = _MM_NAMES.get(name)
+    if names is None:
+        # matmul's folded forms (UnsafeViewBackward0, SqueezeBackward1): PyTorch saves these operands in
+        # the inner mm node, so they are held but not exposed here
+        saved = [sa, sb]
+    else:
+        saved = {names[0]: sa, names[1]: sb}
+        if name == "MmBackward0":
+            saved.update({"mat2_sym_sizes": b_shape, "mat2_sym_strides": tuple(b._impl.strides),
+                          "self_sym_sizes": a_shape, "self_sym_strides": tuple(a._impl.strides)})
+    graph.attach(name, [out], [a, b], fn, saved=saved)
     return out
 
 
@@ -72,9 +98,8 @@ def mm(a, b, out=None):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_str(a)} and {_shape_str(b)})")
     _same_dtype("self", a, "mat2", b)
     C.check_virtual(a, b)
-    av, bv = _math(a), _math(b)
-    r = C.make(av @ bv, C.dtype_of(a), dev)
-    r = _attach_mm("MmBackward0", r, a, b, av, bv)
+    r = C.make(_math(a) @ _math(b), C.dtype_of(a), dev)
+    r = _attach_mm("MmBackward0", r, a, b)
     return out.copy_(r) if out is not None else r
 
 
@@ -101,15 +126,26 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
     res = (beta * iv if beta != 1 else iv) + (alpha * prod if alpha != 1 else prod) if beta != 0 else alpha * prod
     r = C.make(np.broadcast_to(res, shape), C.dtype_of(mat1), dev)
     if C.dtype_of(r).is_floating_point and C.needs_grad(input, mat1, mat2):
+        # PyTorch's addmm saves mat1 only when mat2 needs a gradient and mat2 only when mat1 does; never
+        # `input` (its gradient is grad * beta), so a bias-like input is not held for backward.
+        need_a, need_b = C.needs_grad(mat1), C.needs_grad(mat2)
+        s1, s2 = (mat1 if need_b else None), (mat2 if need_a else None)
+        i_shape, i_meta = tuple(input._impl.sizes), (C.dtype_of(input), C.device_of(input))
+        m1_meta, m2_meta = (C.dtype_of(mat1), C.device_of(mat1)), (C.dtype_of(mat2), C.device_of(mat2))
+
         def fn(gs):
             gv = C.read(gs[0]).astype(np.float64)
-            gi = _reduce_to(gv * beta, tuple(input._impl.sizes))
-            ga = alpha * gv @ bv.T
-            gb = alpha * av.T @ gv
-            return (C.make(gi, C.dtype_of(input), C.device_of(input)),
-                    C.make(ga, C.dtype_of(mat1), C.device_of(mat1)),
-                    C.make(gb, C.dtype_of(mat2), C.device_of(mat2)))
-        graph.attach("AddmmBackward0", [r], [input, mat1, mat2], fn, saved=[mat1, mat2])
+            gi = _reduce_to(gv * beta, i_shape)
+            ga = alpha * gv @ _math(s2).T if need_a else None
+            gb = alpha * _math(s1).T @ gv if need_b else None
+            return (C.make(gi, *i_meta),
+                    C.make(ga, *m1_meta) if ga is not None else None,
+                    C.make(gb, *m2_meta) if gb is not None else None)
+        graph.attach("AddmmBackward0", [r], [input, mat1, mat2], fn,
+                     saved={"alpha": alpha, "beta": beta, "mat1": s1, "mat1_sym_sizes": tuple(mat1._impl.sizes),
+                            "mat1_sym_strides": tuple(mat1._impl.strides), "mat2": s2,
+                            "mat2_sym_sizes": tuple(mat2._impl.sizes),
+                            "mat2_sym_strides": tuple(mat2._impl.strides)})
     return out.copy_(r) if out is not None else r
 
 
@@ -125,9 +161,8 @@ def bmm(a, b, out=None):
                            f"but got: [{sb[0]}, {sb[1]}].")
     _same_dtype("self", a, "mat2", b)
     C.check_virtual(a, b)
-    av, bv = _math(a), _math(b)
-    r = C.make(av @ bv, C.dtype_of(a), dev)
-    r = _attach_mm("BmmBackward0", r, a, b, av, bv)
+    r = C.make(_math(a) @ _math(b), C.dtype_of(a), dev)
+    r = _attach_mm("BmmBackward0", r, a, b)
     return out.copy_(r) if out is not None else r
 
 
@@ -148,9 +183,8 @@ def dot(a, b):
         raise RuntimeError("dot : expected both vectors to have same dtype, but found "
                            f"{scalar_name(C.dtype_of(a))} and {scalar_name(C.dtype_of(b))}")
     C.check_virtual(a, b)
-    av, bv = _math(a), _math(b)
-    r = C.make(np.asarray(av @ bv), C.dtype_of(a), dev)
-    return _attach_mm("DotBackward0", r, a, b, av, bv)
+    r = C.make(np.asarray(_math(a) @ _math(b)), C.dtype_of(a), dev)
+    return _attach_mm("DotBackward0", r, a, b)
 
 
 inner = dot
@@ -165,9 +199,8 @@ def mv(a, v):
         raise RuntimeError(f"size mismatch, got input ({a._impl.sizes[0]}), mat ({_shape_str(a)}), "
                            f"vec ({v._impl.sizes[0]})")
     C.check_virtual(a, v)
-    av, bv = _math(a), _math(v)
-    r = C.make(av @ bv, C.dtype_of(a), dev)
-    return _attach_mm("MvBackward0", r, a, v, av, bv)
+    r = C.make(_math(a) @ _math(v), C.dtype_of(a), dev)
+    return _attach_mm("MvBackward0", r, a, v)
 
 
 def matmul(a, b, out=None):
@@ -202,12 +235,10 @@ def matmul(a, b, out=None):
                                f"[{_batch(sa, sb)}, {ka}] but got: [{_batch(sa, sb)}, {kb}].")
         _same_dtype("self", a, "mat2", b) if C.dtype_of(a) is not C.dtype_of(b) else None
         C.check_virtual(a, b)
-        av, bv = _math(a), _math(b)
-        res = np.matmul(av, bv)
-        r = C.make(res, C.dtype_of(a), dev)
+        r = C.make(np.matmul(_math(a), _math(b)), C.dtype_of(a), dev)
         name = "SqueezeBackward1" if da == 1 else ("BmmBackward0" if da == 3 and db == 3 and sa[0] == sb[0]
                                                      else "UnsafeViewBackward0")
-        r = _attach_mm(name, r, a, b, av, bv)
+        r = _attach_mm(name, r, a, b)
     return out.copy_(r) if out is not None else r
 
 

@@ -19,10 +19,9 @@ def _prep(x):
     return C.device_of(x), C.dtype_of(x)
 
 
-def _expand_grad(g, x, dims, keepdim):
-    """Gradient of a reduction, broadcast back to x's shape."""
+def _expand_grad(g, shape, dims, keepdim):
+    """Gradient of a reduction, broadcast back to the input's shape."""
     gv = C.read(g)
-    shape = tuple(x._impl.sizes)
     if dims is None:
         gv = np.reshape(gv, (1,) * len(shape))
     elif not keepdim:
@@ -31,14 +30,25 @@ def _expand_grad(g, x, dims, keepdim):
     return np.broadcast_to(gv, shape)
 
 
-def _finish(name, x, res, odt, dev, backward, save=None):
-    """The result tensor, with a grad_fn when needed. save: 'x' (input), 'r' (result) or 'xr'."""
+RESULT = object()  # in a saved dict: the op's own result
+
+
+def _finish(name, x, res, odt, dev, backward, saved=None):
+    """The result tensor, with a grad_fn when needed. saved: PyTorch's saved set {name: value} (see
+    graph.attach; RESULT stands for the result). backward(g, result) must hold only what `saved` names
+    (shapes and dims are free): it gets the result (a detached alias) only when "result" is saved."""
     out = C.make(res, odt, dev)
     if backward is not None and odt.is_floating_point and C.needs_grad(x):
-        saved = ([x] if save and "x" in save else []) + ([out] if save and "r" in save else [])
-        rs = out._detached_alias()  # closures must not reference the output itself (no cycles)
-        graph.attach(name, [out], [x], lambda gs: (backward(gs[0], rs),), saved=saved or None)
+        saved = {k: (out if v is RESULT else v) for k, v in saved.items()} if saved else None
+        # closures must not reference the output itself (no cycles): a detached alias, only if saved
+        rs = out._detached_alias() if saved and saved.get("result") is out else None
+        graph.attach(name, [out], [x], lambda gs: (backward(gs[0], rs),), saved=saved)
     return out
+
+
+def _dim_arg(dim):
+    """The dim argument as PyTorch's node keeps it (int[1]? dim: a tuple)."""
+    return tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
 
 
 def _dims(x, dim):
@@ -54,8 +64,12 @@ def sum(x, dim=None, keepdim=False, dtype=None):  # noqa: A001
     dims = _dims(x, dim)
     with np.errstate(all="ignore"):
         res = np.sum(C.values_of(x, C.compute_dtype(odt)), axis=_axis(dims), keepdims=keepdim)
+    shape, gdt = tuple(x._impl.sizes), C.dtype_of(x)
+    # sum saves only the input's sizes (and its dim arguments)
+    saved = {"self_sym_sizes": shape} if dims is None else {"dim": _dim_arg(dim), "keepdim": keepdim,
+                                                            "self_sym_sizes": shape}
     return _finish("SumBackward0" if dims is None else "SumBackward1", x, res, odt, dev,
-                   lambda g, out: C.make(_expand_grad(g, x, dims, keepdim), C.dtype_of(x), dev))
+                   lambda g, out: C.make(_expand_grad(g, shape, dims, keepdim), gdt, dev), saved)
 
 
 def nansum(x, dim=None, keepdim=False, dtype=None):
@@ -80,8 +94,13 @@ def mean(x, dim=None, keepdim=False, dtype=None):
     with np.errstate(all="ignore"):
         res = np.mean(C.values_of(x, np.float64 if xdt is D.float64 else np.float32), axis=_axis(dims),
                       keepdims=keepdim)
+    shape = tuple(shape)
+    # mean saves the input's sizes and numel, never the input (2.x; 1.13's MeanBackward1 kept self)
+    saved = {"self_sym_numel": x._impl.numel, "self_sym_sizes": shape}
+    if dims is not None:
+        saved = {"dim": _dim_arg(dim), "keepdim": keepdim, **saved}
     return _finish("MeanBackward0" if dims is None else "MeanBackward1", x, res, xdt, dev,
-                   lambda g, out: C.make(_expand_grad(g, x, dims, keepdim) / _b.max(n, 1), xdt, dev))
+                   lambda g, out: C.make(_expand_grad(g, shape, dims, keepdim) / _b.max(n, 1), xdt, dev), saved)
 
 
 def nanmean(x, dim=None, keepdim=False, dtype=None):
@@ -103,12 +122,18 @@ def prod(x, dim=None, keepdim=False, dtype=None):
     with np.errstate(all="ignore"):
         res = np.prod(xv, axis=_axis(dims), keepdims=keepdim)
 
+    shape = tuple(x._impl.sizes)
+
     def back(g, out):
-        full = _expand_grad(out, x, dims, keepdim)
+        xv = C.values_of(x, C.compute_dtype(odt))  # x is saved: read it now
+        full = _expand_grad(out, shape, dims, keepdim)
         with np.errstate(all="ignore"):
-            gx = _expand_grad(g, x, dims, keepdim) * np.where(xv != 0, full / xv, 0.0)
+            gx = _expand_grad(g, shape, dims, keepdim) * np.where(xv != 0, full / xv, 0.0)
         return C.make(gx, xdt, dev)
-    return _finish("ProdBackward0" if dims is None else "ProdBackward1", x, res, odt, dev, back, save="xr")
+    saved = {"result": RESULT, "self": x}
+    if dims is not None:
+        saved = {"dim": dim, "keepdim": keepdim, **saved}
+    return _finish("ProdBackward0" if dims is None else "ProdBackward1", x, res, odt, dev, back, saved)
 
 
 def _correction(unbiased, correction):
@@ -141,12 +166,17 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     for d in (range(len(shape)) if dims is None else dims):
         n *= shape[d]
 
+    shape = tuple(shape)
+
     def back(g, out):
+        xv = C.values_of(x, np.float64)  # x is saved: read it now
         m = np.mean(xv, axis=_axis(dims), keepdims=True)
         with np.errstate(all="ignore"):
-            gx = _expand_grad(g, x, dims, keepdim) * 2.0 * (xv - m) / _b.max(n - corr, 0)
+            gx = _expand_grad(g, shape, dims, keepdim) * 2.0 * (xv - m) / _b.max(n - corr, 0)
         return C.make(gx, xdt, dev)
-    return _finish("VarBackward0", x, res, xdt, dev, back, save="x")
+    return _finish("VarBackward0", x, res, xdt, dev, back,
+                   {"correction": corr, "dim": None if dim is None else _dim_arg(dim), "keepdim": keepdim,
+                    "self": x})
 
 
 def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -182,10 +212,13 @@ def _extreme(x, dim, keepdim, is_max, name):
         count = None
 
         def back(g, out):
-            mask = xv == val
+            # evenly_distribute_backward(grad, self, result): both are saved
+            xs = C.values_of(x, C.compute_dtype(xdt))
+            mask = xs == C.read(out)
             cnt = _b.max(int(mask.sum()), 1)
             return C.make(np.where(mask, float(C.read(g)) / cnt, 0.0), xdt, dev)
-        return _finish("MaxBackward1" if is_max else "MinBackward1", x, val, xdt, dev, back, save="x")
+        return _finish("MaxBackward1" if is_max else "MinBackward1", x, val, xdt, dev, back,
+                       {"result": RESULT, "self": x})
     d = C.wrap_dim(dim, x._impl.dim)
     if x._impl.dim == 0:
         values = x.clone()
@@ -201,13 +234,17 @@ def _extreme(x, dim, keepdim, is_max, name):
         idx = np.expand_dims(idx, d)
     indices = C.make(idx.astype(np.int64), D.int64, dev)
 
+    shape = xv.shape
+    del xv  # the backward below needs only the indices (saved) and the input's sizes
+
     def back(g, out):
-        gx = np.zeros(xv.shape, dtype=np.float64)
+        gx = np.zeros(shape, dtype=np.float64)
         gv = C.read(g)
-        ii = idx if keepdim else np.expand_dims(idx, d)
+        ii = C.read(indices) if keepdim else np.expand_dims(C.read(indices), d)
         np.put_along_axis(gx, ii, gv if keepdim else np.expand_dims(gv, d), axis=d)
         return C.make(gx, xdt, dev)
-    values = _finish("MaxBackward0" if is_max else "MinBackward0", x, val, xdt, dev, back)
+    values = _finish("MaxBackward0" if is_max else "MinBackward0", x, val, xdt, dev, back,
+                     {"dim": dim, "indices": indices, "keepdim": keepdim, "self_sym_sizes": tuple(shape)})
     return getattr(return_types, name)(values, indices)
 
 
@@ -232,12 +269,17 @@ def _amax(x, dim, keepdim, is_max):
     f = np.max if is_max else np.min
     res = f(xv, axis=_axis(dims), keepdims=keepdim)
 
+    shape = xv.shape
+    del xv
+
     def back(g, out):
-        full = _expand_grad(out, x, dims, keepdim)
-        mask = (xv == full)
+        xs = C.values_of(x, C.compute_dtype(xdt))  # self and result are saved: read them now
+        full = _expand_grad(out, shape, dims, keepdim)
+        mask = (xs == full)
         cnt = np.sum(mask, axis=_axis(dims), keepdims=True)
-        return C.make(np.where(mask, _expand_grad(g, x, dims, keepdim) / np.maximum(cnt, 1), 0.0), xdt, dev)
-    return _finish("AmaxBackward0" if is_max else "AminBackward0", x, res, xdt, dev, back, save="xr")
+        return C.make(np.where(mask, _expand_grad(g, shape, dims, keepdim) / np.maximum(cnt, 1), 0.0), xdt, dev)
+    return _finish("AmaxBackward0" if is_max else "AminBackward0", x, res, xdt, dev, back,
+                   {"dim": _dim_arg(dim), "keepdim": keepdim, "result": RESULT, "self": x})
 
 
 def amax(x, dim=(), keepdim=False):
@@ -320,10 +362,15 @@ def logsumexp(x, dim, keepdim=False):
     if not keepdim:
         res = np.squeeze(res, axis=_axis(dims))
 
+    shape = xv.shape
+    del xv
+
     def back(g, out):
-        full = _expand_grad(out, x, dims, keepdim)
-        return C.make(_expand_grad(g, x, dims, keepdim) * np.exp(xv - full), xdt, dev)
-    return _finish("LogsumexpBackward0", x, res, xdt if xdt.is_floating_point else D.float32, dev, back, save="xr")
+        xs = C.values_of(x, np.float64)  # self and result are saved: read them now
+        full = _expand_grad(out, shape, dims, keepdim)
+        return C.make(_expand_grad(g, shape, dims, keepdim) * np.exp(xs - full), xdt, dev)
+    return _finish("LogsumexpBackward0", x, res, xdt if xdt.is_floating_point else D.float32, dev, back,
+                   {"dim": _dim_arg(dim), "keepdim": keepdim, "result": RESULT, "self": x})
 
 
 def cumsum(x, dim, dtype=None):
@@ -336,12 +383,15 @@ def cumsum(x, dim, dtype=None):
     xv = C.values_of(x, C.compute_dtype(odt))
     res = np.cumsum(xv, axis=d) if x._impl.dim else xv.copy()
 
-    def back(g, out):
+    nd = x._impl.dim
+    del xv
+
+    def back(g, out):  # cumsum saves only dim
         gv = C.read(g)
-        if x._impl.dim == 0:
+        if nd == 0:
             return C.make(gv, xdt, dev)
         return C.make(np.flip(np.cumsum(np.flip(gv, d), axis=d), d), xdt, dev)
-    return _finish("CumsumBackward0", x, res, odt, dev, back)
+    return _finish("CumsumBackward0", x, res, odt, dev, back, {"dim": dim})
 
 
 def cumprod(x, dim, dtype=None):
@@ -369,11 +419,12 @@ def softmax(x, dim=None, dtype=None, _stacklevel=3):
     with np.errstate(all="ignore"):
         res = _softmax_np(C.values_of(x, np.float64), d if x._impl.dim else None)
 
-    def back(g, out):
+    ax = d if x._impl.dim else None
+
+    def back(g, out):  # _softmax_backward_data(grad, result, dim): only the result is saved
         gv, rv = C.read(g).astype(np.float64), C.read(out).astype(np.float64)
-        ax = d if x._impl.dim else None
         return C.make(rv * (gv - np.sum(gv * rv, axis=ax, keepdims=True)), xdt, dev)
-    return _finish("SoftmaxBackward0", x, res, xdt, dev, back, save="r")
+    return _finish("SoftmaxBackward0", x, res, xdt, dev, back, {"dim": d, "result": RESULT})
 
 
 def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
@@ -390,10 +441,12 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
     with np.errstate(all="ignore"):
         res = xv - m - np.log(np.sum(np.exp(xv - m), axis=ax, keepdims=True))
 
-    def back(g, out):
+    del xv, m
+
+    def back(g, out):  # _log_softmax_backward_data(grad, result, dim): only the result is saved
         gv, rv = C.read(g).astype(np.float64), C.read(out).astype(np.float64)
         return C.make(gv - np.exp(rv) * np.sum(gv, axis=ax, keepdims=True), xdt, dev)
-    return _finish("LogSoftmaxBackward0", x, res, xdt, dev, back, save="r")
+    return _finish("LogSoftmaxBackward0", x, res, xdt, dev, back, {"dim": d, "result": RESULT})
 
 
 def _implicit_dim(x):

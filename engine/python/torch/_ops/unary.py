@@ -10,11 +10,16 @@ from . import _core as C
 from . import elementwise as B
 from .elementwise import _float_of
 
-def _saves(which, x, r):
-    return [x] if which == "x" else ([r] if which == "r" else None)
+def _saves(which, x, r, extra):
+    """PyTorch's saved set of a unary op: its input ("self") or its result, plus plain values (clamp's
+    min/max)."""
+    saved = {"self": x} if which == "x" else ({"result": r} if which == "r" else {})
+    if extra:
+        saved.update(extra)
+    return saved or None
 
 
-def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, save=None):
+def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, save=None, extra=None):
     if out is not None:
         C.check_inplace(out)
     dev = C.elementwise_device([x])
@@ -28,7 +33,7 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
         res = compute(C.values_of(x, npd))
     if out is not None:
         if grad is not None and C.needs_grad(out):
-            r = unary(name, out.clone(), compute, grad, out_dtype, precise=precise, save=save)
+            r = unary(name, out.clone(), compute, grad, out_dtype, precise=precise, save=save, extra=extra)
             C.write(out, C.read(r))
             out._grad_fn, out._output_nr = r._grad_fn, 0
             return out
@@ -41,7 +46,7 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
         # The output is held as a detached alias: a closure referencing it would be a reference cycle.
         xs = x if save == "x" else None
         rs = result._detached_alias() if save == "r" else None
-        graph.attach(name, [result], [x], lambda gs: (grad(gs[0], xs, rs),), saved=_saves(save, x, result))
+        graph.attach(name, [result], [x], lambda gs: (grad(gs[0], xs, rs),), saved=_saves(save, x, result, extra))
     return result
 
 
@@ -273,7 +278,8 @@ def clamp(x, min=None, max=None, out=None):  # noqa: A002
             m2 = B.le(x_, max)
             mask = m2 if mask is None else B.logical_and(mask, m2)
         return g * mask
-    return unary("ClampBackward1", x, compute, grad, lambda d: odt_final, out=out, save="x")
+    return unary("ClampBackward1", x, compute, grad, lambda d: odt_final, out=out, save="x",
+                 extra={"min": min, "max": max})
 
 
 def clamp_min(x, min):  # noqa: A002

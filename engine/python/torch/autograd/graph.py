@@ -10,12 +10,32 @@ _SECOND_TIME = ("Trying to backward through the graph a second time (or directly
                 "graph a second time or if you need to access saved tensors after calling backward.")
 
 
+class Wrapped:
+    """A Python number an op saved as PyTorch's "wrapped number" tensor (`x * 2.0` saves other=tensor(2.)):
+    exposed as a 0-dim CPU tensor, which holds no device memory."""
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+class _Slot:
+    """A saved tensor exposed as `_saved_<name>`; `out` is the output index when the op saved its own output
+    (held as a detached alias, so the node does not point back at itself)."""
+    __slots__ = ("t", "out")
+
+    def __init__(self, t, out):
+        self.t = t
+        self.out = out
+
+
 class Node:
     """A grad_fn. `_fn(grads)` maps the gradients of its outputs to those of its inputs (edges)."""
-    __slots__ = ("_fn", "_next", "_noutputs", "_hooks", "_retain", "_saved", "metadata", "__weakref__")
+    __slots__ = ("_fn", "_next", "_noutputs", "_hooks", "_retain", "_saved", "_names", "metadata", "__weakref__")
 
     def __init__(self, fn, edges, noutputs=1):
         self._saved = None   # [(tensor, version at save time)]: in-place writes after that break backward
+        self._names = None   # {name: _Slot | None | value}: PyTorch's `_saved_<name>` attributes of this node
         self._fn = fn
         self._next = edges
         self._noutputs = noutputs
@@ -37,6 +57,31 @@ class Node:
         if self._fn is None:
             raise RuntimeError(_SECOND_TIME)
         return tuple(self._fn(list(grads)))
+
+    def __getattr__(self, attr):
+        # Only reached when normal lookup fails: the `_saved_<name>` attributes PyTorch generates per node
+        # class (read-only; tensors raise once backward has freed them, other values stay readable).
+        names = self._names
+        if attr.startswith("_saved_") and names is not None and attr[7:] in names:
+            v = names[attr[7:]]
+            if isinstance(v, _Slot):
+                if v.t is None:
+                    raise RuntimeError(_SECOND_TIME)
+                if v.out is None or isinstance(v.t, tuple):
+                    return v.t  # an input: the very tensor object, as PyTorch unpacks it
+                t = v.t._detached_alias()  # an output: a new tensor object with this node as grad_fn
+                t._grad_fn, t._output_nr = self, v.out
+                return t
+            if isinstance(v, Wrapped):
+                from .. import _dtype, _factories
+                # wrapped_scalar_tensor: a Python float is a double tensor, an int a long one
+                return _factories.tensor(v.value, dtype=_dtype.float64 if isinstance(v.value, float) else None)
+            return v
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
+
+    def __dir__(self):
+        extra = ["_saved_" + n for n in self._names] if self._names else []
+        return sorted(set(object.__dir__(self)).union(extra))
 
     def register_hook(self, fn):
         raise NotImplementedError("DeviceScope: Node.register_hook is not supported; use Tensor.register_hook")
@@ -88,26 +133,57 @@ def edge_of(t):
 
 def attach(name, outputs, inputs, fn, saved=None):
     """Gives `outputs` a new grad_fn named `name` whose backward `fn(grads)` returns input gradients.
-    `saved`: the tensors backward reads (PyTorch's SavedVariables); modifying them in place in between
-    makes backward fail with PyTorch's version-counter error."""
+
+    `saved`: what PyTorch's node saves. Either a list of tensors, or a dict {name: value} that is also
+    exposed as the node's `_saved_<name>` attributes (tensors, None for a tensor the op did not need to
+    save, or plain values such as dims and scalars; Wrapped(n) for a saved Python number). Saved tensors
+    that are modified in place before backward make backward fail with PyTorch's version-counter error.
+    `fn` must itself hold only these tensors (outputs as detached aliases): whatever it references stays
+    allocated until backward runs, so anything more would keep memory alive that PyTorch frees."""
     node = node_class(name)(fn, tuple(edge_of(x) for x in inputs), len(outputs))
     if saved:
+        named = saved if isinstance(saved, dict) else None
         entries = []
-        for t in saved:
-            if t is None:
+        slots = {} if named is not None else None
+        for key, t in (named.items() if named is not None else enumerate(saved)):
+            if isinstance(t, (tuple, list)) and any(hasattr(x, "_impl") for x in t):
+                # a list of tensors (index's `indices`): each is version-checked, all freed by backward
+                entries.extend((x, x._impl.version, None) for x in t if hasattr(x, "_impl"))
+                if slots is not None:
+                    slots[key] = _Slot(tuple(t), None)
                 continue
-            if any(t is o for o in outputs):
+            if t is None or not hasattr(t, "_impl"):
+                if slots is not None:
+                    slots[key] = t
+                continue
+            out = next((i for i, o in enumerate(outputs) if o is t), None)
+            if out is not None:
                 # A saved output must not point back at its node (that would be a reference cycle that keeps
                 # activations alive until the garbage collector runs): keep a plain alias plus a weak link.
-                entries.append((t._detached_alias(), t._impl.version, weakref.ref(t)))
+                alias = t._detached_alias()
+                entries.append((alias, t._impl.version, weakref.ref(t)))
             else:
+                alias = t
                 entries.append((t, t._impl.version, None))
-        node._saved = entries
+            if slots is not None:
+                slots[key] = _Slot(alias, out)
+        node._saved = entries or None
+        node._names = slots
     for i, o in enumerate(outputs):
         if o is not None:
             o._grad_fn = node
             o._output_nr = i
     return node
+
+
+def _release(node):
+    """Backward ran without retain_graph: the saved tensors go (plain saved values stay readable)."""
+    node._fn = None
+    node._saved = None
+    if node._names:
+        for v in node._names.values():
+            if isinstance(v, _Slot):
+                v.t = None
 
 
 def attach_edges(name, outputs, edges, fn):
@@ -184,8 +260,7 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
             if all(g is None for g in grads):
                 outs = [None] * len(node._next)
                 if not retain_graph:
-                    node._fn = None
-                    node._saved = None
+                    _release(node)
             else:
                 if node._fn is None:
                     raise RuntimeError(_SECOND_TIME)
@@ -193,8 +268,7 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
                     _check_saved(node)
                 outs = list(node._fn(grads))
                 if not retain_graph:
-                    node._fn = None  # frees the saved tensors
-                    node._saved = None
+                    _release(node)  # frees the saved tensors
             incoming = {id(g) for g in grads if g is not None}
             out_ids = {}
             for g in outs:
