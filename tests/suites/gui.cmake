@@ -8,6 +8,16 @@ if(GUI_MODEL_TESTS AND TARGET ds_gui_model)
   gtest_discover_tests(test_gui_model DISCOVERY_TIMEOUT 60)
 endif()
 
+# The app's real code runner (app/session/python_gui_session.cpp) through the views' Session interface.
+if(TARGET ds_gui_model AND TARGET ds_python)
+  add_executable(test_gui_session ${CMAKE_CURRENT_SOURCE_DIR}/gui/session/test_python_gui_session.cpp
+                                  ${PROJECT_SOURCE_DIR}/app/session/python_gui_session.cpp)
+  target_include_directories(test_gui_session PRIVATE ${PROJECT_SOURCE_DIR}/app)
+  target_link_libraries(test_gui_session PRIVATE ds_gui_model ds_python GTest::gtest GTest::gtest_main)
+  target_compile_definitions(test_gui_session PRIVATE DEVICESCOPE_ASSET_DIR="${PROJECT_SOURCE_DIR}/assets")
+  gtest_discover_tests(test_gui_session DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "gui;python")
+endif()
+
 find_program(XVFB_RUN xvfb-run)
 if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
   set(GUI_TEST_DIR ${CMAKE_CURRENT_SOURCE_DIR}/gui)

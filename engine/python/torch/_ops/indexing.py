@@ -60,9 +60,11 @@ def _basic_view(x, items):
     out_sizes, out_strides = [], []
     np_index = []
     name = "AliasBackward0"
+    steps = []  # the view ops PyTorch applies, one node each: (node name, its saved values)
     d = 0
     for it in items:
         if it is None:
+            steps.append(("UnsqueezeBackward0", {"dim": len(out_sizes)}))
             out_sizes.append(1)
             out_strides.append(0)
             np_index.append(None)
@@ -75,6 +77,7 @@ def _basic_view(x, items):
             size = sizes[d]
             if it < -size or it >= size:
                 raise IndexError(f"index {it} is out of bounds for dimension {d} with size {size}")
+            steps.append(("SelectBackward0", {"dim": len(out_sizes), "index": it}))
             if it < 0:
                 it += size
             offset += it * strides[d]
@@ -91,6 +94,8 @@ def _basic_view(x, items):
         n = max(0, (stop - start + step - 1) // step)
         if not (start == 0 and n == size and step == 1):
             name = "SliceBackward0"
+            steps.append(("SliceBackward0", {"dim": len(out_sizes), "end": it.stop, "start": it.start,
+                                             "step": step}))
         out_sizes.append(n)
         out_strides.append(strides[d] * step)
         if n > 0:
@@ -104,13 +109,20 @@ def _basic_view(x, items):
     if C.needs_grad(x):
         idx = tuple(i for i in np_index if i is not None)
         old_shape = tuple(sizes)
+        xdt, xdev = C.dtype_of(x), C.device_of(x)  # views save no tensor: the closure must not hold x
 
         def fn(gs):
             gv = C.read(gs[0])
             gx = np.zeros(old_shape, dtype=np.float64)
             gx[idx] = gv.reshape(gx[idx].shape)
-            return (C.make(gx, C.dtype_of(x), C.device_of(x)),)
-        graph.attach(name, [out], [x], fn)
+            return (C.make(gx, xdt, xdev),)
+        saved = None
+        if len(steps) == 1 and steps[0][0] == name:
+            # one view op, as in PyTorch: its saved values (a chain of them is one node here, unexposed)
+            saved = dict(steps[0][1])
+            if name != "UnsqueezeBackward0":
+                saved["self_sym_sizes"] = old_shape
+        graph.attach(name, [out], [x], fn, saved=saved)
     return out
 
 
@@ -182,11 +194,16 @@ def getitem(x, index):
     res = np.array(xv[npi])
     out = C.make(res, C.dtype_of(x), C.device_of(x))
     if C.dtype_of(x).is_floating_point and C.needs_grad(x):
+        # index saves the index tensors and self's sizes, not self
+        meta = (tuple(x._impl.sizes), C.dtype_of(x), C.device_of(x))
+
         def fn(gs):
-            gx = np.zeros(tuple(x._impl.sizes), dtype=np.float64)
+            gx = np.zeros(meta[0], dtype=np.float64)
             np.add.at(gx, npi, C.read(gs[0]))
-            return (C.make(gx, C.dtype_of(x), C.device_of(x)),)
-        graph.attach("IndexBackward0", [out], [x], fn)
+            return (C.make(gx, meta[1], meta[2]),)
+        graph.attach("IndexBackward0", [out], [x], fn,
+                     saved={"indices": tuple(it if isinstance(it, C.Tensor) else None for it in items),
+                            "self_sym_sizes": meta[0]})
     return out
 
 
@@ -249,13 +266,18 @@ def index_select(x, dim, index):
     res = np.take(xv, iv, axis=d) if x._impl.dim else xv.reshape(1)[iv].reshape(())
     out = C.make(res, C.dtype_of(x), dev)
     if C.dtype_of(x).is_floating_point and C.needs_grad(x):
+        # index_select saves dim, index and self's sizes, not self
+        shape, xdt = tuple(x._impl.sizes), C.dtype_of(x)
+        del xv
+
         def fn(gs):
-            gx = np.zeros(tuple(x._impl.sizes), dtype=np.float64)
+            gx = np.zeros(shape, dtype=np.float64)
             gv = C.read(gs[0])
             moved = np.moveaxis(gx, d, 0)
-            np.add.at(moved, iv, np.moveaxis(gv, d, 0))
-            return (C.make(gx, C.dtype_of(x), dev),)
-        graph.attach("IndexSelectBackward0", [out], [x], fn)
+            np.add.at(moved, C.read(index).reshape(-1), np.moveaxis(gv, d, 0))
+            return (C.make(gx, xdt, dev),)
+        graph.attach("IndexSelectBackward0", [out], [x], fn,
+                     saved={"dim": dim, "index": index, "self_sym_sizes": shape})
     return out
 
 
@@ -277,14 +299,20 @@ def gather(x, dim, index, sparse_grad=False):
     res = np.take_along_axis(base, iv, axis=d)
     out = C.make(res, C.dtype_of(x), dev)
     if C.dtype_of(x).is_floating_point and C.needs_grad(x):
+        # gather_backward(grad, self, dim, index, sparse_grad): PyTorch keeps self too
+        shape, xdt = xv.shape, C.dtype_of(x)
+        del xv, base
+
         def fn(gs):
-            gx = np.zeros(xv.shape, dtype=np.float64)
+            gx = np.zeros(shape, dtype=np.float64)
             gv = C.read(gs[0])
+            iv = C.read(index)
             idx = list(np.indices(iv.shape, sparse=True))
             idx[d] = iv
             np.add.at(gx, tuple(idx), gv)
-            return (C.make(gx, C.dtype_of(x), dev),)
-        graph.attach("GatherBackward0", [out], [x], fn)
+            return (C.make(gx, xdt, dev),)
+        graph.attach("GatherBackward0", [out], [x], fn,
+                     saved={"dim": dim, "index": index, "self": x, "sparse_grad": sparse_grad})
     del sl
     return out
 
@@ -419,11 +447,16 @@ def sort(x, dim=-1, descending=False, stable=False):
     values = C.make(vals, C.dtype_of(x), C.device_of(x))
     indices = C.make(idx.astype(np.int64), D.int64, C.device_of(x))
     if C.dtype_of(x).is_floating_point and C.needs_grad(x):
+        # sort saves dim, the indices and self's sizes, not self
+        shape, xdt, xdev = xv.shape, C.dtype_of(x), C.device_of(x)
+        del xv, key
+
         def fn(gs):
-            gx = np.zeros(xv.shape, dtype=np.float64)
-            np.put_along_axis(gx, idx, C.read(gs[0]), axis=d)
-            return (C.make(gx, C.dtype_of(x), C.device_of(x)),)
-        graph.attach("SortBackward0", [values], [x], fn)
+            gx = np.zeros(shape, dtype=np.float64)
+            np.put_along_axis(gx, C.read(indices), C.read(gs[0]), axis=d)
+            return (C.make(gx, xdt, xdev),)
+        graph.attach("SortBackward0", [values], [x], fn,
+                     saved={"dim": dim, "indices": indices, "self_sym_sizes": tuple(shape)})
     return return_types.sort(values, indices)
 
 

@@ -35,17 +35,18 @@ def cat(tensors, dim=0, out=None):
     res = np.concatenate([C.values_of(t, npd) for t in live], axis=d)
     result = C.make(res, odt, dev)
     if odt.is_floating_point and C.needs_grad(*live):
-        sizes = [t._impl.sizes[d] for t in live]
+        # cat saves dim and the inputs' sizes and dtypes, never the inputs themselves
+        metas = [(t._impl.sizes[d], C.dtype_of(t), C.device_of(t)) for t in live]
 
         def fn(gs):
             gv = C.read(gs[0])
             outs, s = [], 0
-            for t, n in zip(live, sizes):
+            for n, dt, dv in metas:
                 part = gv[(slice(None),) * d + (slice(s, s + n),)]
-                outs.append(C.make(np.ascontiguousarray(part), C.dtype_of(t), C.device_of(t)))
+                outs.append(C.make(np.ascontiguousarray(part), dt, dv))
                 s += n
             return outs
-        graph.attach("CatBackward0", [result], live, fn)
+        graph.attach("CatBackward0", [result], live, fn, saved={"dim": dim})
     if out is not None:
         return out.copy_(result)
     return result
@@ -70,7 +71,8 @@ def stack(tensors, dim=0, out=None):
         # One StackBackward0 node over the original tensors (not Cat over Unsqueeze views).
         def fn(gs):
             return list(unbind(gs[0], d))
-        graph.attach("StackBackward0", [r], tensors, lambda gs: [g.contiguous() for g in fn(gs)])
+        graph.attach("StackBackward0", [r], tensors, lambda gs: [g.contiguous() for g in fn(gs)],
+                     saved={"dim": dim})
     return r
 
 
@@ -96,13 +98,16 @@ def repeat(x, *sizes):
         C.write(out, np.tile(xv, sizes), bump=False)
     if C.needs_grad(x):
         shape = xv.shape
+        del xv
+        meta = (tuple(x._impl.sizes), C.dtype_of(x), C.device_of(x))  # repeat saves sizes only, not x
 
         def fn(gs):
             gv = C.read(gs[0])
             parts = gv.reshape(sum(((r, s) for r, s in zip(sizes, shape)), ()))
             red = parts.sum(axis=tuple(range(0, 2 * len(sizes), 2)))
-            return (C.make(red.reshape(tuple(x._impl.sizes)), C.dtype_of(x), C.device_of(x)),)
-        graph.attach("RepeatBackward0", [out], [x], fn)
+            return (C.make(red.reshape(meta[0]), meta[1], meta[2]),)
+        graph.attach("RepeatBackward0", [out], [x], fn,
+                     saved={"repeats": tuple(sizes), "self_sym_sizes": meta[0]})
     return out
 
 
@@ -111,7 +116,7 @@ def flip(x, dims):
     C.check_virtual(x)
     out = C.make(np.flip(C.read(x), dims).copy(), C.dtype_of(x), C.device_of(x))
     if C.needs_grad(x):
-        graph.attach("FlipBackward0", [out], [x], lambda gs: (flip(gs[0], dims),))
+        graph.attach("FlipBackward0", [out], [x], lambda gs: (flip(gs[0], dims),), saved={"dims": dims})
     return out
 
 

@@ -14,11 +14,13 @@ def _base_of(x):
     return x._base if x._base is not None else x
 
 
-def _view(x, sizes, strides, offset, name, backward):
+def _view(x, sizes, strides, offset, name, backward, saved=None):
+    """A view of x. View nodes save no tensor (only sizes and arguments, `saved`): `backward` must not
+    reference x, or an intermediate PyTorch frees would stay allocated as long as the graph."""
     out = C.wrap(_E.as_strided(x._impl, tuple(sizes), tuple(strides), int(offset)))
     out._base = _base_of(x)
     if C.needs_grad(x):
-        graph.attach(name, [out], [x], lambda gs: (backward(gs[0]),))
+        graph.attach(name, [out], [x], lambda gs: (backward(gs[0]),), saved=saved)
     return out
 
 
@@ -108,7 +110,8 @@ def view(x, *shape):
         raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
                            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
     old = tuple(impl.sizes)
-    return _view(x, shape, strides, impl.offset, "ViewBackward0", lambda g: reshape(g, old))
+    return _view(x, shape, strides, impl.offset, "ViewBackward0", lambda g: reshape(g, old),
+                 {"self_sym_sizes": old})
 
 
 def _view_dtype(x, dtype):
@@ -121,11 +124,13 @@ def reshape(x, *shape):
     strides = compute_stride(list(impl.sizes), list(impl.strides), shape)
     old = tuple(impl.sizes)
     if strides is not None:
-        return _view(x, shape, strides, impl.offset, "ViewBackward0", lambda g: reshape(g, old))
+        return _view(x, shape, strides, impl.offset, "ViewBackward0", lambda g: reshape(g, old),
+                     {"self_sym_sizes": old})
     c = C.wrap(_E.contiguous(impl))  # copy into a contiguous layout (not viewable, so not contiguous), then view
     out = C.wrap(_E.as_strided(c._impl, tuple(shape), tuple(_contig(shape)), 0))
     if C.needs_grad(x):
-        graph.attach("UnsafeViewBackward0", [out], [x], lambda gs: (reshape(gs[0], old),))
+        graph.attach("UnsafeViewBackward0", [out], [x], lambda gs: (reshape(gs[0], old),),
+                     saved={"self_sym_sizes": old})
     return out
 
 
@@ -172,11 +177,12 @@ def transpose(x, dim0, dim1):
     nd = x._impl.dim
     a, b = C.wrap_dim(dim0, nd), C.wrap_dim(dim1, nd)
     sizes, strides = list(x._impl.sizes), list(x._impl.strides)
+    saved = {"dim0": dim0, "dim1": dim1}
     if nd == 0:
-        return _view(x, sizes, strides, x._impl.offset, "TransposeBackward0", lambda g: g)
+        return _view(x, sizes, strides, x._impl.offset, "TransposeBackward0", lambda g: g, saved)
     sizes[a], sizes[b] = sizes[b], sizes[a]
     strides[a], strides[b] = strides[b], strides[a]
-    return _view(x, sizes, strides, x._impl.offset, "TransposeBackward0", lambda g: transpose(g, a, b))
+    return _view(x, sizes, strides, x._impl.offset, "TransposeBackward0", lambda g: transpose(g, a, b), saved)
 
 
 swapaxes = transpose
@@ -209,7 +215,7 @@ def permute(x, *dims):
     for i, d in enumerate(dims):
         inv[d] = i
     return _view(x, [sizes[d] for d in dims], [strides[d] for d in dims], x._impl.offset, "PermuteBackward0",
-                 lambda g: permute(g, inv))
+                 lambda g: permute(g, inv), {"dims": tuple(dims)})
 
 
 def movedim(x, source, destination):
@@ -236,7 +242,7 @@ def unsqueeze(x, dim):
     new_stride = sizes[d] * strides[d] if d < nd else 1
     sizes.insert(d, 1)
     strides.insert(d, new_stride)
-    return _view(x, sizes, strides, x._impl.offset, "UnsqueezeBackward0", lambda g: squeeze(g, d))
+    return _view(x, sizes, strides, x._impl.offset, "UnsqueezeBackward0", lambda g: squeeze(g, d), {"dim": dim})
 
 
 def squeeze(x, dim=None):
@@ -245,12 +251,14 @@ def squeeze(x, dim=None):
     if dim is None:
         keep = [i for i, s in enumerate(sizes) if s != 1]
         name = "SqueezeBackward0"
+        saved = {"self_sym_sizes": old}
     else:
         dims = C.dims_arg(dim, x._impl.dim) if x._impl.dim else ()
         keep = [i for i in range(len(sizes)) if not (i in dims and sizes[i] == 1)]
         name = "SqueezeBackward1"
+        saved = {"dim": dim, "self_sym_sizes": old}
     return _view(x, [sizes[i] for i in keep], [strides[i] for i in keep], x._impl.offset, name,
-                 lambda g: reshape(g, old))
+                 lambda g: reshape(g, old), saved)
 
 
 def expand(x, *sizes):
@@ -286,7 +294,8 @@ def expand(x, *sizes):
                                f"non-singleton dimension {i}.  Target sizes: {_fmt(sizes)}.  Tensor sizes: "
                                f"{_fmt(impl.sizes)}")
     old = tuple(impl.sizes)
-    return _view(x, new_sizes, new_strides, impl.offset, "ExpandBackward0", lambda g: C.sum_to_shape(g, old))
+    return _view(x, new_sizes, new_strides, impl.offset, "ExpandBackward0", lambda g: C.sum_to_shape(g, old),
+                 {"self_sym_sizes": old})
 
 
 def expand_as(x, other):
@@ -297,11 +306,17 @@ def broadcast_to(x, shape):
     return expand(x, tuple(shape))
 
 
-def _embed_grad(g, x, index):
-    """Gradient of a view taken with numpy `index`: zeros of x's shape with g placed at index."""
-    gx = np.zeros(tuple(x._impl.sizes), dtype=C.compute_dtype(C.dtype_of(g)))
+def _meta(x):
+    """(sizes, dtype, device) of x: what a gradient needs to be built in x's shape, without holding x."""
+    return tuple(x._impl.sizes), C.dtype_of(x), C.device_of(x)
+
+
+def _embed_grad(g, meta, index):
+    """Gradient of a view taken with numpy `index`: zeros of the input's shape with g placed at index."""
+    sizes, dtype, device = meta
+    gx = np.zeros(sizes, dtype=C.compute_dtype(C.dtype_of(g)))
     gx[index] = C.read(g)
-    return C.make(gx, C.dtype_of(x), C.device_of(x))
+    return C.make(gx, dtype, device)
 
 
 def select(x, dim, index):
@@ -312,6 +327,7 @@ def select(x, dim, index):
     size = x._impl.sizes[d]
     if index < -size or index >= size:
         raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+    saved = {"dim": dim, "index": index, "self_sym_sizes": tuple(x._impl.sizes)}
     if index < 0:
         index += size
     sizes, strides = list(x._impl.sizes), list(x._impl.strides)
@@ -319,7 +335,8 @@ def select(x, dim, index):
     del sizes[d]
     del strides[d]
     idx = (slice(None),) * d + (index,)
-    return _view(x, sizes, strides, offset, "SelectBackward0", lambda g: _embed_grad(g, x, idx))
+    meta = _meta(x)
+    return _view(x, sizes, strides, offset, "SelectBackward0", lambda g: _embed_grad(g, meta, idx), saved)
 
 
 def slice_dim(x, dim, start, stop, step=1):
@@ -327,6 +344,7 @@ def slice_dim(x, dim, start, stop, step=1):
     size = x._impl.sizes[d]
     if step <= 0:
         raise ValueError("step must be greater than zero")
+    saved = {"dim": dim, "end": stop, "self_sym_sizes": tuple(x._impl.sizes), "start": start, "step": step}
     start, stop, _ = slice(start, stop, step).indices(size)
     n = max(0, (stop - start + step - 1) // step)
     sizes, strides = list(x._impl.sizes), list(x._impl.strides)
@@ -334,7 +352,8 @@ def slice_dim(x, dim, start, stop, step=1):
     sizes[d] = n
     strides[d] = strides[d] * step
     idx = (slice(None),) * d + (slice(start, start + n * step, step) if n else slice(0, 0),)
-    return _view(x, sizes, strides, offset, "SliceBackward0", lambda g: _embed_grad(g, x, idx))
+    meta = _meta(x)
+    return _view(x, sizes, strides, offset, "SliceBackward0", lambda g: _embed_grad(g, meta, idx), saved)
 
 
 def narrow(x, dim, start, length):
@@ -358,16 +377,18 @@ def split(x, split_size_or_sections, dim=0):
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
         sections = [s] * (size // s) + ([size % s] if size % s else []) if s > 0 else [0]
         name = "SplitBackward0"
+        saved = {"dim": dim, "self_sym_sizes": tuple(x._impl.sizes), "split_size": s}
     else:
         sections = list(split_size_or_sections)
         if sum(sections) != size:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
                                f"size at dimension {d}), but got split_sizes={_fmt(sections)}")
         name = "SplitWithSizesBackward0"
-    return _split_views(x, d, sections, name)
+        saved = {"dim": dim, "self_sym_sizes": tuple(x._impl.sizes), "split_sizes": tuple(sections)}
+    return _split_views(x, d, sections, name, saved)
 
 
-def _split_views(x, d, sections, name):
+def _split_views(x, d, sections, name, saved=None):
     outs = []
     start = 0
     sizes, strides = list(x._impl.sizes), list(x._impl.strides)
@@ -385,13 +406,15 @@ def _split_views(x, d, sections, name):
             bounds.append((s, s + n))
             s += n
 
+        xdt, xdev = C.dtype_of(x), C.device_of(x)  # split saves sizes only: the closure must not hold x
+
         def fn(gs):
             gx = np.zeros(tuple(sizes), dtype=np.float64)
             for (a, b), g in zip(bounds, gs):
                 if g is not None:
                     gx[(slice(None),) * d + (slice(a, b),)] = C.read(g)
-            return (C.make(gx, C.dtype_of(x), C.device_of(x)),)
-        graph.attach(name, outs, [x], fn)
+            return (C.make(gx, xdt, xdev),)
+        graph.attach(name, outs, [x], fn, saved=saved)
     return tuple(outs)
 
 
@@ -405,7 +428,8 @@ def tensor_split(x, indices_or_sections, dim=0):
     else:
         idx = [0] + [min(max(i, 0), size) for i in indices_or_sections] + [size]
         sections = [max(b - a, 0) for a, b in zip(idx, idx[1:])]
-    return _split_views(x, d, sections, "SplitWithSizesBackward0")
+    return _split_views(x, d, sections, "SplitWithSizesBackward0",
+                        {"dim": dim, "self_sym_sizes": tuple(x._impl.sizes), "split_sizes": tuple(sections)})
 
 
 def chunk(x, chunks, dim=0):
@@ -428,23 +452,25 @@ def unbind(x, dim=0):
     for o in outs:
         o._base = _base_of(x)
     if C.needs_grad(x):
+        xdt, xdev = C.dtype_of(x), C.device_of(x)  # unbind saves only dim: the closure must not hold x
+
         def fn(gs):
             gx = np.zeros(tuple(sizes), dtype=np.float64)
             for i, g in enumerate(gs):
                 if g is not None:
                     gx[(slice(None),) * d + (i,)] = C.read(g)
-            return (C.make(gx, C.dtype_of(x), C.device_of(x)),)
-        graph.attach("UnbindBackward0", outs, [x], fn)
+            return (C.make(gx, xdt, xdev),)
+        graph.attach("UnbindBackward0", outs, [x], fn, saved={"dim": dim})
     return tuple(outs)
 
 
 def as_strided(x, size, stride, storage_offset=None):
     off = x._impl.offset if storage_offset is None else storage_offset
-    old = tuple(x._impl.sizes)
-    return _view(x, list(size), list(stride), off, "AsStridedBackward0", lambda g: _as_strided_grad(g, x))
+    return _view(x, list(size), list(stride), off, "AsStridedBackward0", _as_strided_grad,
+                 {"size": tuple(size), "storage_offset": storage_offset, "stride": tuple(stride)})
 
 
-def _as_strided_grad(g, x):
+def _as_strided_grad(g):
     raise NotImplementedError("DeviceScope: backward through as_strided is not supported")
 
 
