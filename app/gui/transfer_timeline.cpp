@@ -9,7 +9,7 @@
 namespace ds::gui {
 namespace {
 
-constexpr float kLabelW = 118, kRulerH = 22, kLaneH = 24, kMinPx = 3;
+constexpr float kMinPx = 3;
 
 // 1, 2, 5 x 10^k nanoseconds, about `target` pixels apart.
 double nice_step(double ns_per_px, double target) {
@@ -39,6 +39,15 @@ void TransferView::draw_timeline(const Snapshot& snap, UiState& ui) {
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 c0 = ImGui::GetCursorScreenPos();
+  ImFont* fs = fonts().small;
+  // Sizes from the fonts (presenter mode) and the label column from the widest lane name and count.
+  const float kRulerH = std::max(22.0f, fs->FontSize + 8), kLaneH = std::max(24.0f, ImGui::GetFontSize() + 8);
+  float kLabelW = 118;
+  for (const TimelineLane& lane : timeline_.lanes) {
+    const std::string count = std::to_string(lane.start.size());
+    kLabelW = std::max(kLabelW, 18 + ImGui::CalcTextSize(lane.name.c_str()).x + 10 +
+                                    fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, count.c_str()).x + 8);
+  }
   const float lanes_h = float(timeline_.lanes.size()) * kLaneH;
   const float h = std::max(avail.y, 40.0f);
   ImGui::InvisibleButton("##timeline", ImVec2(std::max(avail.x, 1.0f), h));
@@ -79,7 +88,6 @@ void TransferView::draw_timeline(const Snapshot& snap, UiState& ui) {
   dl->AddRectFilled(ImVec2(c0.x, c0.y), ImVec2(c0.x + avail.x, c0.y + kRulerH - 2), IM_COL32(0x1c, 0x21, 0x29, 0xff), 3);
   const double step = nice_step(1.0 / px_per_ns, 110);
   const double base = double(timeline_.t_min);
-  ImFont* fs = fonts().small;
   for (double t = std::ceil((t0 - base) / step) * step + base; t <= t1; t += step) {
     const float x = ax0 + float((t - t0) * px_per_ns);
     dl->AddLine(ImVec2(x, c0.y + kRulerH - 7), ImVec2(x, c0.y + kRulerH - 2), theme::kTextDim);

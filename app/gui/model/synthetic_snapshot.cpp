@@ -47,6 +47,20 @@ Snapshot make_synthetic_snapshot(const SyntheticOptions& o) {
     s.created_seq = i + 1;
     snap.storages.push_back(std::move(s));
   }
+  // Keep every device within its capacity (at most 70% allocated), as a real allocator must: with many
+  // storages the sizes shrink, so a 1,000,000-storage picture is one of many small blocks.
+  if (o.capacity > 0) {
+    std::vector<double> total(size_t(std::max(o.devices, 0)), 0.0);
+    for (const StorageInfo& s : snap.storages)
+      if (s.place.kind == MemoryKind::Device) total[size_t(s.place.device)] += double(s.nbytes);
+    for (StorageInfo& s : snap.storages) {
+      if (s.place.kind != MemoryKind::Device) continue;
+      const double f = std::min(1.0, 0.7 * double(o.capacity) / std::max(1.0, total[size_t(s.place.device)]));
+      s.nbytes = std::max<uint64_t>(512, uint64_t(double(s.nbytes) * f) / 512 * 512);
+      s.block_bytes = s.nbytes;
+      s.shape = {int64_t(s.nbytes / 4)};
+    }
+  }
   // Device and pinned segments: consecutive storages of one place share a segment of up to ~8 blocks,
   // with a cached free block now and then (reserved > allocated, as with a real caching allocator).
   std::vector<size_t> open(size_t(o.devices) + 1, SIZE_MAX);  // index of the segment being filled

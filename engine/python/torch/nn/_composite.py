@@ -9,7 +9,18 @@ def _attach():
     return getattr(graph, "attach", None)
 
 
-def named(name, compute, inputs, recompute=None):
+class _Shape:
+    """Stands for an input that is not kept (see `linear`): its shape, dtype and device only."""
+    __slots__ = ("shape", "dtype", "device")
+
+    def __init__(self, t):
+        self.shape, self.dtype, self.device = tuple(t.shape), t.dtype, t.device
+
+    def zeros(self):
+        return torch.zeros(self.shape, dtype=self.dtype, device=self.device)
+
+
+def named(name, compute, inputs, recompute=None, saved=None, linear=()):
     """compute(*inputs), presented as a single autograd node called `name`.
 
     Memory follows PyTorch: the node keeps the op's tensor inputs (what these kernels save: conv keeps
@@ -19,6 +30,15 @@ def named(name, compute, inputs, recompute=None):
     happen twice (batch norm's running statistics). Modifying a kept input in place before backward fails
     with PyTorch's version-counter error. Without grad mode, or when no input needs a gradient, it is just
     compute(*inputs).
+
+    `saved`: PyTorch's saved set {name: value} for the node's `_saved_<name>` attributes; a callable gets
+    the result and returns it (for saved outputs). Its tensors are held with the inputs: the small ones a
+    kernel keeps besides them (nll_loss's total_weight, layer_norm's mean and rstd) belong there, computed
+    by the caller without grad.
+
+    `linear`: positions of inputs the op is linear in and whose values no gradient needs (F.pad's input, a
+    bias): PyTorch does not save them, so neither does the node; backward recomputes with zeros of their
+    shape in their place, which gives the same gradients.
     """
     Tensor = torch.Tensor
     if not torch.is_grad_enabled() or not any(isinstance(x, Tensor) and x.requires_grad for x in inputs):
@@ -30,16 +50,19 @@ def named(name, compute, inputs, recompute=None):
         result = compute(*inputs)
     if not isinstance(result, Tensor):
         return result
-    kept = [x.detach() if isinstance(x, Tensor) else x for x in inputs]
+    kept = [(_Shape(x) if i in linear else x.detach()) if isinstance(x, Tensor) else x
+            for i, x in enumerate(inputs)]
     wanted = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     again = recompute or compute
+    n = len(inputs)  # the closure must not reference `inputs` (that would hold them, with their history)
 
     def backward(grads):
         g = grads[0]
-        res = [None] * len(inputs)
+        res = [None] * n
         if g is None:
             return res
-        inner = [x.detach().requires_grad_(True) if i in wanted else x for i, x in enumerate(kept)]
+        inner = [x.zeros() if isinstance(x, _Shape) else x for x in kept]
+        inner = [x.detach().requires_grad_(True) if i in wanted else x for i, x in enumerate(inner)]
         with torch.enable_grad():
             out = again(*inner)
         gs = torch.autograd.grad([out], [inner[i] for i in wanted], [g], retain_graph=False,
@@ -48,6 +71,8 @@ def named(name, compute, inputs, recompute=None):
             res[i] = gi
         return res
 
+    if callable(saved):
+        saved = saved(result)
     attach(name, [result], [x if isinstance(x, Tensor) else None for x in inputs], backward,
-           saved=[x for x in inputs if isinstance(x, Tensor)])
+           saved=saved if saved is not None else [x for x in inputs if isinstance(x, Tensor)])
     return result

@@ -48,6 +48,9 @@ def _reduce(loss, reduction):
     raise ValueError("{} is not a valid value for reduction".format(reduction))
 
 
+_REDUCTION_ENUM = {"none": 0, "mean": 1, "sum": 2}  # at::Reduction, as loss nodes save it
+
+
 def _check_reduction(reduction):
     if reduction not in ("none", "mean", "sum"):
         raise ValueError("{} is not a valid value for reduction".format(reduction))
@@ -73,17 +76,24 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         raise ValueError("Expected input batch_size ({}) to match target batch_size ({}).".format(
             input.shape[0], target.shape[0]))
     n_classes = input.shape[1]
-    valid = target != ignore_index
-    safe = torch.where(valid, target, torch.zeros_like(target))
     if target.device.type == "cpu":
         # The CPU kernel reports a bad class index; CUDA would hit a device-side assert instead.
-        for t in safe.reshape(-1).tolist():
-            if t < 0 or t >= n_classes:
+        for t in target.reshape(-1).tolist():
+            if t != ignore_index and (t < 0 or t >= n_classes):
                 raise IndexError("Target {} is out of bounds.".format(t))
-    validf = valid.to(input.dtype)
-    w = validf if weight is None else torch.index_select(weight, 0, safe.reshape(-1)).reshape(safe.shape) * validf
 
-    def compute(x):
+    def weights(t, wt, dtype):
+        # per-sample weight (0 where ignored) and the class index to read (0 where ignored)
+        valid = t != ignore_index
+        safe = torch.where(valid, t, torch.zeros_like(t))
+        validf = valid.to(dtype)
+        w = validf if wt is None else torch.index_select(wt, 0, safe.reshape(-1)).reshape(safe.shape) * validf
+        return safe, w
+
+    # The weights are derived from target inside compute, so that backward recomputes them from the saved
+    # target instead of the node holding them: nll_loss keeps self, target, weight and total_weight only.
+    def compute(x, t, wt):
+        safe, w = weights(t, wt, x.dtype)
         loss = -x.gather(1, safe.unsqueeze(1)).squeeze(1) * w
         if reduction == "none":
             return loss.squeeze(0) if unbatched else loss
@@ -91,7 +101,14 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
             return loss.sum()
         return loss.sum() / w.sum()
 
-    return named("NllLoss2DBackward0" if input.dim() > 2 else "NllLossBackward0", compute, (input,))
+    def saved(result):
+        with torch.no_grad():  # nll_loss_forward's second output, a 0-dim tensor the node keeps
+            total_weight = weights(target, weight, input.dtype)[1].sum()
+        return {"ignore_index": ignore_index, "reduction": _REDUCTION_ENUM[reduction], "self": input,
+                "target": target, "total_weight": total_weight, "weight": weight}
+
+    return named("NllLoss2DBackward0" if input.dim() > 2 else "NllLossBackward0", compute,
+                 (input, target, weight), saved=saved)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
@@ -114,8 +131,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         loss = -prod.sum(class_dim)
         if reduction == "mean":
             n = input.numel() // input.shape[class_dim]
-            # ATen divides by a C++ scalar here: div.Scalar, whose node is DivBackward1.
-            return named("DivBackward1", lambda l: l.sum() / n, (loss,))
+            # ATen divides by a C++ scalar here: div.Scalar, whose node is DivBackward1 and saves only
+            # that number (not the per-sample losses).
+            return named("DivBackward1", lambda l: l.sum() / n, (loss,), saved={"other": n}, linear=(0,))
         return _reduce(loss, reduction)
     nll = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
     if label_smoothing <= 0.0:
@@ -155,7 +173,8 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     if size_average is not None or reduce is not None:
         reduction = _Reduction.legacy_get_string(size_average, reduce)
     _check_reduction(reduction)
-    return named("MseLossBackward0", lambda a, b: _reduce((a - b) * (a - b), reduction), (input, target))
+    return named("MseLossBackward0", lambda a, b: _reduce((a - b) * (a - b), reduction), (input, target),
+                 saved={"reduction": _REDUCTION_ENUM[reduction], "self": input, "target": target})
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
@@ -178,7 +197,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         d = (a - b).abs()
         return _reduce(torch.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
 
-    return named("SmoothL1LossBackward0", compute, (input, target))
+    return named("SmoothL1LossBackward0", compute, (input, target),
+                 saved={"beta": beta, "reduction": _REDUCTION_ENUM[reduction], "self": input, "target": target})
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0):
@@ -189,7 +209,8 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
         d = (a - b).abs()
         return _reduce(torch.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta)), reduction)
 
-    return named("HuberLossBackward0", compute, (input, target))
+    return named("HuberLossBackward0", compute, (input, target),
+                 saved={"delta": delta, "reduction": _REDUCTION_ENUM[reduction], "self": input, "target": target})
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
@@ -207,7 +228,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         loss = -(t * log_x + (1.0 - t) * log_1mx)
         return _reduce(loss * w if w is not None else loss, reduction)
 
-    return named("BinaryCrossEntropyBackward0", compute, (input, target, weight))
+    return named("BinaryCrossEntropyBackward0", compute, (input, target, weight),
+                 saved={"reduction": _REDUCTION_ENUM[reduction], "self": input, "target": target, "weight": weight})
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
@@ -227,7 +249,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
             loss = (1 - t) * x + log_sig_neg
         return _reduce(loss * w if w is not None else loss, reduction)
 
-    return named("BinaryCrossEntropyWithLogitsBackward0", compute, (input, target, weight, pos_weight))
+    return named("BinaryCrossEntropyWithLogitsBackward0", compute, (input, target, weight, pos_weight),
+                 saved={"pos_weight": pos_weight, "reduction": _REDUCTION_ENUM[reduction], "self": input,
+                        "target": target, "weight": weight})
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):

@@ -53,22 +53,26 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0.0, 6.0, inplace)
 
 
-def _elementwise(name, compute, input, inplace):
+def _elementwise(name, compute, input, inplace, saved=None):
+    """An activation kernel: its node saves its input ("self") and its scalar arguments (`saved`)."""
     if inplace:
         return input.copy_(compute(input))
-    return named(name, compute, (input,))
+    return named(name, compute, (input,), saved={**(saved or {}), "self": input})
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    return _elementwise("HardtanhBackward0", lambda x: torch.clamp(x, min_val, max_val), input, inplace)
+    return _elementwise("HardtanhBackward0", lambda x: torch.clamp(x, min_val, max_val), input, inplace,
+                        {"max_val": max_val, "min_val": min_val})
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    return _elementwise("LeakyReluBackward0", lambda x: torch.where(x > 0, x, x * negative_slope), input, inplace)
+    return _elementwise("LeakyReluBackward0", lambda x: torch.where(x > 0, x, x * negative_slope), input, inplace,
+                        {"negative_slope": negative_slope})
 
 
 def elu(input, alpha=1.0, inplace=False):
-    return _elementwise("EluBackward0", lambda x: torch.where(x > 0, x, (torch.exp(x) - 1) * alpha), input, inplace)
+    return _elementwise("EluBackward0", lambda x: torch.where(x > 0, x, (torch.exp(x) - 1) * alpha), input, inplace,
+                        {"alpha": alpha, "input_scale": 1, "scale": 1})
 
 
 def _gelu(x, approximate):
@@ -79,7 +83,8 @@ def _gelu(x, approximate):
 
 
 def gelu(input, approximate="none"):
-    return named("GeluBackward0", lambda x: _gelu(x, approximate), (input,))
+    return named("GeluBackward0", lambda x: _gelu(x, approximate), (input,),
+                 saved={"approximate": approximate, "self": input})
 
 
 def silu(input, inplace=False):
@@ -103,11 +108,17 @@ def _softplus(x, beta, threshold):
 
 
 def softplus(input, beta=1.0, threshold=20.0):
-    return named("SoftplusBackward0", lambda x: _softplus(x, beta, threshold), (input,))
+    return named("SoftplusBackward0", lambda x: _softplus(x, beta, threshold), (input,),
+                 saved={"beta": beta, "self": input, "threshold": threshold})
 
 
 def logsigmoid(input):
-    return named("LogSigmoidBackward0", lambda x: -_softplus(-x, 1.0, 20.0), (input,))
+    # log_sigmoid_forward also returns a `buffer`, saved with the input: empty on CUDA, input-sized on CPU
+    def saved(result):
+        with torch.no_grad():
+            buf = torch.empty((0,) if input.is_cuda else tuple(input.shape), dtype=input.dtype, device=input.device)
+        return {"buffer": buf, "self": input}
+    return named("LogSigmoidBackward0", lambda x: -_softplus(-x, 1.0, 20.0), (input,), saved=saved)
 
 
 def _get_softmax_dim(name, ndim, stacklevel):
@@ -139,11 +150,33 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if not training or p == 0.0:
         return input
     if p == 1.0:
-        out = input * 0.0
-    else:
-        keep = (torch.rand_like(input) >= p).to(input.dtype)
-        out = input * keep * (1.0 / (1.0 - p))
-    return input.copy_(out) if inplace else out
+        # ATen multiplies by a 0-dim zero tensor on the input's device, which MulBackward0 saves
+        zero = torch.zeros((), dtype=input.dtype, device=input.device)
+        return input.mul_(zero) if inplace else input * zero
+    keep = torch.rand_like(input) >= p
+    if input.is_cuda and not inplace:
+        return _native_dropout(input, keep, p)
+    # ATen's CPU (and in-place) dropout: noise = bernoulli(1 - p) / (1 - p); input * noise. MulBackward0
+    # saves the noise, a tensor like the input.
+    noise = keep.to(input.dtype).div_(1.0 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def _native_dropout(input, mask, p):
+    """CUDA's fused kernel (native_dropout): the node NativeDropoutBackward0 saves the bool mask (one byte
+    per element), not the input."""
+    scale = 1.0 / (1.0 - p)
+    attach = getattr(getattr(torch.autograd, "graph", None), "attach", None)
+    if attach is None or not (torch.is_grad_enabled() and input.requires_grad):
+        return input * mask * scale
+    with torch.no_grad():
+        out = input * mask * scale
+
+    def backward(grads):
+        g = grads[0]
+        return [None if g is None else g * mask * scale]
+    attach("NativeDropoutBackward0", [out], [input], backward, saved={"p": p, "result1": mask, "train": True})
+    return out
 
 
 # ----------------------------------------------------------------------------- normalisation
@@ -217,7 +250,17 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
                            .format(list(normalized_shape), ", ".join(str(s) for s in normalized_shape),
                                    list(input.shape)))
     check_same_device("_native_layer_norm", [("input", input), ("weight", weight), ("bias", bias)])
-    return named("NativeLayerNormBackward0", lambda x, w, b: _layer_norm(x, n, w, b, eps), (input, weight, bias))
+
+    def saved(result):
+        # native_layer_norm returns (out, mean, rstd) and its node keeps all but out
+        with torch.no_grad():
+            dims = tuple(range(input.dim() - n, input.dim()))
+            mean = input.mean(dims, keepdim=True)
+            rstd = 1.0 / torch.sqrt(((input - mean) * (input - mean)).mean(dims, keepdim=True) + eps)
+        return {"bias": bias, "input": input, "normalized_shape": normalized_shape, "result1": mean,
+                "result2": rstd, "weight": weight}
+    return named("NativeLayerNormBackward0", lambda x, w, b: _layer_norm(x, n, w, b, eps), (input, weight, bias),
+                 saved=saved)
 
 
 def _layer_norm(input, n, weight, bias, eps):
@@ -238,8 +281,17 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if c % num_groups != 0:
         raise RuntimeError("Expected number of channels in input to be divisible by num_groups, "
                            "but got input of shape {} and num_groups={}".format(list(input.shape), num_groups))
+    def saved(result):
+        # native_group_norm returns (out, mean, rstd), each statistic of shape (N, groups); bias is not saved
+        with torch.no_grad():
+            x = input.reshape(n, num_groups, -1)
+            mean = x.mean(2)
+            rstd = 1.0 / torch.sqrt(((x - mean.unsqueeze(2)) * (x - mean.unsqueeze(2))).mean(2) + eps)
+        hxw = input.numel() // max(n * c, 1)
+        return {"C": c, "HxW": hxw, "N": n, "eps": eps, "group": num_groups, "input": input, "result1": mean,
+                "result2": rstd, "weight": weight}
     return named("NativeGroupNormBackward0", lambda x, w, b: _group_norm(x, num_groups, w, b, eps),
-                 (input, weight, bias))
+                 (input, weight, bias), saved=saved)
 
 
 def _group_norm(input, num_groups, weight, bias, eps):
@@ -276,7 +328,11 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     check_same_device("_index_select", [("self", weight), ("index", input)])
     shape = list(input.shape) + [weight.shape[1]]
     flat_idx = input.reshape(-1)
-    return named("EmbeddingBackward0", lambda w: torch.index_select(w, 0, flat_idx).reshape(shape), (weight,))
+    # embedding_backward needs the indices and the weight's row count, not the weight
+    return named("EmbeddingBackward0", lambda w: torch.index_select(w, 0, flat_idx).reshape(shape), (weight,),
+                 saved={"indices": input, "padding_idx": -1 if padding_idx is None else padding_idx,
+                        "scale_grad_by_freq": scale_grad_by_freq, "sparse": sparse,
+                        "weight_sym_argsize_0": weight.shape[0]})
 
 
 def one_hot(tensor, num_classes=-1):
@@ -297,7 +353,9 @@ def pad(input, pad, mode="constant", value=None):
     if len(pad) // 2 > input.dim():
         raise RuntimeError("Padding length too large")
     value = 0.0 if value is None else value
-    return named("ConstantPadNdBackward0", lambda x: _constant_pad(x, pad, value), (input,))
+    # constant_pad_nd_backward(grad, pad) needs only the pad: the input is not kept
+    return named("ConstantPadNdBackward0", lambda x: _constant_pad(x, pad, value), (input,),
+                 saved={"pad": tuple(pad)}, linear=(0,))
 
 
 def _constant_pad(input, pad, value):
@@ -360,8 +418,16 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     else:
         ph, pw = _pair(padding)
     out = named("ConvolutionBackward0",
-                lambda x, w, b: _conv2d(x, w, b, sh, sw, ph, pw, dh, dw, groups), (input, weight, bias))
+                lambda x, w, b: _conv2d(x, w, b, sh, sw, ph, pw, dh, dw, groups), (input, weight, bias),
+                saved=_conv_saved(input, weight, bias, (sh, sw), (ph, pw), (dh, dw), groups))
     return out if batched else out.squeeze(0)
+
+
+def _conv_saved(input, weight, bias, stride, padding, dilation, groups):
+    # convolution keeps input and weight; of the bias only its sizes
+    return {"bias_sym_sizes_opt": None if bias is None else tuple(bias.shape), "dilation": dilation,
+            "groups": groups, "input": input, "output_padding": (0,) * len(stride), "padding": padding,
+            "stride": stride, "transposed": False, "weight": weight}
 
 
 def _conv2d(input, weight, bias, sh, sw, ph, pw, dh, dw, groups):
@@ -398,7 +464,9 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         pad_arg = (0, padding[0] if isinstance(padding, (tuple, list)) else padding)
     out = named("ConvolutionBackward0",
                 lambda xx, w, b: conv2d(xx, w.unsqueeze(2), b, (1, s), pad_arg, (1, d), groups).squeeze(2),
-                (x, weight, bias))
+                (x, weight, bias),
+                saved=_conv_saved(x, weight, bias, (s,), (pad_arg[1],) if not isinstance(pad_arg, str) else (0,),
+                                  (d,), groups))
     return out if batched else out.squeeze(0)
 
 
@@ -418,7 +486,14 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
             x = _constant_pad(x, (pw, pw, ph, ph), float("-inf"))
         return _patches2d(x, kh, kw, sh, sw, dh, dw)[0].amax(-1)
 
-    out = named("MaxPool2DWithIndicesBackward0", compute, (x,))
+    def saved(result):
+        # max_pool2d_with_indices: the node keeps the input and the int64 indices (output-sized)
+        with torch.no_grad():
+            xp = _constant_pad(x, (pw, pw, ph, ph), float("-inf")) if (ph or pw) else x
+            indices = _patches2d(xp, kh, kw, sh, sw, dh, dw)[0].argmax(-1)
+        return {"ceil_mode": ceil_mode, "dilation": (dh, dw), "kernel_size": (kh, kw), "padding": (ph, pw),
+                "result1": indices, "self": x, "stride": (sh, sw)}
+    out = named("MaxPool2DWithIndicesBackward0", compute, (x,), saved=saved)
     return out if batched else out.squeeze(0)
 
 
@@ -435,7 +510,10 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
             x = _constant_pad(x, (pw, pw, ph, ph), 0.0)
         return _patches2d(x, kh, kw, sh, sw, 1, 1)[0].sum(-1) / float(divisor_override or kh * kw)
 
-    out = named("AvgPool2DBackward0", compute, (x,))
+    out = named("AvgPool2DBackward0", compute, (x,),
+                saved={"ceil_mode": ceil_mode, "count_include_pad": count_include_pad,
+                       "divisor_override": divisor_override, "kernel_size": (kh, kw), "padding": (ph, pw),
+                       "self": x, "stride": (sh, sw)})
     return out if batched else out.squeeze(0)
 
 
@@ -446,7 +524,8 @@ def adaptive_avg_pool2d(input, output_size):
     ow = w if ow is None else ow
     if oh == 1 and ow == 1:
         return input.mean((-2, -1), keepdim=True)
-    return named("AdaptiveAvgPool2DBackward0", lambda x: _adaptive_avg(x, oh, ow, h, w), (input,))
+    return named("AdaptiveAvgPool2DBackward0", lambda x: _adaptive_avg(x, oh, ow, h, w), (input,),
+                 saved={"self": input})
 
 
 def _adaptive_avg(input, oh, ow, h, w):
