@@ -34,6 +34,10 @@ class Error : public std::runtime_error {
 inline void check(bool cond, const std::string& message, ErrorKind kind = ErrorKind::RuntimeError) {
   if (!cond) raise(kind, message);
 }
+// A literal message makes no std::string (a heap allocation past 15 characters) unless the check fails.
+inline void check(bool cond, const char* message, ErrorKind kind = ErrorKind::RuntimeError) {
+  if (!cond) raise(kind, message);
+}
 // The same where the message costs something to build (it is only built when the check fails):
 // check_lazy(ok, [&] { return "bad shape " + shape_text(sizes); }). Hot paths use this one.
 template <typename MakeMessage>
