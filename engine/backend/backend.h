@@ -96,6 +96,10 @@ class Backend {
   // Fill device memory (cudaMemset); ordered on the default stream of `device`.
   virtual void memset(int device, void* ptr, int value, size_t bytes) = 0;
   virtual EventId record_event(int device, StreamId stream) = 0;
+  // cudaStreamWaitEvent: work queued on (device, stream) after this call starts only once `event` has
+  // happened; work already queued there is not affected, and the host does NOT wait (it returns at once).
+  // The event may come from another stream or another device (PyTorch's Stream.wait_event/wait_stream).
+  virtual void stream_wait_event(int device, StreamId stream, const EventId& event) = 0;
   virtual bool event_done(const EventId& event) = 0;
   virtual void synchronize_event(const EventId& event) = 0;
   virtual void synchronize_stream(int device, StreamId stream) = 0;

@@ -444,6 +444,20 @@ EventId CudaBackend::record_event(int device, StreamId stream) {
   return EventId{device, uint64_t(m.events.size())};
 }
 
+void CudaBackend::stream_wait_event(int device, StreamId stream, const EventId& event) {
+  Impl& m = *impl_;
+  std::lock_guard lock(m.mu);
+  cudaStream_t s = m.stream(device, stream);
+  Impl::EventSlot& e = m.slot(event);
+  // Seen complete already (its CUDA event went back to the pool): there is nothing left to wait for.
+  if (!e.event) return;
+  // The waiting stream's device: stream 0 (nullptr) means that device's legacy default stream. The
+  // event may belong to another device; cudaStreamWaitEvent allows that. Once this returns the wait is
+  // fixed to the event's current record, so reusing the pooled event later cannot affect it.
+  Impl::use(device);
+  check_cuda(cudaStreamWaitEvent(s, e.event, 0));
+}
+
 bool CudaBackend::event_done(const EventId& event) {
   Impl& m = *impl_;
   std::lock_guard lock(m.mu);

@@ -42,6 +42,7 @@ class CudaBackend final : public Backend {
   CopyTiming copy(const CopyRequest& request) override;
   void memset(int device, void* ptr, int value, size_t bytes) override;
   EventId record_event(int device, StreamId stream) override;
+  void stream_wait_event(int device, StreamId stream, const EventId& event) override;
   bool event_done(const EventId& event) override;
   void synchronize_event(const EventId& event) override;
   void synchronize_stream(int device, StreamId stream) override;

@@ -322,6 +322,15 @@ const SimBackend::EventRecord& SimBackend::event_ref(const EventId& event) const
   return events_[event.id - 1];
 }
 
+void SimBackend::stream_wait_event(int device, StreamId stream, const EventId& event) {
+  std::lock_guard lock(mu_);
+  const uint64_t when = event_ref(event).time_ns;  // validate both before changing anything
+  uint64_t& busy = busy_ref(device, stream);
+  // Only the GPU side waits: later copies on `stream` start at max(host now, busy) >= the event's time.
+  // The host clock does not move (Note [Simulated clock]).
+  busy = std::max(busy, when);
+}
+
 bool SimBackend::event_done(const EventId& event) {
   std::lock_guard lock(mu_);
   land_due();

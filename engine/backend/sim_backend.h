@@ -19,6 +19,9 @@ namespace ds {
 // - a blocking copy moves the host to the copy's end;
 // - a non_blocking copy costs the host kLaunchOverheadNs and is queued on its stream;
 // - synchronize_* / synchronize_event move the host to the awaited end;
+// - stream_wait_event does not move the host: it raises the waiting stream's busy-until to the
+//   event's time, so work queued there later starts after it (event times are on the one global
+//   clock, so a stream of one device can wait for an event of another);
 // - advance_host_ns() models host work.
 // Each (device, stream) has a busy-until time; a copy starts at max(host now, busy-until) and
 // ends at start + LinkProfile::duration_ns(rate, bytes). Streams behave like PyTorch's
@@ -68,6 +71,7 @@ class SimBackend final : public Backend {
   CopyTiming copy(const CopyRequest& request) override;
   void memset(int device, void* ptr, int value, size_t bytes) override;
   EventId record_event(int device, StreamId stream) override;
+  void stream_wait_event(int device, StreamId stream, const EventId& event) override;
   bool event_done(const EventId& event) override;
   void synchronize_event(const EventId& event) override;
   void synchronize_stream(int device, StreamId stream) override;

@@ -2,6 +2,10 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "bindings_common.h"
 #include "core/errors.h"
@@ -16,18 +20,79 @@ int device_or_current(int device) {
   return device;
 }
 
+// Note [Event times across stream waits]
+// An event's time is read off the transfer log of its own stream (see event_time). Since a stream can
+// wait for an event of another stream (Stream.wait_event / wait_stream, cudaStreamWaitEvent), an event
+// recorded on it afterwards cannot happen before the awaited one: in
+//     start.record(); with torch.cuda.stream(side): x.to("cuda", non_blocking=True)
+//     torch.cuda.current_stream().wait_stream(side); end.record()
+// `end` happens when side's copy ends, though the default stream copied nothing. So each recorded event
+// keeps how many waits its stream had issued by then, and its time is also at least every awaited event's
+// time (recursively: those were recorded earlier, so there are no cycles).
+using EventKey = std::pair<int, uint64_t>;  // EventId (device, id)
+using StreamKey = std::pair<int, int>;      // (device, stream)
+
+struct EventStamp {
+  StreamKey stream;
+  uint64_t recorded_ns = 0;
+  uint64_t last_transfer_id = 0;  // the last transfer logged before it was recorded
+  size_t waits_before = 0;        // waits its stream had issued by then
+};
+
+struct StreamWaits {
+  std::vector<EventKey> awaited;                    // in the order the stream waited
+  std::vector<std::optional<uint64_t>> prefix_max;  // memo: latest time among awaited[0..i]
+};
+
+struct EventBook {
+  std::weak_ptr<Runtime> runtime;  // ids belong to this runtime; a session reset makes a new one
+  std::map<EventKey, EventStamp> stamps;
+  std::map<StreamKey, StreamWaits> waits;
+};
+
+// The book of the bound runtime (Note [One runtime per interpreter]); starts empty for a new runtime.
+EventBook& event_book() {
+  static EventBook book;
+  std::shared_ptr<Runtime> bound = bound_runtime_ptr();
+  if (book.runtime.lock() != bound) {
+    book = EventBook{};
+    book.runtime = bound;
+  }
+  return book;
+}
+
 // When a recorded event "happens" on the backend clock: the end of the last copy issued on its stream
-// before it, or the moment it was recorded when the stream was idle (what cudaEventElapsedTime measures).
-uint64_t event_time(int device, int stream, uint64_t recorded_ns, uint64_t last_transfer_id) {
+// before it, or the moment it was recorded when the stream was idle (what cudaEventElapsedTime measures),
+// and never before an event its stream waited for first (Note [Event times across stream waits]).
+// Only asked once the event is done (elapsed_time checks query()), so every event it depends on is done
+// too and their times are final: that is what makes the memo safe.
+uint64_t event_time(EventBook& book, const EventKey& key) {
+  auto it = book.stamps.find(key);
+  if (it == book.stamps.end()) raise(ErrorKind::RuntimeError, "CUDA error: invalid resource handle");
+  const EventStamp& stamp = it->second;
   Runtime& r = rt();
   r.poll();
-  uint64_t t = recorded_ns;
+  uint64_t t = stamp.recorded_ns;
   for (const TransferRecord& tr : r.log().transfers()) {
-    if (tr.id > last_transfer_id) break;
+    if (tr.id > stamp.last_transfer_id) break;
     if (tr.src.is_host() && tr.dst.is_host()) continue;  // host memcpys are on no stream
-    if (tr.stream_device == device && tr.stream == stream && tr.complete) t = std::max(t, tr.end_ns);
+    if (tr.stream_device == stamp.stream.first && tr.stream == stamp.stream.second && tr.complete)
+      t = std::max(t, tr.end_ns);
   }
-  return t;
+  if (stamp.waits_before == 0) return t;
+  // Latest awaited time over the stream's first `waits_before` waits, extending the memo in order. A
+  // std::map reference stays valid while the recursion adds entries, and it never resizes these vectors.
+  StreamWaits& w = book.waits[stamp.stream];
+  uint64_t floor = 0;
+  for (size_t i = 0; i < stamp.waits_before; ++i) {
+    if (!w.prefix_max[i]) {
+      const uint64_t before = i ? *w.prefix_max[i - 1] : 0;
+      const bool known = book.stamps.count(w.awaited[i]) > 0;
+      w.prefix_max[i] = known ? std::max(before, event_time(book, w.awaited[i])) : before;
+    }
+    floor = *w.prefix_max[i];
+  }
+  return std::max(t, floor);
 }
 
 }  // namespace
@@ -87,14 +152,30 @@ void bind_cuda(py::module_& m) {
     return r.backend().event_done(e);
   });
 
-  // Events: (device, id, recorded_ns, last transfer id) tuples; the Python Event class keeps them.
+  // Events: (device, id) pairs; the Python Event class keeps them, the book keeps what times them.
   m.def("record_event", [](int device, int stream) {
     Runtime& r = rt();
     const int d = device_or_current(device);
     const EventId e = r.backend().record_event(d, stream);
     const auto& transfers = r.log().transfers();
-    const uint64_t last = transfers.empty() ? 0 : transfers.back().id;
-    return py::make_tuple(e.device, e.id, r.backend().now_ns(), last);
+    EventBook& book = event_book();
+    EventStamp& stamp = book.stamps[{e.device, e.id}];
+    stamp.stream = {d, stream};
+    stamp.recorded_ns = r.backend().now_ns();
+    stamp.last_transfer_id = transfers.empty() ? 0 : transfers.back().id;
+    auto w = book.waits.find(stamp.stream);
+    stamp.waits_before = w == book.waits.end() ? 0 : w->second.awaited.size();
+    return py::make_tuple(e.device, e.id);
+  });
+  // Stream.wait_event / Event.wait: only (device, stream) waits - work queued there later starts after
+  // the event - and the host returns at once (cudaStreamWaitEvent). The event may be of another device.
+  m.def("stream_wait_event", [](int device, int stream, int event_device, uint64_t event_id) {
+    Runtime& r = rt();
+    const int d = device_or_current(device);
+    r.backend().stream_wait_event(d, stream, EventId{event_device, event_id});
+    StreamWaits& w = event_book().waits[{d, stream}];
+    w.awaited.push_back({event_device, event_id});
+    w.prefix_max.emplace_back();
   });
   m.def("event_query", [](int device, uint64_t id) {
     Runtime& r = rt();
@@ -107,9 +188,7 @@ void bind_cuda(py::module_& m) {
     r.backend().synchronize_event(EventId{device, id});
     r.poll();
   });
-  m.def("event_time_ns", [](int device, int stream, uint64_t recorded_ns, uint64_t last_transfer_id) {
-    return event_time(device, stream, recorded_ns, last_transfer_id);
-  });
+  m.def("event_time_ns", [](int device, uint64_t id) { return event_time(event_book(), {device, id}); });
 }
 
 }  // namespace ds::python

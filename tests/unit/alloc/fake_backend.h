@@ -81,6 +81,7 @@ class FakeBackend : public Backend {
   CopyTiming copy(const CopyRequest& request) override { return CopyTiming{}; }
   void memset(int device, void* ptr, int value, size_t bytes) override {}
   EventId record_event(int device, StreamId stream) override { return EventId{device, ++last_event_}; }
+  void stream_wait_event(int device, StreamId stream, const EventId& event) override {}  // no GPU-side order here
   bool event_done(const EventId& event) override { return done_.count(event.id) > 0; }
   void synchronize_event(const EventId& event) override { done_.insert(event.id); }
   void synchronize_stream(int device, StreamId stream) override {}

@@ -127,6 +127,53 @@ TEST_F(CudaBackendTest, NonBlockingD2HCompletesAfterSynchronize) {
   b->device_free(0, dev, n, false);
 }
 
+TEST_F(CudaBackendTest, StreamWaitEventOrdersAnotherStreamWithoutBlockingTheHost) {
+  const size_t n = 256 * kMiB;  // several ms over PCIe: far longer than the calls between
+  void* dev = b->device_alloc(0, n, false);
+  void* src = b->pinned_alloc(n);
+  void* dst = b->pinned_alloc(n);
+  ASSERT_NE(dev, nullptr);
+  ASSERT_NE(src, nullptr);
+  ASSERT_NE(dst, nullptr);
+  std::memset(src, 0x5A, n);
+  std::memset(dst, 0, n);
+  b->memset(0, dev, 0, n);
+  b->synchronize_device(0);
+  const StreamId a = b->create_stream(0);
+  const StreamId s = b->create_stream(0);
+  CopyTiming up = b->copy(request(dev, Place::cuda(0), src, Place::pinned(), n, true, 0, a));
+  const EventId e = b->record_event(0, a);
+  b->stream_wait_event(0, s, e);
+  EXPECT_FALSE(b->event_done(e));  // the host returned from the wait while the copy still runs
+  // Queued on s after the wait: reads what a's copy wrote (without the wait it would race with it).
+  CopyTiming down = b->copy(request(dst, Place::pinned(), dev, Place::cuda(0), n, true, 0, s));
+  EXPECT_TRUE(up.async);
+  EXPECT_TRUE(down.async);
+  b->synchronize_stream(0, s);
+  EXPECT_TRUE(b->event_done(e));  // s could not finish before the event
+  EXPECT_TRUE(all_bytes(dst, n, 0x5A));
+  auto done = b->take_completed();
+  ASSERT_EQ(done.size(), 2u);
+  const CopyTiming& first = done[0].ticket == up.ticket ? done[0] : done[1];
+  const CopyTiming& second = done[0].ticket == up.ticket ? done[1] : done[0];
+  EXPECT_EQ(second.ticket, down.ticket);
+  EXPECT_GE(second.start_ns + 1000, first.end_ns);  // started after it (event times round to ~0.5 us)
+  b->stream_wait_event(0, s, e);  // already seen done: nothing left to wait for, no error
+  if (b->device_count() >= 2) {
+    // A stream of another device may wait for the event (cudaStreamWaitEvent allows it).
+    b->copy(request(dev, Place::cuda(0), src, Place::pinned(), n, true, 0, a));
+    const EventId e2 = b->record_event(0, a);
+    EXPECT_NO_THROW(b->stream_wait_event(1, kDefaultStream, e2));
+    b->synchronize_device(1);
+    EXPECT_TRUE(b->event_done(e2));
+    b->synchronize_device(0);
+    b->take_completed();
+  }
+  b->pinned_free(src, n);
+  b->pinned_free(dst, n);
+  b->device_free(0, dev, n, false);
+}
+
 TEST_F(CudaBackendTest, DeviceToDeviceAndPeer) {
   void* a = b->device_alloc(0, kMiB, false);
   void* c = b->device_alloc(0, kMiB, false);

@@ -29,6 +29,7 @@ class OpaqueDevices final : public Backend {
   CopyTiming copy(const CopyRequest& r) override { return sim_.copy(r); }
   void memset(int d, void* p, int v, size_t b) override { sim_.memset(d, p, v, b); }
   EventId record_event(int d, StreamId s) override { return sim_.record_event(d, s); }
+  void stream_wait_event(int d, StreamId s, const EventId& e) override { sim_.stream_wait_event(d, s, e); }
   bool event_done(const EventId& e) override { return sim_.event_done(e); }
   void synchronize_event(const EventId& e) override { sim_.synchronize_event(e); }
   void synchronize_stream(int d, StreamId s) override { sim_.synchronize_stream(d, s); }

@@ -1,6 +1,8 @@
 # torch.cuda.Stream / Event and the stream context: copies issued inside `with torch.cuda.stream(s):`
 # are ordered on s (the engine's current stream of s's device). Event timings come from the backend's
 # clock (modelled for simulated devices): an event happens when its stream's earlier copies end.
+# Cross-stream waits (Stream.wait_event / wait_stream, Event.wait) are cudaStreamWaitEvent, as in
+# PyTorch: only the GPU stream waits, the host returns at once (use synchronize() to block the host).
 import _devicescope_C as _E
 
 
@@ -47,15 +49,16 @@ class Stream:
         _E.stream_synchronize(self._device, self._id)
 
     def wait_event(self, event):
-        # No cross-stream waits in the engine: the host waits for the event instead (stricter ordering).
-        if event._record is not None:
-            event.synchronize()
+        """Work submitted to this stream later waits for `event`; returns without waiting (host)."""
+        event.wait(self)
 
     def wait_stream(self, stream):
-        stream.synchronize()
+        """Work submitted to this stream later waits for the work queued on `stream` now; no host wait."""
+        self.wait_event(stream.record_event())
 
     def record_event(self, event=None):
-        event = event or Event()
+        if event is None:
+            event = Event()
         event.record(self)
         return event
 
@@ -129,12 +132,12 @@ class Event:
     def __init__(self, enable_timing=False, blocking=False, interprocess=False):
         self.enable_timing = enable_timing
         self.blocking = blocking
-        self._record = None  # (device, id, recorded_ns, last_transfer_id, stream)
+        self._record = None  # (device, id) of the engine event, once recorded
 
     def record(self, stream=None):
-        s = stream or current_stream()
-        d, i, ns, last = _E.record_event(s._device, s._id)
-        self._record = (d, i, ns, last, s._id)
+        if stream is None:
+            stream = current_stream()
+        self._record = _E.record_event(stream._device, stream._id)
 
     def query(self):
         if self._record is None:
@@ -146,11 +149,17 @@ class Event:
             _E.event_synchronize(self._record[0], self._record[1])
 
     def wait(self, stream=None):
-        self.synchronize()
+        """Work submitted to `stream` (default: the current stream) later waits for this event.
+
+        cudaStreamWaitEvent: the host does not wait. An event never recorded is a no-op, as in PyTorch.
+        """
+        if stream is None:
+            stream = current_stream()
+        if self._record is not None:
+            _E.stream_wait_event(stream._device, stream._id, self._record[0], self._record[1])
 
     def _time(self):
-        d, i, ns, last, s = self._record
-        return _E.event_time_ns(d, s, ns, last)
+        return _E.event_time_ns(self._record[0], self._record[1])
 
     def elapsed_time(self, end_event):
         if not (self.enable_timing and end_event.enable_timing):
