@@ -410,11 +410,12 @@ class Tensor(TensorProtocols):
             old_edge = graph.edge_of(self)
         _E.copy_(self._impl, src._impl, bool(non_blocking))
         if need:
-            sdev, sdt, shape = src.device, src.dtype, tuple(src._impl.sizes)
+            # CopyBackwards saves nothing: the closure keeps src's metadata, not src
+            sdev, sdt, shape, src_grad = src.device, src.dtype, tuple(src._impl.sizes), src.requires_grad
 
             def fn(gs):
                 g = gs[0]
-                gsrc = C.sum_to_shape(g, shape).to(device=sdev, dtype=sdt) if src.requires_grad else None
+                gsrc = C.sum_to_shape(g, shape).to(device=sdev, dtype=sdt) if src_grad else None
                 return (g * 0.0 if old_edge[0] is not None else None, gsrc)
             graph.attach_edges("CopyBackwards", [self], [old_edge, graph.edge_of(src)], fn)
         return self

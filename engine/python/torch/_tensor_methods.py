@@ -118,7 +118,10 @@ Tensor.__mul__ = lambda self, other: E.mul(self, other)
 Tensor.__rmul__ = lambda self, other: E.mul(other, self)
 Tensor.__imul__ = lambda self, other: E.mul(self, other, out=self)
 Tensor.__truediv__ = lambda self, other: E.div(self, other)
-Tensor.__rtruediv__ = lambda self, other: E.div(other, self)
+# number / tensor is `self.reciprocal() * other` in PyTorch (Tensor.__rdiv__): ReciprocalBackward0 keeps
+# the reciprocal, MulBackward0 the number
+Tensor.__rtruediv__ = lambda self, other: (E.div(other, self) if isinstance(other, Tensor)
+                                           else E.mul(E.reciprocal(self), other))
 Tensor.__itruediv__ = lambda self, other: E.div(self, other, out=self)
 Tensor.__floordiv__ = lambda self, other: E.floor_divide(self, other)
 Tensor.__rfloordiv__ = lambda self, other: E.floor_divide(other, self)

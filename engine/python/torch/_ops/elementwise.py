@@ -57,12 +57,16 @@ def _num(x):
 
 
 def _held(saved, result):
-    """What a backward closure holds of `saved`: numbers unwrapped, its own result as a detached alias (a
+    """What a backward closure holds of `saved`: numbers unwrapped, its own result as a graph.SavedOutput (a
     closure referencing the output would be a reference cycle)."""
     if not saved:
         return {}
     return {k: (v.value if isinstance(v, graph.Wrapped) else
-                v._detached_alias() if v is result and v is not None else v) for k, v in saved.items()}
+                graph.SavedOutput(v) if v is result and v is not None else v) for k, v in saved.items()}
+
+
+def _unpacked(held):
+    return {k: (v.unpack() if isinstance(v, graph.SavedOutput) else v) for k, v in held.items()}
 
 
 def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=None, save=None):
@@ -88,8 +92,12 @@ def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=
         la, lb = _like(a), _like(b)
         saved = save(a, b, result, la is not None, lb is not None) if save else None
         held = _held(saved, result)
-        graph.attach(name, [result], [a if isinstance(a, C.Tensor) else None, b if isinstance(b, C.Tensor) else None],
-                     lambda gs: grad(gs[0], la, lb, held), saved=saved)
+        node = graph.attach(name, [result], [a if isinstance(a, C.Tensor) else None,
+                                             b if isinstance(b, C.Tensor) else None],
+                            lambda gs: grad(gs[0], la, lb, _unpacked(held)), saved=saved)
+        for v in held.values():
+            if isinstance(v, graph.SavedOutput):
+                v.bind(node)
     return result
 
 
@@ -279,14 +287,17 @@ def remainder(a, b, out=None):
 
     def grad(g, la, lb, s):
         return _sum_to(g, la), (_sum_to(-g * floor_divide(s["self"], s["other"]), lb) if lb is not None else None)
-    return binary("RemainderBackward0", a, b, compute, grad, out=out, save=_save_for_other)
+    # remainder.Scalar is RemainderBackward0, remainder.Tensor RemainderBackward1
+    return binary("RemainderBackward1" if isinstance(b, C.Tensor) else "RemainderBackward0", a, b, compute, grad,
+                  out=out, save=_save_for_other)
 
 
 def fmod(a, b, out=None):
     def grad(g, la, lb, s):
         return _sum_to(g, la), (_sum_to(-g * div(s["self"], s["other"], rounding_mode="trunc"), lb)
                                 if lb is not None else None)
-    return binary("FmodBackward0", a, b, np.fmod, grad, out=out, save=_save_for_other)
+    return binary("FmodBackward1" if isinstance(b, C.Tensor) else "FmodBackward0", a, b, np.fmod, grad, out=out,
+                  save=_save_for_other)
 
 
 def pow(a, b, out=None):  # noqa: A001

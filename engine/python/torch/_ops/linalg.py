@@ -78,8 +78,9 @@ def _attach_mm(name, out, a, b):
     else:
         saved = {names[0]: sa, names[1]: sb}
         if name == "MmBackward0":
-            saved.update({"mat2_sym_sizes": b_shape, "mat2_sym_strides": tuple(b._impl.strides),
-                          "self_sym_sizes": a_shape, "self_sym_strides": tuple(a._impl.strides)})
+            # an operand's strides are kept only when it needs a gradient (PyTorch shows () otherwise)
+            saved.update({"mat2_sym_sizes": b_shape, "mat2_sym_strides": tuple(b._impl.strides) if need_b else (),
+                          "self_sym_sizes": a_shape, "self_sym_strides": tuple(a._impl.strides) if need_a else ()})
     graph.attach(name, [out], [a, b], fn, saved=saved)
     return out
 
@@ -143,9 +144,9 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
                     C.make(gb, *m2_meta) if gb is not None else None)
         graph.attach("AddmmBackward0", [r], [input, mat1, mat2], fn,
                      saved={"alpha": alpha, "beta": beta, "mat1": s1, "mat1_sym_sizes": tuple(mat1._impl.sizes),
-                            "mat1_sym_strides": tuple(mat1._impl.strides), "mat2": s2,
+                            "mat1_sym_strides": tuple(mat1._impl.strides) if need_a else (), "mat2": s2,
                             "mat2_sym_sizes": tuple(mat2._impl.sizes),
-                            "mat2_sym_strides": tuple(mat2._impl.strides)})
+                            "mat2_sym_strides": tuple(mat2._impl.strides) if need_b else ()})
     return out.copy_(r) if out is not None else r
 
 

@@ -32,7 +32,19 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
     with np.errstate(all="ignore"):
         res = compute(C.values_of(x, npd))
     if out is not None:
+        if grad is not None and C.needs_grad(out) and out is x and save != "x" and odt is C.dtype_of(out):
+            # In place (relu_, sigmoid_, ...): the node continues x's old history and, when it saves its
+            # result, saves x itself after the write, as PyTorch does: no copy of x stays allocated.
+            edge = graph.edge_of(out)
+            C.write(out, res)
+            rs = graph.SavedOutput(out) if save == "r" else None
+            node = graph.attach_edges(name, [out], [edge], lambda gs: (grad(gs[0], None, rs and rs.unpack()),),
+                                      saved=_saves(save, None, out, extra))
+            if rs is not None:
+                rs.bind(node)
+            return out
         if grad is not None and C.needs_grad(out):
+            # in place on a saved input (abs_, log_, ...): PyTorch saves a copy of the original self too
             r = unary(name, out.clone(), compute, grad, out_dtype, precise=precise, save=save, extra=extra)
             C.write(out, C.read(r))
             out._grad_fn, out._output_nr = r._grad_fn, 0
@@ -45,8 +57,11 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
         # holds is freed as it would be in PyTorch (ReLU keeps its result, not the Linear output before it).
         # The output is held as a detached alias: a closure referencing it would be a reference cycle.
         xs = x if save == "x" else None
-        rs = result._detached_alias() if save == "r" else None
-        graph.attach(name, [result], [x], lambda gs: (grad(gs[0], xs, rs),), saved=_saves(save, x, result, extra))
+        rs = graph.SavedOutput(result) if save == "r" else None
+        node = graph.attach(name, [result], [x], lambda gs: (grad(gs[0], xs, rs and rs.unpack()),),
+                            saved=_saves(save, x, result, extra))
+        if rs is not None:
+            rs.bind(node)
     return result
 
 
@@ -107,7 +122,8 @@ def reciprocal(x, out=None):
 
 
 def square(x, out=None):
-    return B.mul(x, x) if out is None else out.mul_(out)
+    # ATen's square is pow(x, 2): one PowBackward0 that saves x once (not mul's self and other)
+    return B.pow(x, 2) if out is None else out.mul_(out)
 
 
 def sin(x, out=None):

@@ -75,6 +75,7 @@ class Function(metaclass=_FunctionMeta):
 
         # Only metadata of the outputs in the closure: the outputs point at this node (no cycles).
         out_meta = [None if o is None else (tuple(o.shape), o.dtype, o.device) for o in tensor_outs]
+        nargs = len(args)  # nor the inputs: only ctx's saved tensors may stay alive with the graph
 
         def fn(grads):
             if ctx.materialize_grads:
@@ -84,10 +85,10 @@ class Function(metaclass=_FunctionMeta):
             r = cls.backward(ctx, *grads)
             if not isinstance(r, tuple):
                 r = (r,)
-            if len(r) < len(args):
+            if len(r) < nargs:
                 raise RuntimeError(f"function {cls._backward_name} returned an incorrect number of gradients "
-                                   f"(expected {len(args)}, got {len(r)})")
-            return list(r[:len(args)])
+                                   f"(expected {nargs}, got {len(r)})")
+            return list(r[:nargs])
 
         graph.attach(cls._backward_name, [o for o in tensor_outs], inputs, fn)
         if single:

@@ -29,12 +29,39 @@ class _Slot:
         self.out = out
 
 
+class SavedOutput:
+    """A backward closure's handle on its op's own output. It holds a detached alias (holding the output
+    itself would be a reference cycle through its grad_fn, keeping activations alive until the garbage
+    collector runs). unpack() gives that alias; under create_graph (grad mode on during backward) it gives a
+    tensor whose grad_fn is the node, so higher-order gradients flow through the output, as they do through
+    PyTorch's unpacked SavedVariable. bind() is called once the node exists."""
+    __slots__ = ("alias", "node", "nr")
+
+    def __init__(self, t):
+        self.alias = t._detached_alias()
+        self.node = None
+        self.nr = 0
+
+    def bind(self, node, nr=0):
+        self.node, self.nr = weakref.ref(node), nr
+        return node
+
+    def unpack(self):
+        node = self.node() if self.node is not None and grad_mode._enabled[0] else None
+        if node is None:
+            return self.alias
+        t = self.alias._detached_alias()
+        t._grad_fn, t._output_nr = node, self.nr
+        return t
+
+
 class Node:
     """A grad_fn. `_fn(grads)` maps the gradients of its outputs to those of its inputs (edges)."""
     __slots__ = ("_fn", "_next", "_noutputs", "_hooks", "_retain", "_saved", "_names", "metadata", "__weakref__")
 
     def __init__(self, fn, edges, noutputs=1):
-        self._saved = None   # [(tensor, version at save time)]: in-place writes after that break backward
+        # [(tensor, version at save time, output index or None)]: in-place writes after that break backward
+        self._saved = None
         self._names = None   # {name: _Slot | None | value}: PyTorch's `_saved_<name>` attributes of this node
         self._fn = fn
         self._next = edges
@@ -68,7 +95,7 @@ class Node:
                 if v.t is None:
                     raise RuntimeError(_SECOND_TIME)
                 if v.out is None or isinstance(v.t, tuple):
-                    return v.t  # an input: the very tensor object, as PyTorch unpacks it
+                    return v.t  # inputs (or a list of them): the very tensor objects, as PyTorch unpacks them
                 t = v.t._detached_alias()  # an output: a new tensor object with this node as grad_fn
                 t._grad_fn, t._output_nr = self, v.out
                 return t
@@ -140,7 +167,12 @@ def attach(name, outputs, inputs, fn, saved=None):
     that are modified in place before backward make backward fail with PyTorch's version-counter error.
     `fn` must itself hold only these tensors (outputs as detached aliases): whatever it references stays
     allocated until backward runs, so anything more would keep memory alive that PyTorch frees."""
-    node = node_class(name)(fn, tuple(edge_of(x) for x in inputs), len(outputs))
+    return attach_edges(name, outputs, [edge_of(x) for x in inputs], fn, saved)
+
+
+def attach_edges(name, outputs, edges, fn, saved=None):
+    """Like attach(), with explicit edges (in-place ops rebase a tensor's history onto its old edge)."""
+    node = node_class(name)(fn, tuple(edges), len(outputs))
     if saved:
         named = saved if isinstance(saved, dict) else None
         entries = []
@@ -159,9 +191,9 @@ def attach(name, outputs, inputs, fn, saved=None):
             out = next((i for i, o in enumerate(outputs) if o is t), None)
             if out is not None:
                 # A saved output must not point back at its node (that would be a reference cycle that keeps
-                # activations alive until the garbage collector runs): keep a plain alias plus a weak link.
+                # activations alive until the garbage collector runs): keep a plain alias and its index.
                 alias = t._detached_alias()
-                entries.append((alias, t._impl.version, weakref.ref(t)))
+                entries.append((alias, t._impl.version, out))
             else:
                 alias = t
                 entries.append((t, t._impl.version, None))
@@ -184,15 +216,6 @@ def _release(node):
         for v in node._names.values():
             if isinstance(v, _Slot):
                 v.t = None
-
-
-def attach_edges(name, outputs, edges, fn):
-    """Like attach(), with explicit edges (in-place ops rebase a tensor's history onto its old edge)."""
-    node = node_class(name)(fn, tuple(edges), len(outputs))
-    for i, o in enumerate(outputs):
-        o._grad_fn = node
-        o._output_nr = i
-    return node
 
 
 # ----------------------------------------------------------------------------- engine
@@ -288,15 +311,18 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
 
 
 def _check_saved(node):
-    for t, version, ref in node._saved:
+    for t, version, out in node._saved:
         now = t._impl.version
         if now != version:
             from .._tensor import typename_of
-            if ref is not None and ref() is not None:
-                t = ref()
             shape = "[" + ", ".join(str(s) for s in t._impl.sizes) + "]"
-            which = (f", which is output {t._output_nr} of {type(t._grad_fn).__name__}," if t._grad_fn is not None
-                     else "")
+            # a saved output is named by the node that saved it; a saved input by its grad_fn now (PyTorch's
+            # SavedVariable::unpack)
+            if out is not None:
+                which = f", which is output {out} of {type(node).__name__},"
+            else:
+                which = (f", which is output {t._output_nr} of {type(t._grad_fn).__name__},"
+                         if t._grad_fn is not None else "")
             raise RuntimeError("one of the variables needed for gradient computation has been modified by an "
                                f"inplace operation: [{typename_of(t)} {shape}]{which} is at version {now}; "
                                f"expected version {version} instead. Hint: enable anomaly detection to find the "

@@ -36,9 +36,10 @@ def named(name, compute, inputs, recompute=None, saved=None, linear=()):
     kernel keeps besides them (nll_loss's total_weight, layer_norm's mean and rstd) belong there, computed
     by the caller without grad.
 
-    `linear`: positions of inputs the op is linear in and whose values no gradient needs (F.pad's input, a
-    bias): PyTorch does not save them, so neither does the node; backward recomputes with zeros of their
-    shape in their place, which gives the same gradients.
+    `linear`: positions of inputs the op is linear in and whose values no gradient needs (F.pad's input):
+    PyTorch does not save them, so neither does the node; backward recomputes with zeros of their shape in
+    their place, which gives the same gradients. (Parameters such as a conv bias need not be listed: holding
+    them costs no memory.)
     """
     Tensor = torch.Tensor
     if not torch.is_grad_enabled() or not any(isinstance(x, Tensor) and x.requires_grad for x in inputs):

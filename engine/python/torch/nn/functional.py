@@ -107,7 +107,7 @@ def _softplus(x, beta, threshold):
     return torch.where(scaled > threshold, x, soft)
 
 
-def softplus(input, beta=1.0, threshold=20.0):
+def softplus(input, beta=1, threshold=20):  # ATen's defaults are the integers 1 and 20 (saved as such)
     return named("SoftplusBackward0", lambda x: _softplus(x, beta, threshold), (input,),
                  saved={"beta": beta, "self": input, "threshold": threshold})
 
@@ -328,7 +328,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     check_same_device("_index_select", [("self", weight), ("index", input)])
     shape = list(input.shape) + [weight.shape[1]]
     flat_idx = input.reshape(-1)
-    # embedding_backward needs the indices and the weight's row count, not the weight
+    # PyTorch's node keeps the indices and the weight's row count (this one also holds the weight, a
+    # parameter, which costs no memory)
     return named("EmbeddingBackward0", lambda w: torch.index_select(w, 0, flat_idx).reshape(shape), (weight,),
                  saved={"indices": input, "padding_idx": -1 if padding_idx is None else padding_idx,
                         "scale_grad_by_freq": scale_grad_by_freq, "sparse": sparse,
@@ -424,7 +425,8 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 
 def _conv_saved(input, weight, bias, stride, padding, dilation, groups):
-    # convolution keeps input and weight; of the bias only its sizes
+    # convolution keeps input and weight; of the bias only its sizes (the bias, a parameter, is held here
+    # anyway, at no memory cost)
     return {"bias_sym_sizes_opt": None if bias is None else tuple(bias.shape), "dilation": dilation,
             "groups": groups, "input": input, "output_padding": (0,) * len(stride), "padding": padding,
             "stride": stride, "transposed": False, "weight": weight}
