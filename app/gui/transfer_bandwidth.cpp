@@ -14,6 +14,7 @@ void TransferView::draw_bandwidth(const Snapshot& snap, UiState& ui) {
   // Legend with toggles.
   for (size_t s = 0; s < size_t(Series::Count); ++s) {
     const Series se = Series(s);
+    if (se == Series::H2H) continue;  // host memcpys cross no device link: not plotted (BandwidthModel::build)
     ImGui::PushStyleColor(ImGuiCol_CheckMark, ImGui::ColorConvertU32ToFloat4(series_color(se)));
     ImGui::Checkbox(series_name(se), &series_on_[s]);
     ImGui::PopStyleColor();
