@@ -4,9 +4,11 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cfloat>
 #include <cstdio>
 #include <cstdlib>
@@ -57,25 +59,51 @@ bool on_path(const char* program) {
   return false;
 }
 
-// Re-runs this very command under `xvfb-run -a`; returns only when that is impossible.
-void reexec_under_xvfb(const GuiOptions& o) {
+// Runs this very command again under `xvfb-run -a` and returns its exit code (-1 when that is impossible).
+// The command's own status is written to a file from inside the X session and returned: xvfb-run itself
+// sometimes exits 5 ("problem while cleaning up temporary directory") after a run that went fine, which
+// must not turn a written screenshot into a failure.
+int run_under_xvfb(const GuiOptions& o) {
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
   std::vector<std::string> args;
   std::string arg;
   while (std::getline(in, arg, '\0')) args.push_back(arg);
   char self[4096] = {};
   const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (args.empty() || n <= 0) return;
+  if (args.empty() || n <= 0) return -1;
+  char status_path[] = "/tmp/devicescope-xvfb-XXXXXX";
+  const int fd = mkstemp(status_path);
+  if (fd < 0) return -1;
+  close(fd);
   const std::string screen = "-screen 0 " + std::to_string(std::max(o.width, 1920)) + "x" + std::to_string(std::max(o.height, 1200)) + "x24";
-  std::vector<std::string> cmd = {"xvfb-run", "-a", "-s", screen, std::string(self, size_t(n))};
+  std::vector<std::string> cmd = {"xvfb-run", "-a", "-s", screen, "sh", "-c", "\"$@\"; echo $? > \"$DEVICESCOPE_XVFB_STATUS\"",
+                                  "sh", std::string(self, size_t(n))};
   cmd.insert(cmd.end(), args.begin() + 1, args.end());
   std::vector<char*> argv;
   for (std::string& s : cmd) argv.push_back(s.data());
   argv.push_back(nullptr);
   setenv("DEVICESCOPE_UNDER_XVFB", "1", 1);
+  setenv("DEVICESCOPE_XVFB_STATUS", status_path, 1);
   unsetenv("DISPLAY");
   std::fflush(nullptr);
-  execvp("xvfb-run", argv.data());
+  const pid_t pid = fork();
+  if (pid < 0) {
+    unlink(status_path);
+    return -1;
+  }
+  if (pid == 0) {
+    execvp("xvfb-run", argv.data());
+    _exit(127);
+  }
+  int wstatus = 0;
+  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + (WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
+  std::ifstream status(status_path);
+  int inner = 0;
+  if (status >> inner) code = inner;
+  unlink(status_path);
+  return code;
 }
 
 }  // namespace
@@ -86,7 +114,8 @@ int ensure_display(const GuiOptions& o, bool headless, const std::string& glfw_e
   const bool have = (display && *display) || (wayland && *wayland);
   if (have && glfw_error.empty()) return -1;
   // Screenshots and benchmarks need no screen: run them on a virtual one when we can.
-  if (headless && !std::getenv("DEVICESCOPE_UNDER_XVFB") && on_path("xvfb-run")) reexec_under_xvfb(o);
+  if (headless && !std::getenv("DEVICESCOPE_UNDER_XVFB") && on_path("xvfb-run"))
+    if (const int rc = run_under_xvfb(o); rc >= 0) return rc;
   const std::string what = have ? "cannot open the display " + std::string(display && *display ? display : wayland) +
                                       (glfw_error.empty() ? "" : " (" + glfw_error + ")")
                                 : std::string("no display found (DISPLAY is not set)");

@@ -20,6 +20,9 @@ import subprocess
 import sys
 import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from xvfb import run_under_xvfb  # noqa: E402
+
 
 def read_png(path):
     """Decodes an 8-bit RGB/RGBA PNG into (width, height, channels, rows of bytes)."""
@@ -125,13 +128,14 @@ def main():
         cmd += ["--bench-open", path]
     for extra in args.extra:
         cmd += extra.split("=", 1) if extra.startswith("--") and "=" in extra else [extra]
-    if not args.no_xvfb:
-        cmd = ["xvfb-run", "-a", "-s", "-screen 0 1920x1200x24"] + cmd
     for stale in (args.out, args.out + ".json"):
         if os.path.exists(stale):
             os.remove(stale)
-    run = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
-    print(" ".join(cmd))
+    if args.no_xvfb:
+        run = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
+    else:
+        run = run_under_xvfb(cmd, server_args="-screen 0 1920x1200x24", timeout=240)
+    print(("" if args.no_xvfb else "xvfb-run -a ") + " ".join(cmd))
     print(run.stdout + run.stderr)
     if run.returncode != expect.get("exit_code", 0):
         fail("exit code %d, expected %d" % (run.returncode, expect.get("exit_code", 0)))

@@ -13,6 +13,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from xvfb import run_under_xvfb  # noqa: E402
+
 SCRIPT = """import torch
 from torch import nn
 m = nn.Sequential(nn.Linear(8, 4), nn.BatchNorm1d(4)).to('cuda')
@@ -22,9 +25,9 @@ y = m(x).cpu()
 
 
 def open_trace(binary, path, out):
-    cmd = ["xvfb-run", "-a", binary, "--backend", "sim", "--open-trace", path, "--screenshot",
-           os.path.join(out, "shot.png"), "--size", "800x600"]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, errors="replace")
+    cmd = [binary, "--backend", "sim", "--open-trace", path, "--screenshot", os.path.join(out, "shot.png"),
+           "--size", "800x600"]
+    p = run_under_xvfb(cmd, timeout=300)
     return p.returncode, p.stderr
 
 
