@@ -166,12 +166,16 @@ void LessonView::draw_browser(UiState& ui) {
     ImVec4 clip(tx, p0.y, right, p0.y + fonts().ui->FontSize * 2.6f);
     std::string title = e.title;
     title.erase(std::remove(title.begin(), title.end(), '`'), title.end());  // Markdown code marks
-    dl->AddText(fonts().bold, fonts().bold->FontSize, ImVec2(tx, p0.y + 3), theme::kText, title.c_str(), nullptr, 0, &clip);
+    // A long title ends with an ellipsis (the whole title is the tooltip), not cut mid-letter.
+    const std::string shown = fit_text(fonts().bold, title, right - tx - 4);
+    dl->AddText(fonts().bold, fonts().bold->FontSize, ImVec2(tx, p0.y + 3), theme::kText, shown.c_str(), nullptr, 0, &clip);
+    if (shown != title && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", title.c_str());
     auto count = [](int n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
     std::string sub = broken ? e.error
                              : count(e.steps, "step") + " \xc2\xb7 " + count(e.questions, "question") + " \xc2\xb7 " +
                                    count(e.verdicts, "verdict");
     for (const std::string& r : e.requires_) sub += " \xc2\xb7 needs " + r;
+    sub = fit_text(fonts().small, sub, right - tx - 4);
     dl->AddText(fonts().small, fonts().small->FontSize, ImVec2(tx, p0.y + 5 + fonts().bold->FontSize), broken ? theme::kError : theme::kTextDim,
                 sub.c_str(), nullptr, 0, &clip);
     ImGui::PopID();
