@@ -126,9 +126,11 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     }
   dl->AddRectFilled(P(-6, -6), P(frame_w + 6, frame_h + 6), IM_COL32(0x1b, 0x20, 0x28, 0xff), 5 * z);
   dl->AddText(fs, ssz, ImVec2(P(0, 0).x, c0.y + 6), theme::kTextDim, "Global frame");
+  // "Objects" heads the first object column, but never runs into "Global frame" (narrow names, big fonts).
+  const float frame_label_end = P(0, 0).x + fs->CalcTextSizeA(ssz, FLT_MAX, 0, "Global frame").x + 8;
   for (const GraphBox& b : layout_.boxes)
     if (b.column == 1) {
-      dl->AddText(fs, ssz, ImVec2(P(b.x, 0).x, c0.y + 6), theme::kTextDim, "Objects");
+      dl->AddText(fs, ssz, ImVec2(std::max(P(b.x, 0).x, frame_label_end), c0.y + 6), theme::kTextDim, "Objects");
       break;
     }
 
