@@ -7,11 +7,9 @@
 #include "gui/transfer_view.h"
 
 namespace ds::gui {
-namespace {
 
-// Who a copy belongs to: its recorded owner, else the name that now holds its destination (or source)
-// storage, e.g. `x_pinned = x.pin_memory()` is recorded before the name exists. Storages are sorted by id.
-std::string owner_of(const Snapshot& snap, const TransferRecord& t) {
+// Storages are sorted by id, so the lookup is a binary search.
+std::string transfer_owner(const Snapshot& snap, const TransferRecord& t) {
   if (!t.owner.empty()) return t.owner;
   for (uint64_t id : {t.dst_storage, t.src_storage}) {
     auto it = std::lower_bound(snap.storages.begin(), snap.storages.end(), id,
@@ -21,8 +19,6 @@ std::string owner_of(const Snapshot& snap, const TransferRecord& t) {
   }
   return {};
 }
-
-}  // namespace
 
 void TransferView::draw_table(const Snapshot& snap, UiState& ui) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
@@ -78,7 +74,7 @@ void TransferView::draw_table(const Snapshot& snap, UiState& ui) {
       ImGui::TableNextColumn();
       if (t.complete) ImGui::TextUnformatted(fmt_rate(t.gbps()).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(owner_of(snap, t).c_str());
+      ImGui::TextUnformatted(transfer_owner(snap, t).c_str());
     }
   ImGui::PopFont();
   ImGui::EndTable();

@@ -174,17 +174,29 @@ void TransferView::draw_timeline(const Snapshot& snap, UiState& ui) {
       const TransferRecord& t = snap.transfers[lane.index[hover_item.first]];
       ui.hovered_transfer = t.id;
       ImGui::PushFont(fonts().bold);
-      ImGui::Text("%s", t.owner.empty() ? ("transfer #" + std::to_string(t.id)).c_str() : t.owner.c_str());
+      const std::string owner = transfer_owner(snap, t);
+      const bool host_copy = t.src.is_host() && t.dst.is_host();
+      ImGui::Text("%s", owner.empty() ? ("transfer #" + std::to_string(t.id)).c_str() : owner.c_str());
       ImGui::PopFont();
       ImGui::Text("%s \xe2\x86\x92 %s   %s", t.src.str().c_str(), t.dst.str().c_str(), fmt_bytes(t.bytes).c_str());
-      ImGui::Text("%s, %s", route_text(t.route), t.non_blocking ? (t.async ? "non_blocking: the host did not wait" : "non_blocking requested, but synchronous for the host") : "blocking: the host waited");
+      if (host_copy)
+        ImGui::TextUnformatted("a CPU memcpy: the host did the copy itself");
+      else
+        ImGui::Text("%s, %s", route_text(t.route), t.non_blocking ? (t.async ? "non_blocking: the host did not wait" : "non_blocking requested, but synchronous for the host") : "blocking: the host waited");
       if (t.complete)
         ImGui::Text("%s  at %s%s", fmt_duration(t.duration_ns()).c_str(), fmt_rate(t.gbps()).c_str(), t.simulated ? "  (modelled)" : "");
       else
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kWarning), "still in flight: reading the destination now may see stale data");
       if (t.simulated && t.measured_ns > 0) ImGui::TextDisabled("host memcpy behind the model took %s", fmt_duration(t.measured_ns).c_str());
-      ImGui::TextDisabled("stream %d on cuda:%d  \xc2\xb7  storage #%llu \xe2\x86\x92 #%llu", t.stream, t.stream_device,
-                          static_cast<unsigned long long>(t.src_storage), static_cast<unsigned long long>(t.dst_storage));
+      if (host_copy && snap.simulated)  // Note [Host copies and the modelled clock]
+        ImGui::TextDisabled("a real host memcpy, measured; the simulated clock does not advance for host work,\n"
+                            "so copies issued after it are drawn from the same instant");
+      if (host_copy)
+        ImGui::TextDisabled("on the host (no stream)  \xc2\xb7  storage #%llu \xe2\x86\x92 #%llu",
+                            static_cast<unsigned long long>(t.src_storage), static_cast<unsigned long long>(t.dst_storage));
+      else
+        ImGui::TextDisabled("stream %d on cuda:%d  \xc2\xb7  storage #%llu \xe2\x86\x92 #%llu", t.stream, t.stream_device,
+                            static_cast<unsigned long long>(t.src_storage), static_cast<unsigned long long>(t.dst_storage));
     }
     ImGui::EndTooltip();
   }

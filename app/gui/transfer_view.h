@@ -13,6 +13,10 @@
 
 namespace ds::gui {
 
+// Who a copy belongs to: its recorded owner, else "→ name" of the storage it made (or "← name" of its
+// source) from the snapshot, e.g. `x_pinned = x.pin_memory()` is recorded before the name exists.
+std::string transfer_owner(const Snapshot& snap, const TransferRecord& t);
+
 class TransferView {
  public:
   void draw(const Snapshot& live, UiState& ui, Commands& cmds);
