@@ -154,12 +154,13 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   const float ph = (avail.y - kGap * float(rows - 1)) / float(rows);
   hovered_this_frame_ = 0;
   std::vector<ImVec2> mins(n), maxs(n), bodies(n);
+  const float header_h = header_rows().height;
   bool stale = false;
   for (size_t i = 0; i < n; ++i) {
     const size_t r = i / cols, c = i % cols;
     mins[i] = ImVec2(std::floor(top.x + float(c) * (pw + kGap)), std::floor(top.y + float(r) * (ph + kGap)));
     maxs[i] = ImVec2(std::floor(mins[i].x + pw), std::floor(mins[i].y + ph));
-    bodies[i] = ImVec2(std::floor(maxs[i].x - mins[i].x - 20), std::floor(maxs[i].y - mins[i].y - header_rows().height - 14));
+    bodies[i] = ImVec2(std::floor(maxs[i].x - mins[i].x - 20), std::floor(maxs[i].y - mins[i].y - header_h - 14));
     const Pane& p = panes_[i];
     stale = stale || p.version != ui.snapshot_version || p.w != bodies[i].x || p.h != bodies[i].y || p.scale != ui.memory_scale;
   }

@@ -163,9 +163,10 @@ TensorPtr to(Runtime& rt, const TensorPtr& self, const ToOptions& o) {
   out->storage()->set_moved_from(self->storage()->id());
   // A moved parameter/buffer/gradient keeps its role; a copy of a pinned staging buffer is just a tensor;
   // the pinned landing buffer of a plain tensor's non_blocking D2H is pinned staging.
-  const Role role = self->storage()->role();
-  const bool plain = role == Role::Tensor || role == Role::Activation || role == Role::PinnedStaging;
-  out->storage()->set_role(pin_out && plain ? Role::PinnedStaging : role == Role::PinnedStaging ? Role::Tensor : role);
+  Role role = self->storage()->role();
+  if (role == Role::PinnedStaging) role = Role::Tensor;
+  if (pin_out && (role == Role::Tensor || role == Role::Activation)) role = Role::PinnedStaging;
+  out->storage()->set_role(role);
   out->storage()->set_owner(self->storage()->owner());
   copy_(rt, out, self, o.non_blocking);
   return out;

@@ -58,7 +58,7 @@ class Session {
   // Statements run so far / in the script.
   virtual int statements_done() const = 0;
   virtual int statement_count() const = 0;
-  // One line about the runner for the status bar ("preview runner", "Python 3.11").
+  // One line about the runner for the status bar ("Python 3.11.2 (embedded), ...", "synthetic benchmark picture").
   virtual std::string describe() const = 0;
   // The runtime's event log so far (allocations, frees, copies, module moves), for the Chrome trace
   // export; a copy, taken on the code thread like every other call.

@@ -79,7 +79,10 @@ TEST(PythonGuiSession, TensorToReturnsSelfWhenNothingChangesAndNonBlockingD2HIsP
   RunOutcome r = s.run_script();
   ASSERT_TRUE(r.ok) << r.traceback;
   EXPECT_EQ(r.output, "True\nTrue cuda:0\n");
-  EXPECT_EQ(count_on(*s.snapshot(), Place::pinned()), 1);
+  auto snap = s.snapshot();
+  EXPECT_EQ(count_on(*snap, Place::pinned()), 1);
+  for (const StorageInfo& st : snap->storages)  // the non_blocking D2H's pinned landing buffer
+    if (st.place == Place::pinned()) EXPECT_EQ(st.role, Role::PinnedStaging) << st.owner;
 }
 
 TEST(PythonGuiSession, MixedDeviceErrorNamesTheLineAndArgument) {
