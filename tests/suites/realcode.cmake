@@ -1,0 +1,19 @@
+# Real code: scripts adapted from PyTorch's tutorials, recipes and examples (tests/realcode/*.py, synthetic data,
+# fewer epochs; each header says where from and what changed). Each runs under `devicescope run` and checks
+# its own results; the CPU-only ones (header `# reference: real`) also run under Debian's real PyTorch and
+# must pass there too. Slowdown against real PyTorch: tests/tools/run_realcode.py --times BIN tests/realcode
+# Included from tests/CMakeLists.txt, so CMAKE_CURRENT_SOURCE_DIR is tests/.
+if(TARGET devicescope)
+  set(DS_REALCODE_PYTHON /usr/bin/python3)
+  if(NOT EXISTS ${DS_REALCODE_PYTHON})
+    set(DS_REALCODE_PYTHON ${Python_EXECUTABLE})
+  endif()
+  file(GLOB DS_REALCODE_SCRIPTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/realcode/*.py)
+  foreach(script ${DS_REALCODE_SCRIPTS})
+    get_filename_component(name ${script} NAME_WE)
+    add_test(NAME realcode_${name}
+             COMMAND ${DS_REALCODE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/run_realcode.py
+                     $<TARGET_FILE:devicescope> ${script})
+    set_tests_properties(realcode_${name} PROPERTIES TIMEOUT 600 LABELS "realcode;python")
+  endforeach()
+endif()
