@@ -1,10 +1,11 @@
 // CSV/JSON for sweep results, via nlohmann::json (Debian's nlohmann-json3-dev).
 #include "bench/sweep_io.h"
 
-#include <fstream>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "trace/recording_file.h"
 
 namespace ds {
 namespace {
@@ -49,21 +50,72 @@ void write_sweep_json(const SweepResult& r, std::ostream& out) {
   out << j.dump(1) << '\n';
 }
 
-SweepResult load_sweep_json(const std::string& path) {
-  std::ifstream in(path);
-  check(bool(in), path + ": cannot open", ErrorKind::ValueError);
+namespace {
+
+// Typed reads that name the offending field; nlohmann's get<uint64_t>() would turn -5 into 2^64-5.
+class BenchFields {
+ public:
+  explicit BenchFields(const std::string& path) : path_(path) {}
+  [[noreturn]] void fail(const std::string& why) const {
+    raise(ErrorKind::ValueError, path_ + ": not a DeviceScope bench file: " + why);
+  }
+  const nlohmann::json& at(const nlohmann::json& j, const char* key, const std::string& where) const {
+    if (!j.is_object()) fail(where + " is not an object");
+    auto it = j.find(key);
+    if (it == j.end()) fail(where + "." + key + " is missing");
+    return *it;
+  }
+  uint64_t count(const nlohmann::json& j, const char* key, const std::string& where) const {
+    const nlohmann::json& v = at(j, key, where);
+    if (!v.is_number_unsigned()) fail(where + "." + key + " is " + v.dump() + ", not a non-negative integer");
+    return v.get<uint64_t>();
+  }
+  // Durations and rates: finite and >= 0 (`optional`: a missing key reads as 0).
+  double amount(const nlohmann::json& j, const char* key, const std::string& where, bool optional = false) const {
+    if (optional && j.is_object() && !j.contains(key)) return 0.0;
+    return amount_value(at(j, key, where), where + "." + key);
+  }
+  double amount_value(const nlohmann::json& v, const std::string& what) const {
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
+      fail(what + " is " + v.dump() + ", not a finite non-negative number");
+    return v.get<double>();
+  }
+  double signed_amount(const nlohmann::json& j, const char* key, const std::string& where) const {
+    const nlohmann::json& v = at(j, key, where);
+    if (!v.is_number() || !std::isfinite(v.get<double>())) fail(where + "." + key + " is " + v.dump() + ", not a finite number");
+    return v.get<double>();
+  }
+
+ private:
+  const std::string& path_;
+};
+
+}  // namespace
+
+SweepResult load_sweep_json(const std::string& path, LoadProgress* progress) {
   const auto fail = [&](const std::string& why) {
     raise(ErrorKind::ValueError, path + ": not a DeviceScope bench file: " + why);
   };
+  // A bench file is a JSON object: anything else is refused from its first bytes, unread.
+  const FileBytes file = read_recording_file(
+      path,
+      [&](std::string_view head, size_t size) {
+        if (size == 0) fail("the file is empty");
+        const size_t i = head.find_first_not_of(" \t\r\n");
+        if (i == std::string_view::npos && head.size() == size) fail("the file holds only white space");
+        if (i == std::string_view::npos || head[i] != '{') fail("missing \"format\": \"devicescope-bench\"");
+      },
+      progress);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(file.begin(), file.begin() + file.size);
   } catch (const nlohmann::json::exception& e) {
     fail(std::string("invalid JSON (") + e.what() + ")");
   }
   // Not j.value("format", ""): it throws a json type_error when "format" holds a non-string (found by fuzzing).
   if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
     fail("missing \"format\": \"devicescope-bench\"");
+  const BenchFields f(path);
   SweepResult r;
   try {
     r.backend = j.at("backend").get<std::string>();
@@ -72,37 +124,45 @@ SweepResult load_sweep_json(const std::string& path) {
     r.devicescope_version = j.value("devicescope_version", "");
     r.machine = j.value("machine", "");
     r.cancelled = j.value("cancelled", false);
+    size_t index = 0;
     for (const auto& pj : j.at("points")) {
+      const std::string where = "points[" + std::to_string(index++) + "]";
       SweepPoint p;
-      p.route = pj.at("route").get<std::string>();
+      p.route = f.at(pj, "route", where).get<std::string>();
       p.memory = pj.at("memory").get<std::string>();
       p.mode = pj.at("mode").get<std::string>();
-      p.bytes = pj.at("bytes").get<uint64_t>();
-      p.samples_ns = pj.at("samples_ns").get<std::vector<double>>();
-      p.median_ns = pj.at("median_ns").get<double>();
-      p.p10_ns = pj.at("p10_ns").get<double>();
-      p.p90_ns = pj.at("p90_ns").get<double>();
-      p.host_ns = pj.value("host_ns", 0.0);
-      p.gbps = pj.at("gbps").get<double>();
-      p.link_gbps = pj.value("link_gbps", 0.0);
-      p.raw_ns = pj.value("raw_ns", 0.0);
-      p.vs_raw = pj.value("vs_raw", 0.0);
+      p.bytes = f.count(pj, "bytes", where);
+      const nlohmann::json& samples = f.at(pj, "samples_ns", where);
+      if (!samples.is_array()) fail(where + ".samples_ns is not an array");
+      for (size_t k = 0; k < samples.size(); ++k)
+        p.samples_ns.push_back(f.amount_value(samples[k], where + ".samples_ns[" + std::to_string(k) + "]"));
+      p.median_ns = f.amount(pj, "median_ns", where);
+      p.p10_ns = f.amount(pj, "p10_ns", where);
+      p.p90_ns = f.amount(pj, "p90_ns", where);
+      p.host_ns = f.amount(pj, "host_ns", where, true);
+      p.gbps = f.amount(pj, "gbps", where);
+      p.link_gbps = f.amount(pj, "link_gbps", where, true);
+      p.raw_ns = f.amount(pj, "raw_ns", where, true);
+      p.vs_raw = f.amount(pj, "vs_raw", where, true);
       p.simulated = pj.at("simulated").get<bool>();
       r.points.push_back(std::move(p));
     }
+    index = 0;
     for (const auto& cj : j.value("pinning", nlohmann::json::array())) {
+      const std::string where = "pinning[" + std::to_string(index++) + "]";
       PinningCost c;
-      c.bytes = cj.at("bytes").get<uint64_t>();
-      c.pin_ns = cj.at("pin_ns").get<double>();
-      c.pin_gbps = cj.at("pin_gbps").get<double>();
+      c.bytes = f.count(cj, "bytes", where);
+      c.pin_ns = f.amount(cj, "pin_ns", where);
+      c.pin_gbps = f.amount(cj, "pin_gbps", where);
       c.measured = cj.at("measured").get<bool>();
-      c.saving_ns = cj.at("saving_ns").get<double>();
-      c.reuses_to_repay = cj.at("reuses_to_repay").get<double>();
+      c.saving_ns = f.signed_amount(cj, "saving_ns", where);  // pinning can cost more than it saves
+      c.reuses_to_repay = f.amount(cj, "reuses_to_repay", where);
       r.pinning.push_back(c);
     }
   } catch (const nlohmann::json::exception& e) {
     fail(std::string("unexpected content (") + e.what() + ")");
   }
+  if (progress) progress->bytes_done = file.size;
   return r;
 }
 

@@ -5,12 +5,15 @@
 #include <string>
 
 #include "bench/transfer_sweep.h"
+#include "trace/load_progress.h"
 
 namespace ds {
 
 void write_sweep_csv(const SweepResult& result, std::ostream& out);
 void write_sweep_json(const SweepResult& result, std::ostream& out);
-// Raises ValueError "<path>: not a DeviceScope bench file: ..." for anything else, truncated or corrupt.
-SweepResult load_sweep_json(const std::string& path);
+// Raises ValueError "<path>: not a DeviceScope bench file: ..." for anything else, truncated, corrupt
+// or holding impossible values (negative bytes or timings), RuntimeError "cannot read <path>: ..."
+// when the path is not a readable regular file. `progress` (optional): see trace/load_progress.h.
+SweepResult load_sweep_json(const std::string& path, LoadProgress* progress = nullptr);
 
 }  // namespace ds

@@ -1,12 +1,18 @@
 // parse_transfers_csv: reads back write_transfers_csv's output (RFC 4180 quoting, LF or CRLF lines).
 // duration_ns and gbps are derived columns: checked to be numbers, then recomputed from the record.
+// Fields are views into the file's bytes (a copy only for a quoted field with doubled quotes), so a
+// row costs no allocation but its owner string: millions of rows load at memory speed.
 #include <charconv>
+#include <cmath>
+#include <deque>
 #include <string_view>
 #include <vector>
 
 #include "trace/export_csv.h"
 #include "trace/load_trace.h"
+#include "trace/recording_file.h"
 #include "trace/trace_text.h"
+#include "trace/transfer_checks.h"
 
 namespace ds {
 namespace {
@@ -15,42 +21,26 @@ class CsvReader {
  public:
   CsvReader(const char* data, size_t size, const std::string& name) : s_(data, size), name_(name) {}
 
-  // Reads the next record into `fields`; false at the end of the input.
-  bool next(std::vector<std::string>& fields) {
+  // Reads the next record into `fields` (valid until the next call); false at the end of the input.
+  bool next(std::vector<std::string_view>& fields) {
     fields.clear();
+    unescaped_.clear();
     if (pos_ >= s_.size()) return false;
     record_line_ = line_;
-    std::string field;
     while (true) {
       if (pos_ < s_.size() && s_[pos_] == '"') {
-        ++pos_;
-        while (true) {
-          if (pos_ >= s_.size())
-            throw not_a_trace(name_, "line " + std::to_string(record_line_) +
-                                         ": a quoted field is not closed (truncated file?)");
-          const char c = s_[pos_++];
-          if (c == '"') {
-            if (pos_ < s_.size() && s_[pos_] == '"') {
-              field.push_back('"');
-              ++pos_;
-              continue;
-            }
-            break;
-          }
-          if (c == '\n') ++line_;
-          field.push_back(c);
-        }
+        fields.push_back(quoted_field());
         if (pos_ < s_.size() && s_[pos_] != ',' && s_[pos_] != '\n' && s_[pos_] != '\r')
           throw not_a_trace(name_, "line " + std::to_string(line_) + ": text after a closing quote");
       } else {
+        const size_t start = pos_;
         while (pos_ < s_.size() && s_[pos_] != ',' && s_[pos_] != '\n' && s_[pos_] != '\r') {
           if (s_[pos_] == '"')
             throw not_a_trace(name_, "line " + std::to_string(line_) + ": a quote inside an unquoted field");
-          field.push_back(s_[pos_++]);
+          ++pos_;
         }
+        fields.push_back(s_.substr(start, pos_ - start));
       }
-      fields.push_back(std::move(field));
-      field.clear();
       if (pos_ >= s_.size()) {
         ended_without_newline_ = true;
         return true;
@@ -63,15 +53,42 @@ class CsvReader {
     }
   }
   size_t record_line() const { return record_line_; }
+  size_t offset() const { return pos_; }
   bool ended_without_newline() const { return ended_without_newline_; }
 
  private:
+  // At the opening quote; returns the unquoted text and leaves pos_ after the closing quote.
+  std::string_view quoted_field() {
+    const size_t start = ++pos_;
+    std::string* copy = nullptr;  // only once a doubled quote is met
+    size_t run = start;           // start of the text not yet appended to *copy
+    while (true) {
+      if (pos_ >= s_.size())
+        throw not_a_trace(name_, "line " + std::to_string(record_line_) +
+                                     ": a quoted field is not closed (truncated file?)");
+      const char c = s_[pos_++];
+      if (c == '\n') ++line_;
+      if (c != '"') continue;
+      if (pos_ < s_.size() && s_[pos_] == '"') {  // "" stands for one quote
+        if (!copy) copy = &unescaped_.emplace_back();
+        copy->append(s_.substr(run, pos_ - run));
+        run = ++pos_;
+        continue;
+      }
+      const std::string_view tail = s_.substr(run, pos_ - 1 - run);
+      if (!copy) return tail;
+      copy->append(tail);
+      return *copy;
+    }
+  }
+
   std::string_view s_;
   const std::string& name_;
   size_t pos_ = 0;
   size_t line_ = 1;
   size_t record_line_ = 1;
   bool ended_without_newline_ = false;
+  std::deque<std::string> unescaped_;  // a deque: views into earlier strings stay valid as it grows
 };
 
 std::vector<std::string_view> split_header() {
@@ -88,27 +105,28 @@ std::vector<std::string_view> split_header() {
 
 class RowParser {
  public:
-  RowParser(const std::vector<std::string>& f, const std::vector<std::string_view>& cols, size_t line,
+  RowParser(const std::vector<std::string_view>& f, const std::vector<std::string_view>& cols, size_t line,
             const std::string& name)
       : f_(f), cols_(cols), line_(line), name_(name) {}
 
   [[noreturn]] void bad(size_t i, const char* want) const {
-    throw not_a_trace(name_, "line " + std::to_string(line_) + ": column " + std::string(cols_[i]) + " is '" + f_[i] +
-                                 "', not " + want);
+    throw not_a_trace(name_, "line " + std::to_string(line_) + ": column " + std::string(cols_[i]) + " is '" +
+                                 std::string(f_[i]) + "', not " + want);
   }
   template <typename T>
   T integer(size_t i) const {
     T v{};
-    const std::string& s = f_[i];
+    const std::string_view s = f_[i];
     auto r = std::from_chars(s.data(), s.data() + s.size(), v);
     if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) bad(i, "an integer");
     return v;
   }
+  // from_chars reads "nan" and "inf" too; no DeviceScope column holds either.
   double number(size_t i) const {
     double v = 0;
-    const std::string& s = f_[i];
+    const std::string_view s = f_[i];
     auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) bad(i, "a number");
+    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(v)) bad(i, "a finite number");
     return v;
   }
   bool boolean(size_t i) const {
@@ -128,7 +146,7 @@ class RowParser {
   }
 
  private:
-  const std::vector<std::string>& f_;
+  const std::vector<std::string_view>& f_;
   const std::vector<std::string_view>& cols_;
   size_t line_;
   const std::string& name_;
@@ -136,10 +154,12 @@ class RowParser {
 
 }  // namespace
 
-std::deque<TransferRecord> parse_transfers_csv(const char* data, size_t size, const std::string& name) {
+std::deque<TransferRecord> parse_transfers_csv(const char* data, size_t size, const std::string& name,
+                                               LoadProgress* progress) {
   static const std::vector<std::string_view> cols = split_header();
   CsvReader reader(data, size, name);
-  std::vector<std::string> fields;
+  ParseProgress ticker(progress, name);
+  std::vector<std::string_view> fields;
   if (!reader.next(fields)) throw not_a_trace(name, "the file is empty");
   bool header_ok = fields.size() == cols.size();
   for (size_t i = 0; header_ok && i < cols.size(); ++i) header_ok = fields[i] == cols[i];
@@ -148,7 +168,9 @@ std::deque<TransferRecord> parse_transfers_csv(const char* data, size_t size, co
                                 std::string(kTransfersCsvHeader) + ")");
 
   std::deque<TransferRecord> out;
+  UniqueIdCheck ids;
   while (reader.next(fields)) {
+    ticker.at(reader.offset());
     const size_t line = reader.record_line();
     if (fields.size() == 1 && fields[0].empty()) continue;  // blank line
     if (fields.size() != cols.size())
@@ -156,7 +178,7 @@ std::deque<TransferRecord> parse_transfers_csv(const char* data, size_t size, co
                                   " fields, found " + std::to_string(fields.size()) +
                                   (reader.ended_without_newline() ? " (truncated file?)" : ""));
     RowParser p(fields, cols, line, name);
-    TransferRecord t;
+    TransferRecord& t = out.emplace_back();
     t.id = p.integer<uint64_t>(0);
     t.src = p.place(1);
     t.dst = p.place(2);
@@ -176,14 +198,20 @@ std::deque<TransferRecord> parse_transfers_csv(const char* data, size_t size, co
     t.complete = p.boolean(16);
     t.src_storage = p.integer<uint64_t>(17);
     t.dst_storage = p.integer<uint64_t>(18);
-    t.owner = std::move(fields[19]);
-    out.push_back(std::move(t));
+    t.owner.assign(fields[19]);
+    if (const std::string problem = transfer_problem(t); !problem.empty())
+      throw not_a_trace(name, "line " + std::to_string(line) + " (transfer " + std::to_string(t.id) + "): " + problem);
+    ids.add(t.id, line);
   }
   // A file cut inside its last row usually fails above; one cut right after a field may not, so a
   // DeviceScope CSV must end with a line break.
   if (reader.ended_without_newline())
     throw not_a_trace(name, "line " + std::to_string(reader.record_line()) +
                                 ": the last line has no line break (truncated file?)");
+  if (auto d = ids.find_duplicate())
+    throw not_a_trace(name, "transfer id " + std::to_string(d->id) + " appears twice (lines " +
+                                std::to_string(d->first) + " and " + std::to_string(d->second) + ")");
+  ticker.publish(size);
   return out;
 }
 

@@ -4,19 +4,15 @@
 // file is known to be DeviceScope's, so a foreign file gets "written by another program?".
 #include "trace/load_trace.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
 #include <limits>
 #include <optional>
 #include <vector>
 
 #include "trace/json_reader.h"
+#include "trace/recording_file.h"
 #include "trace/trace_text.h"
+#include "trace/transfer_checks.h"
 
 namespace ds {
 namespace {
@@ -141,40 +137,31 @@ struct Metadata {
 
 class ChromeTraceReader {
  public:
-  ChromeTraceReader(const char* data, size_t size, const std::string& name) : r_(data, size), name_(name) {}
+  ChromeTraceReader(const char* data, size_t size, const std::string& name, LoadProgress* progress)
+      : r_(data, size), name_(name), progress_(progress, name) {}
+
+  // Only the JSON syntax of the first bytes of a larger file: a syntax error there is the whole
+  // file's first one (the reader never looks ahead), so the file is refused without reading the rest.
+  void check_head() {
+    LoadedTrace ignored;
+    try {
+      read_json(ignored);
+    } catch (const JsonSyntaxError& e) {
+      if (!e.truncated) throw invalid_json(e);
+    }
+  }
 
   LoadedTrace read() {
     LoadedTrace out;
     out.format = "chrome-trace";
-    bool root_is_array = false, saw_events = false, saw_rows = false;
     try {
-      if (r_.peek() == Type::Array) {
-        root_is_array = true;
-        r_.skip_value();
-      } else {
-        r_.begin_object();  // anything else than '{' is a syntax error here
-        std::string_view key;
-        while (r_.next_key(key)) {
-          if (key == "traceEvents" && r_.peek() == Type::Array) {
-            saw_events = true;
-            read_trace_events(out);
-          } else if (key == "devicescopeEvents" && r_.peek() == Type::Array) {
-            saw_rows = true;
-            read_event_rows(out);
-          } else if (key == "metadata" && r_.peek() == Type::Object) {
-            read_metadata();
-          } else {
-            r_.skip_value();
-          }
-        }
-      }
-      r_.finish();
+      read_json(out);
     } catch (const JsonSyntaxError& e) {
       if (e.truncated) throw refuse("the JSON ends early after " + std::to_string(e.offset) + " bytes (truncated file?)");
-      throw refuse("invalid JSON at byte " + std::to_string(e.offset) + ": " + e.what());
+      throw invalid_json(e);
     }
 
-    if (root_is_array) throw refuse("a JSON array, not a DeviceScope Chrome trace (no metadata)");
+    if (root_is_array_) throw refuse("a JSON array, not a DeviceScope Chrome trace (no metadata)");
     if (!md_.present || md_.producer != "DeviceScope" || md_.format != kChromeTraceFormat)
       throw refuse("no DeviceScope metadata (a JSON file or Chrome trace written by another program?)");
     if (!md_.format_version) throw refuse("metadata: 'format_version' is missing or not a non-negative integer");
@@ -182,8 +169,8 @@ class ChromeTraceReader {
       throw refuse("written by a newer DeviceScope (format_version " + std::to_string(*md_.format_version) +
                    ", this build reads up to " + std::to_string(kChromeTraceFormatVersion) + ")");
     if (!problem_.empty()) throw refuse(problem_);
-    if (!saw_events) throw refuse("no traceEvents array");
-    if (!saw_rows) throw refuse("no devicescopeEvents array");
+    if (!saw_events_) throw refuse("no traceEvents array");
+    if (!saw_rows_) throw refuse("no devicescopeEvents array");
     bool columns_ok = md_.columns && md_.columns->size() == std::size(kTraceEventColumns);
     for (size_t i = 0; columns_ok && i < md_.columns->size(); ++i) columns_ok = (*md_.columns)[i] == kTraceEventColumns[i];
     if (!columns_ok) throw refuse("metadata.event_columns does not list the event columns this build reads");
@@ -198,6 +185,9 @@ class ChromeTraceReader {
     if (*md_.event_count != out.events.size())
       throw refuse("metadata says " + std::to_string(*md_.event_count) + " events but the file has " +
                    std::to_string(out.events.size()));
+    if (auto d = ids_.find_duplicate())
+      throw refuse("transfer id " + std::to_string(d->id) + " appears twice (traceEvents[" + std::to_string(d->first) +
+                   "] and traceEvents[" + std::to_string(d->second) + "])");
     need(md_.version, "devicescope_version", "a string");
     need(md_.backend, "backend", "a string");
     need(md_.simulated, "simulated", "true or false");
@@ -209,6 +199,43 @@ class ChromeTraceReader {
 
  private:
   Error refuse(const std::string& what) const { return not_a_trace(name_, what); }
+  Error invalid_json(const JsonSyntaxError& e) const {
+    return refuse("invalid JSON at byte " + std::to_string(e.offset) + ": " + e.what());
+  }
+
+  // The document's top level; JSON syntax errors propagate as JsonSyntaxError.
+  void read_json(LoadedTrace& out) {
+    if (r_.peek() == Type::Array) {
+      root_is_array_ = true;
+      r_.skip_value();
+    } else {
+      r_.begin_object();  // anything else than '{' is a syntax error here
+      std::string_view key;
+      // JSON allows a key twice, but which one a reader keeps differs between readers: a DeviceScope
+      // trace with two traceEvents arrays could show something other than what Perfetto shows.
+      bool saw_metadata = false;
+      auto once = [&](bool& seen) {
+        if (seen) note_problem("the key '" + std::string(key) + "' appears twice");
+        seen = true;
+      };
+      while (r_.next_key(key)) {
+        if (key == "traceEvents" && r_.peek() == Type::Array) {
+          once(saw_events_);
+          read_trace_events(out);
+        } else if (key == "devicescopeEvents" && r_.peek() == Type::Array) {
+          once(saw_rows_);
+          read_event_rows(out);
+        } else if (key == "metadata" && r_.peek() == Type::Object) {
+          once(saw_metadata);
+          read_metadata();
+        } else {
+          r_.skip_value();
+        }
+      }
+    }
+    r_.finish();
+    progress_.publish(r_.offset());
+  }
   void note_problem(const std::string& what) {
     if (problem_.empty()) problem_ = what;
   }
@@ -217,6 +244,7 @@ class ChromeTraceReader {
     r_.begin_array();
     std::string_view key;
     for (size_t index = 0; r_.next_element(); ++index) {
+      progress_.at(r_.offset());
       if (r_.peek() != Type::Object) {
         note_problem("traceEvents[" + std::to_string(index) + "] is not an object");
         r_.skip_value();
@@ -225,7 +253,8 @@ class ChromeTraceReader {
       r_.begin_object();
       bool is_x = false, is_transfer = false, has_args = false;
       uint32_t seen = 0;
-      int bad = -1;  // first arg with a wrong value
+      int bad = -1;        // first arg with a wrong value
+      int duplicate = -1;  // first arg given twice
       TransferRecord t;
       while (r_.next_key(key)) {
         if (key == "ph" && r_.peek() == Type::String) {
@@ -243,8 +272,9 @@ class ChromeTraceReader {
               continue;
             }
             const Value v = read_value(r_, kArgs[arg].kind);
-            if (!v.ok) {
-              if (bad < 0) bad = arg;
+            if (!v.ok || (seen & (1u << arg))) {
+              if (v.ok && duplicate < 0) duplicate = arg;
+              if (!v.ok && bad < 0) bad = arg;
               continue;
             }
             store(t, arg, v);
@@ -266,6 +296,16 @@ class ChromeTraceReader {
                      "' is missing or not " + wanted(kArgs[bad].kind));
         continue;
       }
+      if (duplicate >= 0) {
+        note_problem("traceEvents[" + std::to_string(index) + "]: args has '" + std::string(kArgs[duplicate].key) +
+                     "' twice");
+        continue;
+      }
+      if (const std::string problem = transfer_problem(t); !problem.empty()) {
+        note_problem("traceEvents[" + std::to_string(index) + "] (transfer " + std::to_string(t.id) + "): " + problem);
+        continue;
+      }
+      ids_.add(t.id, index);
       out.transfers.push_back(std::move(t));
     }
   }
@@ -276,6 +316,7 @@ class ChromeTraceReader {
     static_assert(std::size(kinds) == std::size(kTraceEventColumns));
     r_.begin_array();
     for (size_t index = 0; r_.next_element(); ++index) {
+      progress_.at(r_.offset());
       auto where = [&] { return "devicescopeEvents[" + std::to_string(index) + "]"; };
       if (r_.peek() != Type::Array) {
         note_problem(where() + ": expected an array of " + std::to_string(std::size(kinds)) + " values");
@@ -364,45 +405,11 @@ class ChromeTraceReader {
 
   JsonReader r_;
   const std::string& name_;
+  ParseProgress progress_;
   Metadata md_;
   std::string problem_;
-};
-
-// Read-only view of a whole file (mmap; empty files have no mapping).
-class MappedFile {
- public:
-  explicit MappedFile(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) raise(ErrorKind::RuntimeError, "cannot read " + path + ": " + std::strerror(errno));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-      const int err = S_ISDIR(st.st_mode) ? EISDIR : errno;
-      ::close(fd);
-      raise(ErrorKind::RuntimeError, "cannot read " + path + ": " + std::strerror(err));
-    }
-    size_ = size_t(st.st_size);
-    if (size_ > 0) {
-      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (p == MAP_FAILED) {
-        const int err = errno;
-        ::close(fd);
-        raise(ErrorKind::RuntimeError, "cannot read " + path + ": " + std::strerror(err));
-      }
-      data_ = static_cast<const char*>(p);
-    }
-    ::close(fd);
-  }
-  ~MappedFile() {
-    if (data_) ::munmap(const_cast<char*>(data_), size_);
-  }
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-  const char* data() const { return data_ ? data_ : ""; }
-  size_t size() const { return size_; }
-
- private:
-  const char* data_ = nullptr;
-  size_t size_ = 0;
+  bool root_is_array_ = false, saw_events_ = false, saw_rows_ = false;
+  UniqueIdCheck ids_;
 };
 
 // The first bytes of a file, printable, for "starts with ..." messages.
@@ -421,37 +428,91 @@ Error not_a_trace(const std::string& name, const std::string& what) {
   return Error(ErrorKind::ValueError, name + ": not a DeviceScope trace: " + what);
 }
 
-LoadedTrace parse_chrome_trace(const char* data, size_t size, const std::string& name) {
-  return ChromeTraceReader(data, size, name).read();
+LoadedTrace parse_chrome_trace(const char* data, size_t size, const std::string& name, LoadProgress* progress) {
+  return ChromeTraceReader(data, size, name, progress).read();
 }
 
-LoadedTrace load_trace(const std::string& path) {
-  MappedFile file(path);
-  const char* p = file.data();
-  size_t n = file.size();
-  size_t i = 0;
-  if (n >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) i = 3;  // UTF-8 byte order mark
-  while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) ++i;
-  if (i == n) throw not_a_trace(path, n == 0 ? "the file is empty" : "the file holds only white space");
-  if (p[i] == '{' || p[i] == '[') return parse_chrome_trace(p + i, n - i, path);
-  if (std::string_view(p + i, n - i).substr(0, 7) == "id,src,") {
-    LoadedTrace out;
-    out.format = "csv";
-    out.meta.simulated = false;
-    out.transfers = parse_transfers_csv(p + i, n - i, path);
-    for (const auto& t : out.transfers) out.meta.simulated = out.meta.simulated || t.simulated;
-    return out;
+namespace {
+
+size_t after_bom(std::string_view s) { return s.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0; }
+
+// Where the content starts: after a UTF-8 byte order mark and white space.
+size_t content_start(std::string_view s) {
+  size_t i = after_bom(s);
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n')) ++i;
+  return i;
+}
+
+bool starts_like_csv(std::string_view content) { return content.substr(0, 7) == "id,src,"; }
+
+// The complete lines of a CSV file's head are parsed as the whole file would be: an error there is
+// the file's error. A quoted field running past the head is not one.
+void sniff_csv(const std::string& path, std::string_view content) {
+  const size_t last_newline = content.rfind('\n');
+  if (last_newline == std::string_view::npos) return;
+  try {
+    parse_transfers_csv(content.data(), last_newline + 1, path);
+  } catch (const Error& e) {
+    if (std::string_view(e.what()).find("a quoted field is not closed") == std::string_view::npos) throw;
+  }
+}
+
+// Refuses from the first bytes (`head`, of a file of `size` bytes) what cannot be a recording, so a
+// huge foreign file is not read into memory only to be refused. What it lets through is parsed fully.
+void sniff_recording(const std::string& path, std::string_view head, size_t size, bool csv_only) {
+  if (size == 0) throw not_a_trace(path, "the file is empty");
+  const bool whole = head.size() == size;
+  if (csv_only) {
+    if (!whole) sniff_csv(path, head.substr(after_bom(head)));
+    return;
+  }
+  const size_t i = content_start(head);
+  if (i == head.size()) {
+    if (whole) throw not_a_trace(path, "the file holds only white space");
+    throw not_a_trace(path, "the file starts with more than " + std::to_string(head.size()) + " bytes of white space");
+  }
+  const std::string_view content = head.substr(i);
+  if (content[0] == '{' || content[0] == '[') {
+    if (!whole) ChromeTraceReader(content.data(), content.size(), path, nullptr).check_head();
+    return;
+  }
+  if (starts_like_csv(content)) {
+    if (!whole) sniff_csv(path, content);
+    return;
   }
   throw not_a_trace(path, "neither Chrome trace JSON nor a DeviceScope transfers CSV (it starts with \"" +
-                              opening(p + i, n - i) + "\")");
+                              opening(content.data(), content.size()) + "\")");
 }
 
-std::deque<TransferRecord> load_transfers_csv(const std::string& path) {
-  MappedFile file(path);
-  if (file.size() == 0) throw not_a_trace(path, "the file is empty");
-  const char* p = file.data();
-  size_t skip = file.size() >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-  return parse_transfers_csv(p + skip, file.size() - skip, path);
+}  // namespace
+
+LoadedTrace load_trace(const std::string& path, LoadProgress* progress) {
+  const FileBytes file = read_recording_file(
+      path, [&](std::string_view head, size_t size) { sniff_recording(path, head, size, false); }, progress);
+  const std::string_view all(file.begin(), file.size);
+  const size_t i = content_start(all);
+  const std::string_view content = all.substr(i);
+  LoadedTrace out;
+  if (content[0] == '{' || content[0] == '[') {
+    out = ChromeTraceReader(content.data(), content.size(), path, progress).read();
+  } else {
+    out.format = "csv";
+    out.meta.simulated = false;
+    out.transfers = parse_transfers_csv(content.data(), content.size(), path, progress);
+    for (const auto& t : out.transfers) out.meta.simulated = out.meta.simulated || t.simulated;
+  }
+  if (progress) progress->bytes_done = file.size;
+  return out;
+}
+
+std::deque<TransferRecord> load_transfers_csv(const std::string& path, LoadProgress* progress) {
+  const FileBytes file = read_recording_file(
+      path, [&](std::string_view head, size_t size) { sniff_recording(path, head, size, true); }, progress);
+  const std::string_view all(file.begin(), file.size);
+  const size_t skip = after_bom(all);
+  auto out = parse_transfers_csv(all.data() + skip, all.size() - skip, path, progress);
+  if (progress) progress->bytes_done = file.size;
+  return out;
 }
 
 }  // namespace ds

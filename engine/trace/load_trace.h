@@ -8,6 +8,7 @@
 
 #include "core/errors.h"
 #include "trace/export_chrome_trace.h"
+#include "trace/load_progress.h"
 #include "trace/records.h"
 
 namespace ds {
@@ -19,15 +20,20 @@ struct LoadedTrace {
   std::string format;                    // "chrome-trace" or "csv"
 };
 
-// Detects the format from the content. A file that cannot be read raises RuntimeError
-// "cannot read <path>: <strerror>"; anything that is not a complete DeviceScope trace raises
-// ValueError "<path>: not a DeviceScope trace: <what is wrong>".
-LoadedTrace load_trace(const std::string& path);
-std::deque<TransferRecord> load_transfers_csv(const std::string& path);
+// Detects the format from the content. A file that cannot be read (missing, a directory, a FIFO or
+// device, changed while read) raises RuntimeError "cannot read <path>: <why>"; anything that is not
+// a complete, consistent DeviceScope trace raises ValueError "<path>: not a DeviceScope trace: <what
+// is wrong>" (a file that is plainly not a recording is refused from its first bytes, unread).
+// `progress` (optional) reports how far the load is and can cancel it (LoadCancelled).
+LoadedTrace load_trace(const std::string& path, LoadProgress* progress = nullptr);
+std::deque<TransferRecord> load_transfers_csv(const std::string& path, LoadProgress* progress = nullptr);
 
-// The same from memory; `name` stands for the path in messages.
-LoadedTrace parse_chrome_trace(const char* data, size_t size, const std::string& name);
-std::deque<TransferRecord> parse_transfers_csv(const char* data, size_t size, const std::string& name);
+// The same from memory; `name` stands for the path in messages. `progress->bytes_done` counts bytes
+// of `data` parsed (bytes_total and bytes_read are left to the caller).
+LoadedTrace parse_chrome_trace(const char* data, size_t size, const std::string& name,
+                               LoadProgress* progress = nullptr);
+std::deque<TransferRecord> parse_transfers_csv(const char* data, size_t size, const std::string& name,
+                                               LoadProgress* progress = nullptr);
 
 // The ValueError the loaders raise.
 Error not_a_trace(const std::string& name, const std::string& what);
