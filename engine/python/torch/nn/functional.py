@@ -10,6 +10,10 @@ from ._functional_loss import (  # noqa: F401
     _Reduction, binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, l1_loss,
     mse_loss, nll_loss, smooth_l1_loss, huber_loss, kl_div)
 from .modules.utils import _pair
+from ._functional_dropout import (  # noqa: F401
+    alpha_dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout)
+from ._functional_attention import (  # noqa: F401
+    _canonical_mask, _none_or_dtype, multi_head_attention_forward, scaled_dot_product_attention)
 
 
 # ----------------------------------------------------------------------------- linear

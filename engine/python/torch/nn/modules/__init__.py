@@ -8,7 +8,11 @@ from .normalization import LayerNorm, GroupNorm
 from .sparse import Embedding
 from .activation import (ReLU, ReLU6, LeakyReLU, ELU, GELU, SiLU, Sigmoid, Tanh, Softplus, Hardtanh,
                          Softmax, LogSoftmax)
-from .dropout import Dropout
+from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout
+from .attention import MultiheadAttention
+from .transformer import (Transformer, TransformerEncoder, TransformerDecoder, TransformerEncoderLayer,
+                          TransformerDecoderLayer)
+from .rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell
 from .flatten import Flatten, Unflatten
 from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
 from .loss import (L1Loss, MSELoss, NLLLoss, CrossEntropyLoss, BCELoss, BCEWithLogitsLoss,
@@ -21,4 +25,7 @@ __all__ = [
     "Softplus", "Hardtanh", "Softmax", "LogSoftmax", "Dropout", "Flatten", "Unflatten", "MaxPool2d",
     "AvgPool2d", "AdaptiveAvgPool2d", "L1Loss", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
     "BCEWithLogitsLoss", "SmoothL1Loss", "HuberLoss", "KLDivLoss",
+    "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
+    "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "MultiheadAttention",
+    "Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer", "TransformerDecoderLayer",
 ]

@@ -163,3 +163,6 @@ class LogSoftmax(Module):
 
     def extra_repr(self):
         return "dim={dim}".format(dim=self.dim)
+
+
+from .attention import MultiheadAttention  # noqa: E402,F401 - PyTorch defines it in activation.py

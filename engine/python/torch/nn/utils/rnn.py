@@ -1,0 +1,203 @@
+# torch.nn.utils.rnn: PackedSequence and the pack / pad helpers, with PyTorch's layouts and errors.
+# A packed batch is the time-major concatenation of each step's live rows (sequences sorted longest first);
+# batch_sizes (int64, always on the CPU) says how many rows each step has.
+from collections import namedtuple
+from collections.abc import Iterable
+
+import torch
+from .._composite import named
+
+__all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence", "pad_packed_sequence", "pad_sequence",
+           "unpad_sequence", "pack_sequence", "unpack_sequence"]
+
+PackedSequence_ = namedtuple("PackedSequence_", ["data", "batch_sizes", "sorted_indices", "unsorted_indices"])
+
+
+def bind(optional, fn):
+    return None if optional is None else fn(optional)
+
+
+class PackedSequence(PackedSequence_):
+    """Holds the data and list of batch_sizes of a packed sequence (made by pack_padded_sequence)."""
+
+    def __new__(cls, data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
+        return super().__new__(cls, *_packed_sequence_init_args(data, batch_sizes, sorted_indices, unsorted_indices))
+
+    def pin_memory(self):
+        return type(self)(self.data.pin_memory(), self.batch_sizes, bind(self.sorted_indices, lambda t: t.pin_memory()),
+                          bind(self.unsorted_indices, lambda t: t.pin_memory()))
+
+    def cuda(self, *args, **kwargs):
+        ex = torch.tensor((), dtype=self.data.dtype, device=self.data.device).to(*args, **kwargs)
+        if ex.is_cuda:
+            return self.to(*args, **kwargs)
+        return self.to(*args, device="cuda", **kwargs)
+
+    def cpu(self, *args, **kwargs):
+        ex = torch.tensor((), dtype=self.data.dtype, device=self.data.device).to(*args, **kwargs)
+        if ex.device.type == "cpu":
+            return self.to(*args, **kwargs)
+        return self.to(*args, device="cpu", **kwargs)
+
+    def double(self):
+        return self.to(dtype=torch.double)
+
+    def float(self):
+        return self.to(dtype=torch.float)
+
+    def half(self):
+        return self.to(dtype=torch.half)
+
+    def long(self):
+        return self.to(dtype=torch.long)
+
+    def int(self):
+        return self.to(dtype=torch.int)
+
+    def to(self, *args, **kwargs):
+        """The data moves; batch_sizes stays on the CPU; the index tensors follow the data's device."""
+        data = self.data.to(*args, **kwargs)
+        if data is self.data:
+            return self
+        kwargs = {k: v for k, v in kwargs.items() if k not in ("device", "dtype")}
+        sorted_indices = bind(self.sorted_indices, lambda t: t.to(data.device, **kwargs))
+        unsorted_indices = bind(self.unsorted_indices, lambda t: t.to(data.device, **kwargs))
+        return type(self)(data, self.batch_sizes, sorted_indices, unsorted_indices)
+
+    @property
+    def is_cuda(self):
+        return self.data.is_cuda
+
+    def is_pinned(self):
+        return self.data.is_pinned()
+
+
+def _packed_sequence_init_args(data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
+    if unsorted_indices is None:
+        unsorted_indices = invert_permutation(sorted_indices)
+    if batch_sizes is not None:
+        if batch_sizes.device.type != "cpu":
+            raise ValueError(
+                "batch_sizes should always be on CPU. Instances of PackedSequence should never be created manually. "
+                "They should be instantiated by functions like pack_sequence and pack_padded_sequences in "
+                "nn.utils.rnn. https://pytorch.org/docs/stable/nn.html#torch.nn.utils.rnn.pack_sequence")
+        return data, batch_sizes, sorted_indices, unsorted_indices
+    assert isinstance(data, (list, tuple)) and len(data) == 2
+    return data[0], data[1], sorted_indices, unsorted_indices
+
+
+def invert_permutation(permutation):
+    if permutation is None:
+        return None
+    return torch.argsort(permutation)
+
+
+def _check_lengths(lengths, batch_size, enforce_sorted):
+    values = [int(v) for v in lengths.tolist()]
+    if len(values) != batch_size:
+        raise RuntimeError("Expected `len(lengths)` to be equal to batch_size, but got {} (batch_size={})"
+                           .format(len(values), batch_size))
+    if values and values[-1] <= 0:
+        raise RuntimeError("Length of all samples has to be greater than 0, but found an element in 'lengths' "
+                           "that is <= 0")
+    if enforce_sorted and any(values[i] < values[i + 1] for i in range(len(values) - 1)):
+        raise RuntimeError("`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. You "
+                           "can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence to sidestep "
+                           "this requirement if you do not need ONNX exportability.")
+    return values
+
+
+def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True):
+    """Packs a padded batch [T, B, *] (or [B, T, *]) whose sequences have the given lengths."""
+    lengths = torch.as_tensor(lengths, dtype=torch.int64, device="cpu")
+    if enforce_sorted:
+        sorted_indices = None
+    else:
+        lengths, sorted_indices = torch.sort(lengths, descending=True)
+        sorted_indices = sorted_indices.to(input.device)
+        input = input.index_select(0 if batch_first else 1, sorted_indices)
+    if batch_first:
+        input = input.transpose(0, 1)
+    values = _check_lengths(lengths, input.shape[1], enforce_sorted or sorted_indices is not None)
+    if values[0] > input.shape[0]:
+        raise RuntimeError("Expected sequence length to be larger than or equal to {} (got {})".format(
+            values[0], input.shape[0]))
+    batch_sizes = [sum(1 for n in values if n > t) for t in range(values[0])]
+    batch_sizes_t = torch.tensor(batch_sizes, dtype=torch.int64)
+    data = named("PackPaddedSequenceBackward0",
+                 lambda x: torch.cat([x[t, :bs] for t, bs in enumerate(batch_sizes)], 0), (input,),
+                 saved={"batch_first": batch_first, "input_sym_sizes": tuple(input.shape),
+                        "result1": batch_sizes_t}, linear=(0,))
+    return PackedSequence(data, batch_sizes_t, sorted_indices, None)
+
+
+def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
+    """Inverse of pack_padded_sequence: (padded batch, lengths as a CPU int64 tensor), original order."""
+    sizes = [int(b) for b in sequence.batch_sizes.tolist()]
+    max_seq_length = len(sizes)
+    if total_length is not None:
+        if total_length < max_seq_length:
+            raise ValueError("Expected total_length to be at least the length of the longest sequence in input, "
+                             "but got total_length={} and max sequence length being {}".format(
+                                 total_length, max_seq_length))
+        max_seq_length = total_length
+    data = sequence.data
+    batch = sizes[0]
+    feature = tuple(data.shape[1:])
+
+    def pad_rows(x, n):
+        if x.shape[0] == n:
+            return x
+        fill = torch.full((n - x.shape[0],) + feature, padding_value, dtype=data.dtype, device=data.device)
+        return torch.cat([x, fill], 0)
+
+    steps = [pad_rows(part, batch) for part in data.split(sizes, 0)]
+    steps += [torch.full((batch,) + feature, padding_value, dtype=data.dtype, device=data.device)] * \
+        (max_seq_length - len(sizes))
+    padded = torch.stack(steps, 0)
+    if batch_first:
+        padded = padded.transpose(0, 1)
+    lengths = torch.tensor([sum(1 for bs in sizes if bs > b) for b in range(batch)], dtype=torch.int64)
+    unsorted_indices = sequence.unsorted_indices
+    if unsorted_indices is not None:
+        return padded.index_select(0 if batch_first else 1, unsorted_indices), lengths[unsorted_indices.cpu()]
+    return padded, lengths
+
+
+def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
+    """Stacks variable-length tensors [L_i, *] into [max L, B, *] (or [B, max L, *]), padding the rest."""
+    if isinstance(sequences, torch.Tensor):
+        sequences = sequences.unbind(0)
+    elif not isinstance(sequences, Iterable):
+        raise RuntimeError("pad_sequence: Expected iterable for input sequences, but got arg of type: {}"
+                           .format(type(sequences)))
+    sequences = tuple(sequences)
+    if padding_side not in ("left", "right"):
+        raise ValueError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
+    if len(sequences) == 0:
+        raise RuntimeError("received an empty list of sequences")
+    max_len = max(s.size(0) for s in sequences)
+    rows = []
+    for s in sequences:
+        n = max_len - s.size(0)
+        if n:
+            fill = torch.full((n,) + tuple(s.shape[1:]), padding_value, dtype=s.dtype, device=s.device)
+            s = torch.cat([s, fill] if padding_side == "right" else [fill, s], 0)
+        rows.append(s)
+    return torch.stack(rows, 0 if batch_first else 1)
+
+
+def unpad_sequence(padded_sequences, lengths, batch_first=False):
+    if not batch_first:
+        padded_sequences = padded_sequences.transpose(0, 1)
+    return [seq[:int(length)] for seq, length in zip(padded_sequences, lengths)]
+
+
+def pack_sequence(sequences, enforce_sorted=True):
+    lengths = torch.as_tensor([v.size(0) for v in sequences])
+    return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
+
+
+def unpack_sequence(packed_sequences):
+    padded_sequences, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
+    return unpad_sequence(padded_sequences, lengths, batch_first=True)
