@@ -118,6 +118,7 @@ void App::show(const std::string& what) {
   if (what == "table") ui_.transfer_tab_request = 2;
   if (what == "console") ui_.console_tab_request = 0;
   if (what == "builder") ui_.console_tab_request = 1;
+  if (what == "shortcuts") ui_.show_shortcuts = true;
 }
 
 bool App::animating() const { return ImGui::GetTime() - last_change_ < 3.0; }
@@ -282,6 +283,7 @@ void App::frame() {
   if (ui_.show_modules) place(l.modules, 5), modules_.draw(snap, ui_, cmds);
   bench_.poll();  // a sweep that ended while the window was hidden still joins the runs
   if (ui_.show_bench) bench_.draw(snap, ui_, cmds);
+  menu_.draw_floating(ui_, cmds);
   status_.draw(snap, ui_, cmds);
   execute(cmds);
   feed_lessons();

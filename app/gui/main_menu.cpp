@@ -4,6 +4,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "gui/keys.h"
@@ -114,6 +115,9 @@ void MainMenu::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     }
     ImGui::EndMainMenuBar();
   }
+}
+
+void MainMenu::draw_floating(UiState& ui, Commands& cmds) {
   dialog(ui, cmds);
 
   if (ui.show_about) {
@@ -138,10 +142,18 @@ void MainMenu::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
       const char* rows[][2] = {{"F5", "run the whole script"}, {"F10", "step: run the next statement"},
                                {"Shift+F10", "step back"},     {"Ctrl+R", "reset"},
                                {"Ctrl+C", "stop running code"}, {"Ctrl+O / Ctrl+S", "open / save the script"},
-                               {"wheel, drag", "zoom and pan the timeline and the names graph"}};
+                               {"wheel, drag", "zoom and pan the timeline and the names graph"},
+                               {"F11", "presenter mode on / off (Esc leaves it)"},
+                               {"Right, Enter, Space", "presenter mode: the lesson's next step"},
+                               {"Left, Backspace", "presenter mode: the lesson's previous step"},
+                               {"1 - 9", "presenter mode: pick an answer"}};
+      // The key column is as wide as its widest label, so presenter-size fonts never overlap the descriptions.
+      float key_column = 0.0f;
+      for (auto& r : rows) key_column = std::max(key_column, ImGui::CalcTextSize(r[0]).x);
+      key_column += 2.0f * ImGui::GetStyle().ItemSpacing.x + ImGui::GetStyle().WindowPadding.x;
       for (auto& r : rows) {
         ImGui::TextUnformatted(r[0]);
-        ImGui::SameLine(140);
+        ImGui::SameLine(key_column);
         ImGui::TextDisabled("%s", r[1]);
       }
     }

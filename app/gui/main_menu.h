@@ -8,7 +8,10 @@ namespace ds::gui {
 
 class MainMenu {
  public:
-  void draw(const Snapshot& snap, UiState& ui, Commands& cmds);
+  void draw(const Snapshot& snap, UiState& ui, Commands& cmds);  // the menu bar and its shortcuts
+  // The path prompt and the About / Shortcuts windows: drawn after the tiled views, so they float in front
+  // of them even when opened before any click (--show shortcuts).
+  void draw_floating(UiState& ui, Commands& cmds);
 
  private:
   void dialog(UiState& ui, Commands& cmds);

@@ -1,5 +1,6 @@
 // App::write_view_model: what each view drew, as JSON beside a headless screenshot, so that tests can
 // check that the panes show what the script created without reading pixels.
+#include <imgui_internal.h>  // the window display order (GImGui->Windows), for "windows_front_to_back"
 #include <nlohmann/json.hpp>
 
 #include "gui/app.h"
@@ -83,6 +84,14 @@ void App::write_view_model(const std::string& path, int width, int height) const
     j["recording"] = {{"path", ui_.recording_path}, {"transfers", ui_.recording->transfers.size()},
                       {"simulated", ui_.recording_meta.simulated}, {"backend", ui_.recording_meta.backend}};
   if (ui_.show_bench) j["bench"] = bench_.view_model();
+  // Visible top-level windows, frontmost first: tests check that a floating window is not hidden behind a pane.
+  json windows = json::array();
+  const ImGuiContext& imgui = *ImGui::GetCurrentContext();
+  for (int i = imgui.Windows.Size - 1; i >= 0; --i) {
+    const ImGuiWindow* w = imgui.Windows[i];
+    if (w->Active && !w->Hidden && !(w->Flags & ImGuiWindowFlags_ChildWindow)) windows.push_back(w->Name);
+  }
+  j["windows_front_to_back"] = windows;
   lessons_.write_view_model(j, ui_);
   write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
 }

@@ -10,7 +10,8 @@ Expectation JSON (every key optional; values compare exactly unless noted):
    "modules": {"rows": 10, "stragglers": 1},
    "transfers": {"count": 8}, "lanes_include": ["cuda:0  H2D"], "lanes_exclude": ["cuda:0  D2D"],
    "migrations": {"count": 5, "source_live": 0},
-   "error_contains": "Expected all tensors to be on the same device"}
+   "error_contains": "Expected all tensors to be on the same device",
+   "front_window": "Keyboard shortcuts"}
 """
 import argparse
 import json
@@ -210,6 +211,11 @@ def main():
     for key, value in expect.get("lesson", {}).items():
         if (vm.get("lesson") or {}).get(key) != value:
             fail("lesson %s = %r, expected %r" % (key, (vm.get("lesson") or {}).get(key), value))
+    # "front_window": "Keyboard shortcuts" - that window is visible and in front of every other window.
+    if "front_window" in expect:
+        order = vm.get("windows_front_to_back", [])
+        if not order or order[0] != expect["front_window"]:
+            fail("front window is %r, expected %r (front to back: %s)" % (order[:1], expect["front_window"], order))
     if "error_contains" in expect and expect["error_contains"] not in vm["script"]["error"]:
         fail("error %r does not contain %r" % (vm["script"]["error"], expect["error_contains"]))
     if "colors" in expect:

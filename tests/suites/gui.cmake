@@ -48,6 +48,8 @@ if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
   gui_screenshot_test(lesson_003 lesson_003 --lesson 003 --lesson-step 3 --lesson-answer 2)
   gui_screenshot_test(lesson_004 lesson_004 --lesson 004 --lesson-step 8 --lesson-answer 1 --presenter)
   gui_screenshot_test(lesson_browser lesson_browser --presenter)  # the list of lessons, presenter size
+  # Help > Keyboard shortcuts floats in front of the tiled views, with the presenter keys listed.
+  gui_screenshot_test(shortcuts shortcuts --extra=--show=shortcuts)
   # devicescope finds xvfb-run by itself for --screenshot when there is no display.
   gui_screenshot_test(auto_xvfb starter --no-xvfb)
   add_test(NAME gui_no_display COMMAND sh ${GUI_TEST_DIR}/check_no_display.sh $<TARGET_FILE:devicescope>)
