@@ -1,7 +1,16 @@
-# torch.optim for DeviceScope: Optimizer, SGD, Adam, AdamW and lr_scheduler.
+# torch.optim for DeviceScope: Optimizer, SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, NAdam, RAdam,
+# LBFGS and lr_scheduler.
 from .optimizer import Optimizer
 from .sgd import SGD
 from .adam import Adam, AdamW
+from .rmsprop import RMSprop
+from .adagrad import Adagrad
+from .adadelta import Adadelta
+from .adamax import Adamax
+from .nadam import NAdam
+from .radam import RAdam
+from .lbfgs import LBFGS
 from . import lr_scheduler
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "lr_scheduler"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
+           "LBFGS", "lr_scheduler"]
