@@ -10,7 +10,9 @@
 # residual relu(fc1(x) + x) -> fc2: add saves nothing (only alpha), so neither fc1's output nor the sum
 #          stays; ReLU saves its result (32x256: 32768 B). 32768 + 1536 = 34304.
 # softmax  mse_loss(softmax(fc(x)), onehot): softmax saves its result (1536 B), which mse_loss saves as
-#          self; the logits are freed. Loss (0-dim): 512 B. 1536 + 512 = 2048.
+#          self; the logits are freed. The 0-dim loss is ATen's `empty_like(input)` resized to 0-dim, so it
+#          keeps the input's 1280 -> 1536 B block (tests/conformance/loss_result_storage.py; seen on a real
+#          H100 with PyTorch 2.11). 1536 + 1536 = 3072; after backward and under no_grad the loss: 1536.
 # ce       cross_entropy(fc(x), target) = nll_loss(log_softmax(logits)): log_softmax saves its result
 #          (1536 B), nll_loss saves it as self plus its 0-dim total_weight (512 B); the logits are freed.
 #          1536 + 512 + loss 512 = 2560.

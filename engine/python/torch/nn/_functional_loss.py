@@ -1,6 +1,8 @@
 # Loss functions of torch.nn.functional (cross_entropy, nll_loss, mse_loss, ...), composed from core ops.
 import warnings
 
+import _devicescope_C as _E
+
 import torch
 from ._checks import check_same_device
 from ._composite import named
@@ -46,6 +48,22 @@ def _reduce(loss, reduction):
     if reduction == "sum":
         return loss.sum()
     raise ValueError("{} is not a valid value for reduction".format(reduction))
+
+
+def _reduce_into_input_sized(loss, reduction, input):
+    """mse_loss, smooth_l1_loss and binary_cross_entropy reduce into ATen's `result = at::empty_like(input)`,
+    which mean_out / sum_out resize to 0-dim without shrinking its storage (Loss.cpp). So the scalar loss
+    keeps an input-sized block for as long as it lives, and memory_allocated() counts it (seen on real
+    PyTorch 1.13 CPU and 2.11 CUDA: a 32x10 float input leaves a 1280-byte loss). When autograd records the
+    reduction itself (a composite's backward recompute), only its values matter and the plain one is used."""
+    reduced = _reduce(loss, reduction)
+    if reduction == "none" or (torch.is_grad_enabled() and reduced.requires_grad):
+        return reduced
+    result = torch.empty(input.shape, dtype=reduced.dtype, device=reduced.device)
+    result._impl.set_data(_E.as_strided(result._impl, (), (), 0))
+    with torch.no_grad():
+        result.copy_(reduced)
+    return result
 
 
 _REDUCTION_ENUM = {"none": 0, "mean": 1, "sum": 2}  # at::Reduction, as loss nodes save it
@@ -173,7 +191,8 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     if size_average is not None or reduce is not None:
         reduction = _Reduction.legacy_get_string(size_average, reduce)
     _check_reduction(reduction)
-    return named("MseLossBackward0", lambda a, b: _reduce((a - b) * (a - b), reduction), (input, target),
+    return named("MseLossBackward0", lambda a, b: _reduce_into_input_sized((a - b) * (a - b), reduction, a),
+                 (input, target),
                  saved={"reduction": _REDUCTION_ENUM[reduction], "self": input, "target": target})
 
 
@@ -195,7 +214,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
     def compute(a, b):
         d = (a - b).abs()
-        return _reduce(torch.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
+        return _reduce_into_input_sized(torch.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction, a)
 
     return named("SmoothL1LossBackward0", compute, (input, target),
                  saved={"beta": beta, "reduction": _REDUCTION_ENUM[reduction], "self": input, "target": target})
@@ -226,7 +245,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         log_x = torch.clamp(torch.log(x), min=-100.0)
         log_1mx = torch.clamp(torch.log(1.0 - x), min=-100.0)
         loss = -(t * log_x + (1.0 - t) * log_1mx)
-        return _reduce(loss * w if w is not None else loss, reduction)
+        return _reduce_into_input_sized(loss * w if w is not None else loss, reduction, x)
 
     return named("BinaryCrossEntropyBackward0", compute, (input, target, weight),
                  saved={"reduction": _REDUCTION_ENUM[reduction], "self": input, "target": target, "weight": weight})
