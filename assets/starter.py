@@ -15,7 +15,7 @@ model.scale = torch.ones(256)
 w = model[0].weight  # a second name, same Parameter
 
 # ---- Lines above ran at start. Step from here. ----
-# Module.to moves parameters and buffers in place.
+# Module.to: parameters keep their objects (new data), buffers are replaced.
 model.to("cuda:0")
 print(w.device, model.scale.device)
 

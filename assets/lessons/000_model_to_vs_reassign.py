@@ -4,7 +4,7 @@
 # | the old location, that its outcome is "unpredictable", and that only the reassignment is safe.
 # |
 # | We run the article's three examples exactly as printed, then look at what really happens inside
-# | `nn.Module.to`: it converts every parameter and buffer *in place* and returns `self`.
+# | `nn.Module.to`: it converts every parameter in place (same Parameter, new data), replaces every buffer, and returns `self`.
 # seed: 000_5fced8feb2c5b451.txt
 # verdict: FALSE | `model.to(device)` may leave other references pointing at the old location | `Module.to` moves every parameter in place and returns `self`: every name and every holder sees the move | Every reference sees the move
 # verdict: FALSE | `model = model.to(device)` creates a new model object | `to` returns the very same object; the assignment rebinds the name to what it already was | `to` returns `self`

@@ -51,7 +51,7 @@ model = BigramLanguageModel()
 m = model.to(device)
 # expect: m is model
 # expect: str(model.token_embedding_table.weight.device) == "cuda:0"
-# > `Module.to` converts the module's parameters and buffers in place and returns `self`, so `m` is just a second
+# > `Module.to` converts the module's parameters in place (buffers are replaced) and returns `self`, so `m` is just a second
 # > name for `model`. (Note that `device` is the string `'cuda'`: the parameters go to the current CUDA device,
 # > `cuda:0`.)
 

@@ -9,7 +9,7 @@
 # | the bug every time. (`devicescope.engine` is a DeviceScope extension used only to tell the two apart.)
 # verdict: FALSE | A tensor returned by `.to("cpu", non_blocking=True)` holds the data as soon as the call returns | The copy is only queued; until a synchronisation the buffer may be stale | Reading too early
 # verdict: TRUE | `torch.cuda.synchronize()` (or an event) makes the non-blocking result safe to read | The host waits until the queued copy has finished | The fix: synchronise before reading
-# verdict: FALSE | `non_blocking=True` is always a free speed-up | For D2H it is only safe with an explicit synchronisation; for H2D from pageable memory it does not overlap at all | The fix: synchronise before reading
+# verdict: FALSE | `non_blocking=True` is always a free speed-up | For D2H it is only safe with an explicit synchronisation; for H2D from pageable memory the host still waits while the driver stages the source | The fix: synchronise before reading
 
 # %% step: Reading too early
 # | A 4 MiB tensor of sevens on the GPU, copied back to the host without blocking, then read at once.
@@ -28,8 +28,8 @@ print(h.device, h.is_pinned())
 # expect: early == 0.0 if dse.is_simulated() else early in (0.0, 7.0)
 # expect: dse.last_transfer()["dst"] == "pinned" and dse.last_transfer()["non_blocking"]
 # > The host read the pinned buffer while the GPU's copy was still queued. No error, no warning: just wrong
-# > numbers. (On a real GPU you would usually read stale data for large tensors and correct data for small ones -
-# > which makes the bug intermittent and hard to find.)
+# > numbers. (On a real GPU the result is a race: whether the copy has landed depends on its size, the link and
+# > what else the stream is doing, so the same script can print right numbers one run and stale ones the next.)
 
 # %% step: The fix: synchronise before reading
 torch.cuda.synchronize()
