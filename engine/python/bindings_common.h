@@ -10,6 +10,7 @@
 
 #include "core/device.h"
 #include "core/dtype.h"
+#include "core/errors.h"
 #include "runtime/runtime.h"
 #include "tensor/tensor.h"
 
@@ -54,5 +55,10 @@ void bind_runtime(py::module_& m);
 void bind_tensor(py::module_& m);
 void bind_tensor_values(py::module_& m);
 void bind_cuda(py::module_& m);
+void bind_ops(py::module_& m);  // the elementwise fast path (bindings_ops.cpp)
+
+// Sets the Python exception a ds::Error maps to (what the module's exception translator does), for raw
+// CPython entry points that pybind11 does not wrap.
+void set_python_error(const Error& e);
 
 }  // namespace ds::python

@@ -36,6 +36,8 @@ PyObject* exception_for(ErrorKind kind) {
 void set_bound_runtime(std::shared_ptr<Runtime> runtime) { runtime_slot() = std::move(runtime); }
 std::shared_ptr<Runtime> bound_runtime_ptr() { return runtime_slot(); }
 
+void set_python_error(const Error& e) { PyErr_SetString(exception_for(e.kind()), e.what()); }
+
 Runtime& rt() {
   Runtime* r = runtime_slot().get();
   if (!r) throw Error(ErrorKind::RuntimeError, "DeviceScope: no runtime is bound to this interpreter");
@@ -62,7 +64,7 @@ PYBIND11_EMBEDDED_MODULE(_devicescope_C, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const ds::Error& e) {
-      PyErr_SetString(ds::python::exception_for(e.kind()), e.what());
+      ds::python::set_python_error(e);
     }
   });
 
@@ -81,4 +83,5 @@ PYBIND11_EMBEDDED_MODULE(_devicescope_C, m) {
   bind_tensor(m);
   bind_tensor_values(m);
   bind_cuda(m);
+  bind_ops(m);
 }

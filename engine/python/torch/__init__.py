@@ -314,3 +314,8 @@ from . import backends  # noqa: E402,F401
 from . import nn  # noqa: E402,F401
 from . import optim  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
+
+# The C++ fast path of the elementwise ops goes in front of Tensor's operators/methods and torch.add,
+# torch.relu, ... last, once every Python implementation it falls back to exists (see _fast_ops.py).
+from . import _fast_ops  # noqa: E402
+_fast_ops.install()

@@ -1,0 +1,450 @@
+// The C++ dispatch fast path of the elementwise ops (issue 12): `a + b`, `a.add_(b, alpha=...)`, `-x`,
+// `torch.relu(x)` ... run here without any Python code per op when no autograd is involved, the operands
+// are plain dense tensors of float32/float64/int64/int32/bool and no error is possible. Anything else
+// (autograd, out=, other dtypes, mixed dtypes needing a cast, non-contiguous or overlapping operands,
+// virtual tensors, real CUDA memory, any argument error) goes to the op's Python implementation (the
+// `fallback` each entry point wraps), which stays the reference for PyTorch's semantics and messages.
+//
+// Entry points are raw CPython vectorcall functions (METH_FASTCALL) bound as methods through
+// PyInstanceMethod, so `a + b` costs one C call: a pybind11 dispatch would cost as much as the kernel.
+// Allocation goes through ds::empty (the event log and the memory panes see the same allocation as the
+// Python path made), values through host_readable/host_writable (a simulated device synchronises first).
+#include <Python.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "bindings_common.h"
+#include "core/errors.h"
+#include "tensor/elementwise_kernels.h"
+#include "tensor/tensor_ops.h"
+
+namespace ds::python {
+namespace {
+
+// Set once by _fast_ops_setup (torch/_fast_ops.py); the interpreter keeps these objects alive.
+struct FastState {
+  PyTypeObject* tensor_type = nullptr;
+  PyObject* grad_enabled = nullptr;   // torch.autograd.grad_mode._enabled: a one-element list
+  PyObject* default_state = nullptr;  // torch._default._state: {"dtype": torch.dtype, ...}
+  PyObject* empty_tuple = nullptr;
+  PyObject* s_impl = nullptr;
+  PyObject* s_grad_fn = nullptr;
+  PyObject* s_requires_grad = nullptr;
+  PyObject* s_alpha = nullptr;
+  PyObject* s_dtype = nullptr;
+  PyObject* s_code = nullptr;
+};
+FastState g;
+
+// What one entry point computes; `fallback` is the Python implementation it stands in front of.
+struct Spec {
+  bool unary = false;
+  BinaryKind binary_kind = BinaryKind::Add;
+  UnaryKind unary_kind = UnaryKind::Relu;
+  bool reflected = false;  // __radd__ & co.: the computation is other op self
+  bool inplace = false;    // add_, __iadd__, relu_: written into self, which is returned
+  PyObject* fallback = nullptr;
+};
+
+// One operand: a tensor, or a Python bool/int/float.
+struct Operand {
+  PyObject* obj = nullptr;
+  TensorImpl* tensor = nullptr;
+  enum Kind { Tensor, Bool, Int, Float } kind = Tensor;
+  int64_t ivalue = 0;
+  double fvalue = 0;
+};
+
+enum class Outcome { Done, Fallback, Error };
+
+int category(DType t) { return t == DType::Bool ? 0 : is_floating_point(t) ? 2 : 1; }
+
+// c10::promoteTypes restricted to the fast path's dtypes (float32, float64, int64, int32, bool).
+DType promote(DType a, DType b) {
+  if (a == b) return a;
+  const int ca = category(a), cb = category(b);
+  if (ca != cb) return ca > cb ? a : b;
+  return ca == 2 ? DType::Float64 : DType::Int64;
+}
+
+// torch/_ops/_core.py _combine: a higher-priority class (dimensioned tensors > 0-dim tensors > scalars)
+// keeps its dtype unless the lower one is of a higher category.
+std::optional<DType> combine(std::optional<DType> higher, std::optional<DType> lower) {
+  if (!higher) return lower;
+  if (!lower) return higher;
+  if (is_floating_point(*higher)) return higher;
+  if (*higher == DType::Bool || is_floating_point(*lower)) return promote(*higher, *lower);
+  return higher;
+}
+
+bool default_float_dtype(DType& out) {
+  PyObject* dt = PyDict_GetItem(g.default_state, g.s_dtype);  // borrowed
+  if (!dt) return false;
+  PyObject* code = PyObject_GetAttr(dt, g.s_code);
+  if (!code) {
+    PyErr_Clear();
+    return false;
+  }
+  const long c = PyLong_AsLong(code);
+  Py_DECREF(code);
+  if (c < 0 || c >= long(std::size(kAllDTypes))) {
+    PyErr_Clear();
+    return false;
+  }
+  out = DType(c);
+  return elementwise_kernel_dtype(out);
+}
+
+// torch.result_type over the operands; false when it is outside the fast path's dtypes.
+bool result_type(const Operand* ops, int n, DType& out) {
+  std::optional<DType> dim_t, zero_t, scalar_t;
+  for (int i = 0; i < n; ++i) {
+    const Operand& o = ops[i];
+    std::optional<DType>* slot = &scalar_t;
+    DType d = DType::Float32;
+    if (o.kind == Operand::Tensor) {
+      d = o.tensor->dtype();
+      slot = o.tensor->dim() > 0 ? &dim_t : &zero_t;
+    } else if (o.kind == Operand::Bool) {
+      d = DType::Bool;
+    } else if (o.kind == Operand::Int) {
+      d = DType::Int64;
+    } else if (!default_float_dtype(d)) {
+      return false;
+    }
+    *slot = *slot ? promote(**slot, d) : d;
+  }
+  const std::optional<DType> r = combine(dim_t, combine(zero_t, scalar_t));
+  if (!r) return false;
+  out = *r;
+  return true;
+}
+
+// A Python number or a tensor the fast path can read; false for anything else (numpy scalars, lists...).
+bool classify(PyObject* obj, Operand& o) {
+  o.obj = obj;
+  if (PyObject_TypeCheck(obj, g.tensor_type)) {
+    PyObject* impl = PyObject_GetAttr(obj, g.s_impl);
+    if (!impl) {
+      PyErr_Clear();
+      return false;
+    }
+    o.tensor = py::handle(impl).cast<TensorImpl*>();  // the Tensor object keeps the impl alive
+    Py_DECREF(impl);
+    o.kind = Operand::Tensor;
+    return o.tensor != nullptr;
+  }
+  if (PyBool_Check(obj)) {
+    o.kind = Operand::Bool;
+    o.ivalue = obj == Py_True;
+    o.fvalue = double(o.ivalue);
+    return true;
+  }
+  if (PyLong_CheckExact(obj)) {
+    int overflow = 0;
+    o.ivalue = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (overflow || (o.ivalue == -1 && PyErr_Occurred())) {
+      PyErr_Clear();
+      return false;
+    }
+    o.kind = Operand::Int;
+    o.fvalue = double(o.ivalue);
+    return true;
+  }
+  if (PyFloat_CheckExact(obj)) {
+    o.kind = Operand::Float;
+    o.fvalue = PyFloat_AS_DOUBLE(obj);
+    return true;
+  }
+  return false;
+}
+
+// True when autograd must see this op: grad mode on and some tensor operand requires grad.
+bool needs_autograd(const Operand* ops, int n) {
+  const int enabled = PyObject_IsTrue(PyList_GET_ITEM(g.grad_enabled, 0));
+  if (enabled < 0) PyErr_Clear();  // an unreadable flag: let Python take the op
+  if (enabled <= 0) return enabled < 0;
+  // Any error reading these attributes: answer "needs autograd" so Python takes the op and reports it.
+  for (int i = 0; i < n; ++i) {
+    if (ops[i].kind != Operand::Tensor) continue;
+    PyObject* fn = PyObject_GetAttr(ops[i].obj, g.s_grad_fn);
+    if (!fn) {
+      PyErr_Clear();
+      return true;
+    }
+    const bool has_fn = fn != Py_None;
+    Py_DECREF(fn);
+    if (has_fn) return true;
+    PyObject* rg = PyObject_GetAttr(ops[i].obj, g.s_requires_grad);
+    if (!rg) {
+      PyErr_Clear();
+      return true;
+    }
+    const int r = PyObject_IsTrue(rg);
+    Py_DECREF(rg);
+    if (r != 0) {
+      PyErr_Clear();
+      return true;
+    }
+  }
+  return false;
+}
+
+// A tensor operand the kernels can read in place: a dense layout (no layout decision to make for the
+// result), bytes that exist and are host-addressable. Empty tensors go to Python (nothing to gain).
+bool plain_tensor(const TensorImpl& t) {
+  return elementwise_kernel_dtype(t.dtype()) && t.numel() > 0 && !t.is_virtual() && t.is_contiguous() &&
+         t.device().type() != DeviceType::Meta;
+}
+
+// Broadcast shape of the tensor operands (false on a mismatch: Python raises PyTorch's error).
+bool broadcast_shape(const Operand* ops, int n, Shape& out) {
+  size_t nd = 0;
+  for (int i = 0; i < n; ++i)
+    if (ops[i].tensor) nd = std::max(nd, size_t(ops[i].tensor->dim()));
+  out.assign(nd, 1);
+  for (int i = 0; i < n; ++i) {
+    if (!ops[i].tensor) continue;
+    const Shape& s = ops[i].tensor->sizes();
+    const size_t lead = nd - s.size();
+    for (size_t k = 0; k < s.size(); ++k) {
+      int64_t& o = out[lead + k];
+      if (o == 1) o = s[k];
+      else if (s[k] != 1 && s[k] != o) return false;
+    }
+  }
+  return true;
+}
+
+// The operand's strides over the output shape (0 on broadcast dims), or its scalar value.
+KernelInput kernel_input(const Operand& o, const Shape& out_sizes, const void* data) {
+  KernelInput in;
+  in.fscalar = o.fvalue;
+  in.iscalar = o.ivalue;
+  if (!o.tensor) return in;
+  in.data = data;
+  in.strides.assign(out_sizes.size(), 0);
+  const Shape& s = o.tensor->sizes();
+  const size_t lead = out_sizes.size() - s.size();
+  for (size_t k = 0; k < s.size(); ++k)
+    if (s[k] == out_sizes[lead + k]) in.strides[lead + k] = o.tensor->strides()[k];
+  return in;
+}
+
+// A scalar the compute dtype represents as numpy's conversion did (ints within range; ints beyond 2**53
+// would round twice on the way to a float).
+bool scalar_fits(const Operand& o, DType compute) {
+  if (o.kind == Operand::Tensor || o.kind == Operand::Bool) return true;
+  if (o.kind == Operand::Float) return is_floating_point(compute);
+  if (is_floating_point(compute)) return std::llabs(o.ivalue) <= (int64_t(1) << 53);
+  if (compute == DType::Int32) return o.ivalue >= INT32_MIN && o.ivalue <= INT32_MAX;
+  return compute == DType::Int64;
+}
+
+// A new torch.Tensor (the exact class, as the Python path makes) around impl.
+PyObject* wrap_tensor(TensorPtr impl) {
+  PyObject* obj = PyBaseObject_Type.tp_new(g.tensor_type, g.empty_tuple, nullptr);
+  if (!obj) return nullptr;
+  py::object holder = py::cast(std::move(impl));
+  if (PyObject_SetAttr(obj, g.s_impl, holder.ptr()) < 0) {
+    Py_DECREF(obj);
+    return nullptr;
+  }
+  return obj;
+}
+
+// alpha= of add/sub: Python int (any result dtype but bool, where only 1 is allowed) or float (floating
+// results only); anything else is Python's to check and report.
+bool parse_alpha(PyObject* kwnames, PyObject* const* kwvalues, const Spec& spec, Operand& alpha) {
+  alpha.kind = Operand::Int;
+  alpha.ivalue = 1;
+  alpha.fvalue = 1;
+  if (!kwnames) return true;
+  if (spec.unary || PyTuple_GET_SIZE(kwnames) != 1) return false;
+  if (spec.binary_kind != BinaryKind::Add && spec.binary_kind != BinaryKind::Sub) return false;
+  PyObject* name = PyTuple_GET_ITEM(kwnames, 0);
+  if (PyUnicode_Compare(name, g.s_alpha) != 0) {
+    PyErr_Clear();
+    return false;
+  }
+  return classify(kwvalues[0], alpha) && alpha.kind != Operand::Tensor && alpha.kind != Operand::Bool;
+}
+
+bool alpha_allowed(const Operand& alpha, DType compute) {
+  if (alpha.kind == Operand::Float) return is_floating_point(compute);
+  if (compute == DType::Bool) return alpha.ivalue == 1;
+  return true;
+}
+
+Outcome binary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject*& result) {
+  if (nargs != 2) return Outcome::Fallback;
+  Operand ops[2];
+  if (!classify(args[0], ops[0]) || !classify(args[1], ops[1])) return Outcome::Fallback;
+  if (spec.reflected) std::swap(ops[0], ops[1]);
+  Operand alpha;
+  if (!parse_alpha(kwnames, args + nargs, spec, alpha)) return Outcome::Fallback;
+  const TensorImpl* first = ops[0].tensor ? ops[0].tensor : ops[1].tensor;
+  if (!first) return Outcome::Fallback;
+  for (const Operand& o : ops) {
+    if (o.tensor && (!plain_tensor(*o.tensor) || !(o.tensor->device() == first->device())))
+      return Outcome::Fallback;
+  }
+  DType compute;
+  if (!result_type(ops, 2, compute)) return Outcome::Fallback;
+  for (const Operand& o : ops) {
+    if (o.tensor && o.tensor->dtype() != compute) return Outcome::Fallback;  // would need a cast
+    if (!scalar_fits(o, compute)) return Outcome::Fallback;
+    if (spec.binary_kind == BinaryKind::Sub && (o.tensor ? o.tensor->dtype() == DType::Bool : o.kind == Operand::Bool))
+      return Outcome::Fallback;  // PyTorch refuses bool subtraction: Python raises its message
+  }
+  if (spec.binary_kind == BinaryKind::Div && !is_floating_point(compute)) return Outcome::Fallback;
+  if (!alpha_allowed(alpha, compute)) return Outcome::Fallback;
+  Shape sizes;
+  if (!broadcast_shape(ops, 2, sizes)) return Outcome::Fallback;
+  if (needs_autograd(ops, 2)) return Outcome::Fallback;
+
+  Runtime& r = rt();
+  TensorImpl* self = spec.inplace ? ops[spec.reflected ? 1 : 0].tensor : nullptr;
+  if (spec.inplace) {
+    if (!self || sizes != self->sizes()) return Outcome::Fallback;
+    const Operand& other = ops[spec.reflected ? 0 : 1];
+    // Writing self while reading memory that overlaps it differently is PyTorch's overlap error.
+    if (other.tensor && other.tensor->storage() == self->storage() &&
+        (other.tensor->offset() != self->offset() || other.tensor->sizes() != self->sizes() ||
+         other.tensor->strides() != self->strides()))
+      return Outcome::Fallback;
+  }
+  // Readable addresses (a simulated device finishes its queued work first); null: real device memory.
+  const void* data[2] = {nullptr, nullptr};
+  for (int i = 0; i < 2; ++i) {
+    if (!ops[i].tensor) continue;
+    TensorPtr keep(TensorPtr{}, ops[i].tensor);  // non-owning: the Python operand owns it
+    data[i] = host_readable(r, keep);
+    if (!data[i]) return Outcome::Fallback;
+  }
+  TensorPtr out;
+  void* out_data = nullptr;
+  if (spec.inplace) {
+    out_data = host_writable(r, TensorPtr(TensorPtr{}, self));
+  } else {
+    out = ds::empty(r, sizes, compute, first->device());
+    out_data = host_writable(r, out);
+  }
+  binary_kernel(spec.binary_kind, compute, sizes, out_data, kernel_input(ops[0], sizes, data[0]),
+                kernel_input(ops[1], sizes, data[1]), alpha.fvalue, alpha.ivalue);
+  if (spec.inplace) {
+    self->bump_version();
+    result = Py_NewRef(args[0]);
+  } else {
+    result = wrap_tensor(std::move(out));
+  }
+  return result ? Outcome::Done : Outcome::Error;
+}
+
+Outcome unary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject*& result) {
+  if (nargs != 1 || kwnames) return Outcome::Fallback;
+  Operand x;
+  if (!classify(args[0], x) || !x.tensor || !plain_tensor(*x.tensor)) return Outcome::Fallback;
+  if (x.tensor->dtype() == DType::Bool) return Outcome::Fallback;  // relu/neg of bool raise in PyTorch
+  if (needs_autograd(&x, 1)) return Outcome::Fallback;
+  Runtime& r = rt();
+  const TensorPtr self(TensorPtr{}, x.tensor);
+  const void* in = host_readable(r, self);
+  if (!in) return Outcome::Fallback;
+  if (spec.inplace) {
+    unary_kernel(spec.unary_kind, x.tensor->dtype(), x.tensor->numel(), host_writable(r, self), in);
+    x.tensor->bump_version();
+    result = Py_NewRef(args[0]);
+    return Outcome::Done;
+  }
+  TensorPtr out = ds::empty(r, x.tensor->sizes(), x.tensor->dtype(), x.tensor->device());
+  unary_kernel(spec.unary_kind, x.tensor->dtype(), x.tensor->numel(), host_writable(r, out), in);
+  result = wrap_tensor(std::move(out));
+  return result ? Outcome::Done : Outcome::Error;
+}
+
+PyObject* fast_call(PyObject* capsule, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  const Spec& spec = *static_cast<const Spec*>(PyCapsule_GetPointer(capsule, nullptr));
+  const Py_ssize_t n = PyVectorcall_NARGS(nargs);
+  PyObject* result = nullptr;
+  Outcome outcome = Outcome::Fallback;
+  if (g.tensor_type) {
+    try {
+      outcome = spec.unary ? unary(spec, args, n, kwnames, result) : binary(spec, args, n, kwnames, result);
+    } catch (const Error& e) {
+      set_python_error(e);  // e.g. torch.cuda.OutOfMemoryError from the allocator
+      return nullptr;
+    } catch (py::error_already_set& e) {
+      e.restore();
+      return nullptr;
+    } catch (const std::exception& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+      return nullptr;
+    }
+  }
+  if (outcome == Outcome::Done) return result;
+  if (outcome == Outcome::Error) return nullptr;
+  return PyObject_Vectorcall(spec.fallback, args, n, kwnames);
+}
+
+PyMethodDef g_fast_def = {"fast_op", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fast_call)),
+                          METH_FASTCALL | METH_KEYWORDS, "DeviceScope elementwise fast path (falls back to Python)"};
+
+// A callable running `spec` (as a method when as_method: it binds `self` like a Python function does).
+py::object make_entry(Spec spec, py::object fallback, bool as_method) {
+  spec.fallback = fallback.release().ptr();  // owned by the spec, which lives as long as the interpreter
+  PyObject* capsule = PyCapsule_New(new Spec(spec), nullptr, nullptr);
+  if (!capsule) throw py::error_already_set();
+  PyObject* fn = PyCFunction_NewEx(&g_fast_def, capsule, nullptr);
+  Py_DECREF(capsule);
+  if (!fn) throw py::error_already_set();
+  if (!as_method) return py::reinterpret_steal<py::object>(fn);
+  PyObject* method = PyInstanceMethod_New(fn);
+  Py_DECREF(fn);
+  if (!method) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(method);
+}
+
+PyObject* intern(const char* s) { return PyUnicode_InternFromString(s); }
+
+}  // namespace
+
+void bind_ops(py::module_& m) {
+  m.def("_fast_ops_setup", [](py::object tensor_cls, py::list grad_enabled, py::dict default_state) {
+    g.tensor_type = reinterpret_cast<PyTypeObject*>(tensor_cls.release().ptr());
+    g.grad_enabled = grad_enabled.release().ptr();
+    g.default_state = default_state.release().ptr();
+    g.empty_tuple = PyTuple_New(0);
+    g.s_impl = intern("_impl");
+    g.s_grad_fn = intern("_grad_fn");
+    g.s_requires_grad = intern("_requires_grad");
+    g.s_alpha = intern("alpha");
+    g.s_dtype = intern("dtype");
+    g.s_code = intern("_code");
+  });
+  // kind: "add" | "sub" | "mul" | "div"; fallback: the Python implementation with the same signature.
+  m.def("fast_binary", [](const std::string& kind, bool reflected, bool inplace, py::object fallback, bool as_method) {
+    Spec s;
+    if (kind == "add") s.binary_kind = BinaryKind::Add;
+    else if (kind == "sub") s.binary_kind = BinaryKind::Sub;
+    else if (kind == "mul") s.binary_kind = BinaryKind::Mul;
+    else if (kind == "div") s.binary_kind = BinaryKind::Div;
+    else raise(ErrorKind::ValueError, "fast_binary: unknown op " + kind);
+    s.reflected = reflected;
+    s.inplace = inplace;
+    return make_entry(s, std::move(fallback), as_method);
+  }, py::arg("kind"), py::arg("reflected"), py::arg("inplace"), py::arg("fallback"), py::arg("as_method") = true);
+  // kind: "relu" | "neg"
+  m.def("fast_unary", [](const std::string& kind, bool inplace, py::object fallback, bool as_method) {
+    Spec s;
+    s.unary = true;
+    if (kind == "relu") s.unary_kind = UnaryKind::Relu;
+    else if (kind == "neg") s.unary_kind = UnaryKind::Neg;
+    else raise(ErrorKind::ValueError, "fast_unary: unknown op " + kind);
+    s.inplace = inplace;
+    return make_entry(s, std::move(fallback), as_method);
+  }, py::arg("kind"), py::arg("inplace"), py::arg("fallback"), py::arg("as_method") = true);
+}
+
+}  // namespace ds::python

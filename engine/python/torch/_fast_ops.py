@@ -1,0 +1,69 @@
+# The C++ fast path of the elementwise ops (engine/python/bindings_ops.cpp), installed in front of the
+# Python implementations: `a + b`, `a.add_(b, alpha=...)`, `a += b`, `-x`, `x.relu()`, `torch.relu(x)`,
+# `torch.add(a, b)` ... run in C++ when no autograd is involved and the operands are plain dense tensors
+# (float32/float64/int64/int32/bool, same dtype after promotion) or Python numbers. Every other call -
+# autograd, out=, rounding_mode=, casts, non-contiguous or overlapping operands, virtual tensors, real CUDA
+# memory, any argument PyTorch would reject - reaches the Python implementation each entry wraps
+# unchanged (same arguments), which stays the reference for semantics and error messages.
+#
+# Hook for the op registry: an op's Python implementation `fn(self, other, ...)` gets the fast path with
+#   _E.fast_binary(kind, reflected, inplace, fn, as_method)  (kind: "add" | "sub" | "mul" | "div")
+#   _E.fast_unary(kind, inplace, fn, as_method)              (kind: "relu" | "neg")
+# as_method=True returns a descriptor to assign on Tensor (binds self), False a plain callable for torch.*.
+import os
+import sys
+
+import _devicescope_C as _E
+
+from . import _default
+from ._tensor import Tensor
+from .autograd import grad_mode
+
+_E._fast_ops_setup(Tensor, grad_mode._enabled, _default._state)
+
+# Tensor attribute -> (kind, reflected, inplace)
+_BINARY_METHODS = {
+    "__add__": ("add", False, False), "__radd__": ("add", True, False), "__iadd__": ("add", False, True),
+    "add": ("add", False, False), "add_": ("add", False, True),
+    "__sub__": ("sub", False, False), "__rsub__": ("sub", True, False), "__isub__": ("sub", False, True),
+    "sub": ("sub", False, False), "sub_": ("sub", False, True),
+    "__mul__": ("mul", False, False), "__rmul__": ("mul", True, False), "__imul__": ("mul", False, True),
+    "mul": ("mul", False, False), "mul_": ("mul", False, True),
+    "__truediv__": ("div", False, False), "__itruediv__": ("div", False, True),
+    "div": ("div", False, False), "div_": ("div", False, True),
+}
+_UNARY_METHODS = {"__neg__": ("neg", False), "neg": ("neg", False), "neg_": ("neg", True),
+                  "relu": ("relu", False), "relu_": ("relu", True)}
+# torch.<name> -> kind (out-of-place functions: torch.add(a, b, alpha=2) is a.add(b, alpha=2))
+_BINARY_FUNCTIONS = {"add": "add", "sub": "sub", "subtract": "sub", "mul": "mul", "multiply": "mul",
+                     "div": "div", "divide": "div", "true_divide": "div"}
+_UNARY_FUNCTIONS = {"relu": "relu", "neg": "neg", "negative": "neg"}
+
+
+def install():
+    """Puts the fast entries in front of Tensor's methods and the torch.* functions (idempotent: an entry
+    already installed is not wrapped twice). DEVICESCOPE_NO_FAST_OPS=1 leaves the Python path alone (to
+    compare the two in one build: tests/bench/bench_python_ops.cpp --no-fast-ops)."""
+    if os.environ.get("DEVICESCOPE_NO_FAST_OPS") == "1":
+        return
+    torch_module = sys.modules[__package__]
+    for name, (kind, reflected, inplace) in _BINARY_METHODS.items():
+        _install(Tensor, name, lambda fn: _E.fast_binary(kind, reflected, inplace, fn, True))
+    for name, (kind, inplace) in _UNARY_METHODS.items():
+        _install(Tensor, name, lambda fn: _E.fast_unary(kind, inplace, fn, True))
+    for name, kind in _BINARY_FUNCTIONS.items():
+        _install(torch_module, name, lambda fn: _E.fast_binary(kind, False, False, fn, False))
+    for name, kind in _UNARY_FUNCTIONS.items():
+        _install(torch_module, name, lambda fn: _E.fast_unary(kind, False, fn, False))
+
+
+_installed = set()
+
+
+def _install(owner, name, make):
+    current = owner.__dict__.get(name) if isinstance(owner, type) else getattr(owner, name, None)
+    if current is None or id(current) in _installed:
+        return
+    entry = make(current)
+    _installed.add(id(entry))
+    setattr(owner, name, entry)
