@@ -49,6 +49,10 @@ void write_outputs(Runtime& rt, const RunArgs& a) {
   if (!a.csv_path.empty())
     write_file_atomically(a.csv_path, [&](std::ostream& out) { write_transfers_csv(rt.log().transfers(), out); });
   if (!a.trace_path.empty()) {
+  // A long run's exports hold the bounded log's window (Note [Bounded event log]): say so where the user
+  // looks (the CSV has no place for it; the trace's metadata says it too).
+  if ((!a.csv_path.empty() || !a.trace_path.empty()) && rt.log().windowed())
+    std::cerr << "devicescope: the exports are " << rt.log().window_note() << "\n";
     TraceMeta meta;
     meta.backend = rt.backend().name();
     meta.simulated = rt.backend().caps().simulated;
@@ -58,6 +62,8 @@ void write_outputs(Runtime& rt, const RunArgs& a) {
     write_file_atomically(a.trace_path, [&](std::ostream& out) {
       write_chrome_trace(rt.log().events(), rt.log().transfers(), meta, out);
     });
+    meta.events_dropped = rt.log().totals().events_dropped;
+    meta.transfers_dropped = rt.log().totals().transfers_dropped;
   }
 }
 

@@ -114,7 +114,8 @@ void SessionRunner::loop() {
         case JobKind::ExportTrace: {
           const std::deque<Event> events = session_->events();
           const std::shared_ptr<const Snapshot> snap = session_->snapshot();
-          TraceMeta meta{snap->backend, snap->simulated, snap->link, job.meta_version, job.meta_machine};
+          TraceMeta meta{snap->backend, snap->simulated, snap->link, job.meta_version, job.meta_machine,
+                         snap->events_dropped, snap->transfers_dropped};
           const std::deque<TransferRecord> transfers(snap->transfers.begin(), snap->transfers.end());
           write_file_atomically(job.line, [&](std::ostream& out) { write_chrome_trace(events, transfers, meta, out); });
           outcome.output = "wrote " + job.line + "\n";

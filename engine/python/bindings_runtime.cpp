@@ -180,6 +180,20 @@ void bind_runtime(py::module_& m) {
   m.def("live_storage_count", [] { return rt().live_storage_count(); });
   m.def("event_count", [] { return rt().log().events().size(); });
   m.def("transfer_count", [] { return rt().log().transfers().size(); });
+  // The bounded log's totals (Note [Bounded event log]): what was recorded and what left the window.
+  m.def("log_totals", [] {
+    const LogTotals& t = rt().log().totals();
+    py::dict d;
+    d["events"] = t.events;
+    d["events_dropped"] = t.events_dropped;
+    d["transfers"] = t.transfers;
+    d["transfers_dropped"] = t.transfers_dropped;
+    d["transfer_bytes"] = t.transfer_bytes;
+    d["event_window"] = rt().log().limits().events;
+    d["transfer_window"] = rt().log().limits().transfers;
+    d["note"] = rt().log().window_note();
+    return d;
+  });
   // The transfers recorded so far, as dicts (tests and the lessons read them).
   m.def("transfers", [] {
     rt().poll();

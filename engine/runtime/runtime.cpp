@@ -33,7 +33,9 @@ double wall_ns() {
 
 std::shared_ptr<Runtime> Runtime::create(const RuntimeOptions& options) {
   BackendChoice choice = make_backend(options.backend);
-  return std::shared_ptr<Runtime>(new Runtime(std::move(choice.backend), choice.note, options.event_log));
+  std::shared_ptr<Runtime> rt(new Runtime(std::move(choice.backend), choice.note, options.event_log));
+  rt->log_.set_limits(options.log_limits);
+  return rt;
 }
 
 std::shared_ptr<Runtime> Runtime::create_with_backend(std::unique_ptr<Backend> backend, std::string note) {

@@ -22,6 +22,7 @@ namespace ds {
 struct RuntimeOptions {
   BackendOptions backend;
   bool event_log = true;
+  EventLogLimits log_limits;  // how many recent events/transfers stay in memory (Note [Bounded event log])
 };
 
 class Runtime : public std::enable_shared_from_this<Runtime> {

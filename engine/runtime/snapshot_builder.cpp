@@ -79,6 +79,9 @@ Snapshot Runtime::snapshot() const {
         if (auto it = by_address.find(b.address); it != by_address.end()) b.storage_id = it->second;
 
   snap.transfers.assign(log_.transfers().begin(), log_.transfers().end());
+  snap.events_dropped = log_.totals().events_dropped;
+  snap.transfers_dropped = log_.totals().transfers_dropped;
+  snap.window_note = log_.window_note();
   snap.objects = objects_;
   return snap;
 }

@@ -289,6 +289,9 @@ void write_metadata(TextOut& o, const TraceMeta& meta, size_t transfers, size_t 
   o.put(",\"machine\":");
   json_string(o, meta.machine);
   o.put(",\"transfer_count\":").u64(transfers).put(",\"event_count\":").u64(events);
+  // Said in the file itself, so that nobody reads a long run's last window as the whole run.
+  o.put(",\"windowed\":").put(meta.events_dropped || meta.transfers_dropped ? "true" : "false");
+  o.put(",\"events_dropped\":").u64(meta.events_dropped).put(",\"transfers_dropped\":").u64(meta.transfers_dropped);
   o.put(",\"event_columns\":[");
   for (const char* c : kTraceEventColumns) o.put(c == kTraceEventColumns[0] ? "\"" : ",\"").put(c).put('"');
   o.put("]},\n");

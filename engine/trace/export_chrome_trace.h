@@ -17,6 +17,10 @@ struct TraceMeta {
   std::string link;      // link profile name ("pcie4-x16")
   std::string version;   // DeviceScope version that wrote it ("0.1.0")
   std::string machine;   // one line about the machine ("Linux x86_64, NVIDIA H100 80GB HBM3")
+  // A windowed recording (Note [Bounded event log]): how many of the run's oldest events and transfers the
+  // bounded event log had dropped before the file was written. 0 and 0: the file holds the whole run.
+  uint64_t events_dropped = 0;
+  uint64_t transfers_dropped = 0;
   bool operator==(const TraceMeta&) const = default;
 };
 

@@ -131,6 +131,7 @@ struct Metadata {
   bool present = false;
   std::optional<std::string> producer, format, version, backend, link, machine;
   std::optional<uint64_t> format_version, transfer_count, event_count;
+  uint64_t events_dropped = 0, transfers_dropped = 0;  // a windowed recording; absent in older files
   std::optional<bool> simulated;
   std::optional<std::vector<std::string>> columns;
 };
@@ -193,7 +194,8 @@ class ChromeTraceReader {
     need(md_.simulated, "simulated", "true or false");
     need(md_.link, "link_profile", "a string");
     need(md_.machine, "machine", "a string");
-    out.meta = {*md_.backend, *md_.simulated, *md_.link, *md_.version, *md_.machine};
+    out.meta = {*md_.backend, *md_.simulated, *md_.link, *md_.version, *md_.machine, md_.events_dropped,
+                md_.transfers_dropped};
     return out;
   }
 
@@ -384,6 +386,10 @@ class ChromeTraceReader {
       else if (key == "format_version") u64(md_.format_version);
       else if (key == "transfer_count") u64(md_.transfer_count);
       else if (key == "event_count") u64(md_.event_count);
+      else if (key == "events_dropped" || key == "transfers_dropped") {
+        const Value v = read_value(r_, Kind::U64);
+        if (v.ok) (key == "events_dropped" ? md_.events_dropped : md_.transfers_dropped) = v.u;
+      }
       else if (key == "simulated") {
         const Value v = read_value(r_, Kind::Bool);
         if (v.ok) md_.simulated = v.b;

@@ -119,7 +119,10 @@ struct Snapshot {
   std::vector<PlaceInfo> places;      // pageable, pinned, cuda:0, cuda:1, ...
   std::vector<StorageInfo> storages;  // live storages
   std::vector<SegmentInfo> segments;  // device and pinned allocator segments
-  std::vector<TransferRecord> transfers;  // every recorded transfer so far
+  std::vector<TransferRecord> transfers;  // the recorded transfers the event log still holds (its window)
+  uint64_t events_dropped = 0;     // likewise for events
+  uint64_t transfers_dropped = 0;  // older transfers the bounded event log no longer holds (Note [Bounded event log])
+  std::string window_note;         // EventLog::window_note(): what was dropped; empty when nothing was
   ObjectGraph objects;         // from the Python layer (empty for pure C++ use)
 };
 

@@ -147,7 +147,7 @@ def randint(*args, size=None, generator=None, dtype=None, device=None, requires_
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, pin_memory=False, layout=None,
              out=None):
     t = _alloc("randperm", (n,), dtype or D.int64, device, pin_memory, False)
-    if n:
+    if n and not t._impl.is_virtual:
         C.write(t, _random.rng(generator).permutation(n), bump=False)
     return _finish(t, requires_grad)
 
@@ -211,13 +211,27 @@ def _infer(data):
             kinds.add("float")
         elif isinstance(x, complex):
             raise TypeError("DeviceScope does not model complex tensors")
+def _virtual_result(input, shape, dtype):
+    """Inside devicescope.virtual_mode(), a random draw from a virtual tensor is a virtual tensor of the
+    result's shape: no values exist to draw from, and none are generated."""
+    if isinstance(input, C.Tensor) and input._impl.is_virtual and _default.virtual_mode():
+        return C.new_empty(tuple(shape), dtype, C.device_of(input), False, True)
+    return None
+
+
         else:
+    v = _virtual_result(input, input._impl.sizes, C.dtype_of(input))
+    if v is not None:
+        return v
             raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
         if len(shape) > depth:
             raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} (got 0)")
         return x
 
     shape = []
+    v = _virtual_result(input, tuple(input._impl.sizes)[:-1] + (num_samples,), D.int64)
+    if v is not None:
+        return v
     values = walk(data, 0, shape)
     if "float" in kinds:
         dtype = _default.get_default_dtype()

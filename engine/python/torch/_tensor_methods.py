@@ -242,11 +242,14 @@ for _name in ("index_select", "gather", "scatter", "scatter_", "scatter_add", "s
 
 # Fills and random fills (in place; allowed under no_grad on parameters, as nn.init does)
 def _fill(self, values):
+    """Writes `values` (an array, or a function making it) into self. A random fill passes a function,
+    so that a virtual tensor (no bytes) never has its values generated: a 70B-parameter virtual model's
+    initialisers would otherwise build and discard gigabytes of random numbers."""
     C.check_inplace(self)
     if self._impl.is_virtual and _default.virtual_mode():
         return self  # building a virtual model: initialisers have nothing to write
     C.check_virtual(self)
-    C.write(self, values)
+    C.write(self, values() if callable(values) else values)
     return self
 
 
@@ -268,35 +271,35 @@ def _shape(self):
 
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
-    return _fill(self, _random.rng(generator).uniform(a, b, _shape(self)))
+    return _fill(self, lambda: _random.rng(generator).uniform(a, b, _shape(self)))
 
 
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
-    return _fill(self, _random.rng(generator).normal(mean, std, _shape(self)))
+    return _fill(self, lambda: _random.rng(generator).normal(mean, std, _shape(self)))
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):
     probs = C.read(p) if isinstance(p, Tensor) else p
-    return _fill(self, _random.rng(generator).random(_shape(self)) < probs)
+    return _fill(self, lambda: _random.rng(generator).random(_shape(self)) < probs)
 
 
 def _random_(self, from_=0, to=None, *, generator=None):
     if to is None:
         to = 2 ** 24 if C.dtype_of(self).is_floating_point else 2 ** 63 - 1
         from_, to = 0, from_ if from_ else to
-    return _fill(self, _random.rng(generator).integers(from_, to, _shape(self)))
+    return _fill(self, lambda: _random.rng(generator).integers(from_, to, _shape(self)))
 
 
 def _exponential_(self, lambd=1.0, *, generator=None):
-    return _fill(self, _random.rng(generator).exponential(1.0 / lambd, _shape(self)))
+    return _fill(self, lambda: _random.rng(generator).exponential(1.0 / lambd, _shape(self)))
 
 
 def _log_normal_(self, mean=1.0, std=2.0, *, generator=None):
-    return _fill(self, _random.rng(generator).lognormal(mean, std, _shape(self)))
+    return _fill(self, lambda: _random.rng(generator).lognormal(mean, std, _shape(self)))
 
 
 def _geometric_(self, p, *, generator=None):
-    return _fill(self, _random.rng(generator).geometric(p, _shape(self)))
+    return _fill(self, lambda: _random.rng(generator).geometric(p, _shape(self)))
 
 
 Tensor.uniform_ = _uniform_

@@ -9,6 +9,13 @@ def _gen_kw(generator):
     return {} if generator is None else {"generator": generator}
 
 
+def _virtual_no_op(tensor):
+    """Inside devicescope.virtual_mode() a virtual tensor has no values to initialise (like PyTorch's meta
+    tensors): composite initialisers return at once instead of computing on values that do not exist."""
+    from torch import _default
+    return tensor._impl.is_virtual and _default.virtual_mode()
+
+
 def _no_grad_uniform_(tensor, a, b, generator=None):
     with torch.no_grad():
         return tensor.uniform_(a, b, **_gen_kw(generator))
@@ -68,6 +75,8 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     if (mean < a - 2 * std) or (mean > b + 2 * std):
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
                       "The distribution of values may be incorrect.", stacklevel=2)
+    if _virtual_no_op(tensor):
+        return tensor
     with torch.no_grad():
         lo = norm_cdf((a - mean) / std)
         hi = norm_cdf((b - mean) / std)
@@ -94,6 +103,8 @@ def zeros_(tensor):
 def eye_(tensor):
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
+    if _virtual_no_op(tensor):
+        return tensor
     with torch.no_grad():
         tensor.copy_(torch.eye(*tensor.shape, dtype=tensor.dtype, device=tensor.device))
     return tensor
