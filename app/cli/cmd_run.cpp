@@ -46,24 +46,24 @@ void write_outputs(Runtime& rt, const RunArgs& a) {
   // Finish queued copies so their timings are complete (a real process exit waits for them too).
   for (int i = 0; i < rt.device_count(); ++i) rt.backend().synchronize_device(i);
   rt.poll();
-  if (!a.csv_path.empty())
-    write_file_atomically(a.csv_path, [&](std::ostream& out) { write_transfers_csv(rt.log().transfers(), out); });
-  if (!a.trace_path.empty()) {
   // A long run's exports hold the bounded log's window (Note [Bounded event log]): say so where the user
   // looks (the CSV has no place for it; the trace's metadata says it too).
   if ((!a.csv_path.empty() || !a.trace_path.empty()) && rt.log().windowed())
     std::cerr << "devicescope: the exports are " << rt.log().window_note() << "\n";
+  if (!a.csv_path.empty())
+    write_file_atomically(a.csv_path, [&](std::ostream& out) { write_transfers_csv(rt.log().transfers(), out); });
+  if (!a.trace_path.empty()) {
     TraceMeta meta;
     meta.backend = rt.backend().name();
     meta.simulated = rt.backend().caps().simulated;
     meta.link = rt.backend().link().name;
     meta.version = DEVICESCOPE_VERSION;
     meta.machine = machine_line(rt);
+    meta.events_dropped = rt.log().totals().events_dropped;
+    meta.transfers_dropped = rt.log().totals().transfers_dropped;
     write_file_atomically(a.trace_path, [&](std::ostream& out) {
       write_chrome_trace(rt.log().events(), rt.log().transfers(), meta, out);
     });
-    meta.events_dropped = rt.log().totals().events_dropped;
-    meta.transfers_dropped = rt.log().totals().transfers_dropped;
   }
 }
 

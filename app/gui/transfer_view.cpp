@@ -58,13 +58,13 @@ void TransferView::draw(const Snapshot& live, UiState& ui, Commands& cmds) {
     ImGui::SameLine();
   }
   ImGui::Text("%zu transfers, %s", snap.transfers.size(), fmt_bytes(bytes).c_str());
-  if (simulated) {
-    ImGui::SameLine();
   if (!snap.window_note.empty()) {  // a long run: the oldest records were dropped, so say these are not all
     ImGui::SameLine();
     badge("WINDOWED", theme::kWarning);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", snap.window_note.c_str());
   }
+  if (simulated) {
+    ImGui::SameLine();
     simulated_badge("timings");
   }
   if (!snap.link.empty()) {

@@ -164,13 +164,27 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
                         False, False, generator)
 
 
+def _virtual_result(input, shape, dtype):
+    """Inside devicescope.virtual_mode(), a random draw from a virtual tensor is a virtual tensor of the
+    result's shape: no values exist to draw from, and none are generated."""
+    if isinstance(input, C.Tensor) and input._impl.is_virtual and _default.virtual_mode():
+        return C.new_empty(tuple(shape), dtype, C.device_of(input), False, True)
+    return None
+
+
 def bernoulli(input, p=None, *, generator=None, out=None):  # noqa: A002
+    v = _virtual_result(input, input._impl.sizes, C.dtype_of(input))
+    if v is not None:
+        return v
     probs = C.read(input) if p is None else np.full(tuple(input._impl.sizes), p)
     vals = _random.rng(generator).random(probs.shape) < probs
     return C.make(vals, C.dtype_of(input), C.device_of(input))
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):  # noqa: A002
+    v = _virtual_result(input, tuple(input._impl.sizes)[:-1] + (num_samples,), D.int64)
+    if v is not None:
+        return v
     p = np.asarray(C.read(input), dtype=np.float64)
     r = _random.rng(generator)
     rows = p.reshape(-1, p.shape[-1])
@@ -211,27 +225,13 @@ def _infer(data):
             kinds.add("float")
         elif isinstance(x, complex):
             raise TypeError("DeviceScope does not model complex tensors")
-def _virtual_result(input, shape, dtype):
-    """Inside devicescope.virtual_mode(), a random draw from a virtual tensor is a virtual tensor of the
-    result's shape: no values exist to draw from, and none are generated."""
-    if isinstance(input, C.Tensor) and input._impl.is_virtual and _default.virtual_mode():
-        return C.new_empty(tuple(shape), dtype, C.device_of(input), False, True)
-    return None
-
-
         else:
-    v = _virtual_result(input, input._impl.sizes, C.dtype_of(input))
-    if v is not None:
-        return v
             raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
         if len(shape) > depth:
             raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} (got 0)")
         return x
 
     shape = []
-    v = _virtual_result(input, tuple(input._impl.sizes)[:-1] + (num_samples,), D.int64)
-    if v is not None:
-        return v
     values = walk(data, 0, shape)
     if "float" in kinds:
         dtype = _default.get_default_dtype()
