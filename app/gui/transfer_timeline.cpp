@@ -1,4 +1,5 @@
-// The transfer timeline: ruler, lanes, instanced items (folded below 3 px), zoom/pan, hover details.
+// The transfer timeline: ruler, lanes, instanced items (folded below 3 px, or when they start within
+// 3 px of each other), zoom/pan, hover details.
 #include <algorithm>
 #include <cmath>
 
@@ -169,7 +170,10 @@ void TransferView::draw_timeline(const Snapshot& snap, UiState& ui) {
       const uint64_t a = lane.start[hover_item.first], b = lane.end_max[hover_item.first + hover_item.count - 1];
       ImGui::TextDisabled("%s in total, %s .. %s", fmt_bytes(hover_item.bytes).c_str(), fmt_duration(double(a - timeline_.t_min)).c_str(),
                           fmt_duration(double(b - timeline_.t_min)).c_str());
-      ImGui::TextDisabled("Zoom in (mouse wheel) to see them one by one.");
+      if (lane.start[hover_item.first] == lane.start[hover_item.first + hover_item.count - 1])
+        ImGui::TextDisabled("They all start at the same instant: the Table tab lists them one by one.");
+      else
+        ImGui::TextDisabled("Zoom in (mouse wheel) to see them one by one.");
     } else {
       const TransferRecord& t = snap.transfers[lane.index[hover_item.first]];
       ui.hovered_transfer = t.id;

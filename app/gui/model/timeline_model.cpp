@@ -101,7 +101,12 @@ void TimelineModel::visible(size_t lane_index, double t0, double t1, double px_p
       continue;
     }
     const double width_ns = double(lane.end[i] - lane.start[i]);
-    if (width_ns >= min_ns) {
+    // Copies starting within min_px of each other cannot be told apart at this zoom however long they
+    // are (each would be drawn over the one before): they fold too, so 80,000 copies issued at one
+    // instant are one drawn item, not 80,000 overlapping bars.
+    const uint64_t same_px = uint64_t(double(lane.start[i]) + min_ns);
+    const bool crowded = i + 1 < n && lane.start[i + 1] <= same_px;
+    if (width_ns >= min_ns && !crowded) {
       TimelineItem it;
       it.x0 = (double(lane.start[i]) - t0) * px_per_ns;
       it.x1 = (double(lane.end[i]) - t0) * px_per_ns;
@@ -112,12 +117,15 @@ void TimelineModel::visible(size_t lane_index, double t0, double t1, double px_p
       ++i;
       continue;
     }
-    // Fold: absorb every following item that starts within min_px of the run's end; each round
+    // Fold: take the copies starting in the same min_px, then absorb every following item that starts
+    // within min_px of the run's end; each round
     // jumps with a binary search, and the run grows by at least min_px per two rounds.
     const size_t first = i;
     const double run_start = double(lane.start[i]);
-    double run_end = double(lane.end[i]);
-    size_t k = i + 1;
+    size_t k = size_t(std::upper_bound(lane.start.begin() + long(i) + 1, lane.start.end(), same_px) - lane.start.begin());
+    // For a group, end_max may also hold the end of an earlier, longer copy: that copy is drawn across
+    // the same pixels anyway, so the fold covers nothing that was not covered.
+    double run_end = k == i + 1 ? double(lane.end[i]) : double(lane.end_max[k - 1]);
     // A fold stops growing at 12 times the minimum width, so dense stretches read as a row of
     // folds with their own counts rather than one bar across the lane.
     const double cap = run_start + 12 * min_ns;

@@ -1,6 +1,7 @@
 // Transfer timeline without GL: one lane per device and direction, each sorted by start time.
 // visible() visits only the time range on screen (binary search) and merges items narrower than a few
-// pixels into one folded item with a count, Tracy-style, so a frame costs O(pixels log n), not O(n).
+// pixels, and items starting within a few pixels of each other however long, into one folded item with
+// a count, Tracy-style, so a frame costs O(pixels log n), not O(n), whatever the density.
 #pragma once
 
 #include <cstdint>
@@ -40,7 +41,8 @@ struct TimelineModel {
   size_t transfers = 0;
 
   void build(const Snapshot& snap);
-  // Items of `lane` overlapping [t0, t1] (ns) at `px_per_ns`; items narrower than `min_px` are merged.
+  // Items of `lane` overlapping [t0, t1] (ns) at `px_per_ns`; items narrower than `min_px`, or starting
+  // within `min_px` of each other, are merged (at most about 2 items per `min_px` of the range).
   void visible(size_t lane, double t0, double t1, double px_per_ns, double min_px, std::vector<TimelineItem>& out) const;
   // Lane item under time t (with a pixel tolerance); -1 when none.
   int item_at(size_t lane, double t, double tolerance_ns) const;

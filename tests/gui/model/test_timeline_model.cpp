@@ -72,6 +72,58 @@ TEST(TimelineModel, NarrowItemsFoldWithACountAndBytes) {
   EXPECT_GE(items.size(), 1000u / 40u);
 }
 
+// Issue 14: 80,000 copies issued at one instant were drawn one by one (none narrower than 3 px, so none
+// folded): 19 s per frame. Copies starting in the same pixels fold however long they are.
+TEST(TimelineModel, CopiesStartingAtOneInstantFoldIntoOneItem) {
+  Snapshot s;
+  for (uint64_t i = 0; i < 80000; ++i) s.transfers.push_back(copy(i + 1, Place::pinned(), Place::cuda(0), 1000, 9078, 4096));
+  TimelineModel m;
+  m.build(s);
+  std::vector<TimelineItem> items;
+  m.visible(0, 900, 9200, 1500.0 / 8300.0, 3.0, items);  // the fitted view: each copy about 1460 px wide
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].first, 0u);
+  EXPECT_EQ(items[0].count, 80000u);
+  EXPECT_EQ(items[0].bytes, 80000u * 4096u);
+  EXPECT_NEAR(items[0].x0, 100 * 1500.0 / 8300.0, 1e-6);
+  EXPECT_NEAR(items[0].x1, 8178 * 1500.0 / 8300.0, 1e-6);
+}
+
+TEST(TimelineModel, DrawnItemsStayBoundedWhateverTheDensity) {
+  Snapshot s;
+  // 50,000 long copies (100 us each) issued 7 ns apart, all overlapping, on a 1500 px wide view.
+  for (uint64_t i = 0; i < 50000; ++i) s.transfers.push_back(copy(i + 1, Place::pinned(), Place::cuda(0), i * 7, i * 7 + 100000, 10));
+  TimelineModel m;
+  m.build(s);
+  std::vector<TimelineItem> items;
+  const double span = 50000.0 * 7 + 100000;
+  m.visible(0, 0, span, 1500.0 / span, 3.0, items);
+  size_t copies = 0;
+  for (const TimelineItem& it : items) copies += it.count;
+  EXPECT_EQ(copies, 50000u);  // nothing lost, nothing counted twice
+  EXPECT_LE(items.size(), 1500u / 3u);
+  // Zoomed in until the copies are 3+ px apart, they are drawn one by one again.
+  items.clear();
+  m.visible(0, 70000, 70700, 1.0, 3.0, items);  // 7 px apart
+  for (const TimelineItem& it : items) EXPECT_EQ(it.count, 1u);
+  EXPECT_GE(items.size(), 100u);
+}
+
+TEST(TimelineModel, LongCopiesStartingApartAreNotFolded) {
+  Snapshot s;
+  s.transfers = {copy(1, Place::pinned(), Place::cuda(0), 0, 1000), copy(2, Place::pinned(), Place::cuda(0), 10, 1000),
+                 copy(3, Place::pinned(), Place::cuda(0), 12, 1000)};
+  TimelineModel m;
+  m.build(s);
+  std::vector<TimelineItem> items;
+  m.visible(0, 0, 1000, 1.0, 3.0, items);
+  ASSERT_EQ(items.size(), 2u);  // copy 1 alone; copies 2 and 3 start 2 px apart: one fold
+  EXPECT_EQ(items[0].count, 1u);
+  EXPECT_EQ(items[1].first, 1u);
+  EXPECT_EQ(items[1].count, 2u);
+  EXPECT_DOUBLE_EQ(items[1].x1, 1000.0);
+}
+
 TEST(TimelineModel, ItemAtFindsTheCopyUnderTheMouse) {
   Snapshot s;
   s.transfers = {copy(1, Place::pinned(), Place::cuda(0), 0, 10), copy(2, Place::pinned(), Place::cuda(0), 100, 110)};
