@@ -44,6 +44,8 @@ Command gui_flags_command() {
     app.add_option("--screenshot", g_flags.screenshot, "render the app without a window, write this PNG (and PNG.json) and exit");
     app.add_option("--open-trace", g_flags.open_trace,
                    "show a recording made elsewhere (devicescope run --trace/--csv) in the Transfers view");
+    app.add_flag("--hold-loading", g_flags.hold_loading,
+                 "with --open-trace and --screenshot: show the recording still loading (its progress and Cancel)");
     app.add_option("--size", g_flags.size, "window or screenshot size, WIDTHxHEIGHT")->capture_default_str();
     app.add_option("--anim-time", g_flags.anim_time,
                    "with --screenshot: show the last step's animations this many seconds in (default: finished)");

@@ -17,6 +17,7 @@ struct GuiFlags {
   int steps = -1;
   std::string screenshot;
   std::string open_trace;
+  bool hold_loading = false;  // --hold-loading: the screenshot shows --open-trace still loading
   std::string size = "1600x1000";
   double anim_time = -1;
   std::string mouse;  // "X,Y"

@@ -21,6 +21,7 @@ int run_default(const BackendFlags& flags) {
   o.steps = g.steps;
   o.screenshot = g.screenshot;
   o.open_trace = g.open_trace;
+  o.hold_loading = g.hold_loading;
   o.anim_time = g.anim_time;
   o.show = g.show;
   o.lesson = g.lesson;

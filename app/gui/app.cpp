@@ -10,11 +10,11 @@
 #include "gui/keys.h"
 #include "gui/layout.h"
 #include "gui/model/script_statements.h"
+#include "gui/recording_open_view.h"
 #include "gui/theme.h"
 #include "trace/atomic_file.h"
 #include "trace/export_chrome_trace.h"
 #include "trace/export_csv.h"
-#include "trace/load_trace.h"
 
 #ifndef DEVICESCOPE_VERSION
 #define DEVICESCOPE_VERSION "dev"
@@ -94,11 +94,47 @@ void App::notice(const std::string& text, bool error) {
   if (error) console_add(ui_, ConsoleLine::Kind::Error, text);
 }
 
-bool App::open_trace(const std::string& path) {
+bool App::open_trace(const std::string& path, bool wait, bool held) {
+  if (!loader_.start(path, held)) return false;
+  ui_.show_transfers = true;
+  if (!wait || held) return true;
+  loader_.wait();
+  poll_loader();
+  return ui_.recording != nullptr && ui_.recording_path == path;
+}
+
+void App::open_dropped(const std::vector<std::string>& paths) {
   Commands c;
-  c.push(Commands::Kind::OpenTrace, path);
+  for (const std::string& p : paths) {
+    const bool script = p.size() > 3 && p.compare(p.size() - 3, 3, ".py") == 0;
+    c.push(script ? Commands::Kind::OpenScript : Commands::Kind::OpenTrace, p);
+  }
   execute(c);
-  return ui_.recording != nullptr;
+}
+
+void App::poll_loader() {
+  if (std::optional<LoadResult> r = loader_.take_result()) {
+    if (r->recording) {
+      ui_.recording = std::move(r->recording);
+      ui_.recording_path = r->path;
+      ui_.recording_meta = r->meta;
+      ui_.show_transfers = true;
+      ui_.open_error.clear();
+      notice("Opened recording " + r->path + " (" + std::to_string(ui_.recording->transfers.size()) + " transfers)");
+    } else if (r->cancelled) {
+      notice("Cancelled opening " + r->path);
+    } else {
+      // What was shown before stays: only the modal and the status bar change.
+      ui_.open_error = r->error;
+      notice(r->error, true);
+    }
+  }
+  ui_.loading_path = loader_.busy() ? loader_.path() : std::string();
+  const LoadProgress& p = loader_.progress();
+  ui_.loading_read = p.bytes_read;
+  ui_.loading_done = p.bytes_done;
+  ui_.loading_total = p.bytes_total;
+  ui_.loading_fraction = p.fraction();
 }
 
 void App::setup_bench(const BackendOptions& backend, bool open, const std::string& sizes,
@@ -250,6 +286,7 @@ void App::draw_console_window(const Snapshot& snap, Commands& cmds) {
 
 void App::frame() {
   poll_runner();
+  poll_loader();
   ui_.pointed_storage = ui_.hovered_storage;
   ui_.hovered_storage = 0;
   static const Snapshot kEmpty;
@@ -285,6 +322,7 @@ void App::frame() {
   if (ui_.show_bench) bench_.draw(snap, ui_, cmds);
   menu_.draw_floating(ui_, cmds);
   status_.draw(snap, ui_, cmds);
+  draw_open_error(ui_);
   execute(cmds);
   feed_lessons();
 }
@@ -390,22 +428,12 @@ void App::execute(Commands& cmds) {
         screenshot_ = c.text;
         break;
       case Commands::Kind::OpenTrace:
-        try {
-          LoadedTrace t = load_trace(c.text);
-          auto s = std::make_shared<Snapshot>();
-          s->backend = t.meta.backend;
-          s->simulated = t.meta.simulated;
-          s->link = t.meta.link;
-          s->transfers.assign(t.transfers.begin(), t.transfers.end());
-          for (const TransferRecord& r : s->transfers) s->time_ns = std::max(s->time_ns, r.end_ns);
-          ui_.recording = std::move(s);
-          ui_.recording_path = c.text;
-          ui_.recording_meta = t.meta;
-          ui_.show_transfers = true;
-          notice("Opened recording " + c.text + " (" + std::to_string(t.transfers.size()) + " transfers)");
-        } catch (const std::exception& e) {
-          notice(e.what(), true);
-        }
+        // On the loader's thread: the window stays responsive, the Transfers view shows the progress.
+        if (open_trace(c.text, false)) notice("Opening " + c.text + "\xe2\x80\xa6");
+        else notice("Still opening " + loader_.path() + ": wait for it or press Cancel", true);
+        break;
+      case Commands::Kind::CancelOpenTrace:
+        loader_.cancel();
         break;
       case Commands::Kind::CloseTrace:
         ui_.recording.reset();

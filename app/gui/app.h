@@ -14,6 +14,7 @@
 #include "gui/lesson_view.h"
 #include "gui/main_menu.h"
 #include "gui/memory_view.h"
+#include "gui/model/recording_loader.h"
 #include "gui/module_view.h"
 #include "gui/names_view.h"
 #include "gui/session_runner.h"
@@ -43,7 +44,7 @@ class App {
 
   void frame();  // inside ImGui::NewFrame() / ImGui::Render()
   bool quit_requested() const { return quit_; }
-  bool busy() const { return runner_.busy() || bench_.running(); }
+  bool busy() const { return runner_.busy() || bench_.running() || loader_.busy(); }
   // True for a few seconds after the picture changed (migration animations want every frame).
   bool animating() const;
   // The benchmark moves the timeline and the mouse each frame so that culling and folding work.
@@ -59,8 +60,13 @@ class App {
   // K, 0 runs it without a pick). Blocks; false (the reason in ui().notice) when the lesson cannot start.
   bool open_lesson_blocking(const std::string& name, int step, int answer);
   void set_presenter(bool on);  // presenter mode (lesson_view.h), as View > Presenter mode does
-  // Opens a recording (Chrome trace JSON or transfers CSV) in the Transfers view; false if it cannot.
-  bool open_trace(const std::string& path);
+  // Opens a recording (Chrome trace JSON or transfers CSV) in the Transfers view on the loader's thread
+  // (progress and Cancel in the window, a failure in a modal). `wait`: blocks until it is loaded and
+  // returns false when it cannot be (the reason in ui().notice), for headless runs. `held`: the loader
+  // waits before reading (screenshots of the loading state; it is cancelled when the app ends).
+  bool open_trace(const std::string& path, bool wait = true, bool held = false);
+  // Files dropped on the window: scripts (.py) open in the editor, anything else as a recording.
+  void open_dropped(const std::vector<std::string>& paths);
   // The Bench window: the backend its sweeps use; with `open`, shows it (sizes, recorded bench files to
   // overlay) and, with `run_to_end`, runs one sweep to completion now (headless screenshots).
   void setup_bench(const BackendOptions& backend, bool open, const std::string& sizes,
@@ -74,6 +80,7 @@ class App {
 
  private:
   void poll_runner();
+  void poll_loader();  // a finished load becomes the recording (or the modal's message); progress for the strip
   void submit(Job job, const std::string& what);
   void execute(Commands& cmds);
   DefaultLayout apply_layout(ImGuiCond* cond);
@@ -84,6 +91,7 @@ class App {
   void lesson_call_finished(const RunOutcome& r);
 
   SessionRunner runner_;
+  RecordingLoader loader_;
   AppOptions options_;
   UiState ui_;
   std::shared_ptr<const Snapshot> snapshot_;

@@ -18,6 +18,7 @@ struct GuiOptions {
   int steps = -1;               // --steps N: run N statements (default: the whole --script; starter: to its marker)
   std::string screenshot;       // --screenshot out.png: render headless, write the PNG (+ out.png.json), exit
   std::string open_trace;       // --open-trace FILE: show a recording (Chrome trace JSON or CSV) in Transfers
+  bool hold_loading = false;    // --hold-loading: the screenshot shows --open-trace still loading
   int width = 1600, height = 1000;  // --size WxH
   double anim_time = -1;
   float mouse_x = -1, mouse_y = -1;  // --mouse X,Y: where the pointer rests in a screenshot

@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "gui/app.h"
 #include "gui/frame.h"
@@ -30,6 +32,12 @@ std::atomic<bool> g_sigint{false};
 
 void on_glfw_error(int, const char* description) { g_glfw_error = description ? description : "unknown GLFW error"; }
 void on_sigint(int) { g_sigint.store(true); }
+
+// Files dropped on the window, handed to the app by the main loop (GLFW calls back from glfwPollEvents).
+std::vector<std::string> g_dropped;
+void on_drop(GLFWwindow*, int count, const char** paths) {
+  for (int i = 0; i < count; ++i) g_dropped.emplace_back(paths[i]);
+}
 
 std::string ini_path() {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
@@ -113,7 +121,8 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
       std::fprintf(stderr, "devicescope: %s\n", app.ui().notice.c_str());
       rc = 2;
     }
-    if (rc == 0 && !o.open_trace.empty() && !app.open_trace(o.open_trace)) {
+    // Headless runs wait for the recording (a failure exits 2); the window shows it loading.
+    if (rc == 0 && !o.open_trace.empty() && !app.open_trace(o.open_trace, headless, o.hold_loading)) {
       std::fprintf(stderr, "devicescope: %s\n", app.ui().notice.c_str());
       rc = 2;
     }
@@ -121,6 +130,7 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
     else if (rc == 0 && o.bench_frames > 0) rc = run_benchmark(window, app, o);
     else if (rc == 0) {
       std::signal(SIGINT, on_sigint);
+      glfwSetDropCallback(window, on_drop);
 
       // Main loop
       while (!glfwWindowShouldClose(window) && !app.quit_requested()) {
@@ -128,6 +138,10 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
         if (app.busy() || app.animating()) glfwPollEvents();
         else glfwWaitEventsTimeout(0.25);
         if (g_sigint.exchange(false)) app.on_interrupt_signal();
+        if (!g_dropped.empty()) {
+          app.open_dropped(g_dropped);
+          g_dropped.clear();
+        }
 
         // Start the Dear ImGui frame, let every view draw, render
         draw_frame(window, app);

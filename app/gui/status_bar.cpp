@@ -57,6 +57,9 @@ void StatusBar::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   // Right side: state and notice.
   std::string right;
   if (ui.running) right = ui.running_what + "\xe2\x80\xa6";
+  else if (!ui.loading_path.empty())
+    right = "Opening " + ui.loading_path.substr(ui.loading_path.find_last_of('/') + 1) + "\xe2\x80\xa6 " +
+            std::to_string(int(ui.loading_fraction * 100)) + "%";
   else if (ImGui::GetTime() < ui.notice_until) right = ui.notice;
   else right = ui.runner_name;
   // Only in the room left of the places (the last item's right edge), shortened if need be.
@@ -68,7 +71,7 @@ void StatusBar::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   if (!right.empty() && room > 60) {
     ImGui::SameLine(x);
     ImU32 col = theme::kTextDim;
-    if (ui.running) col = theme::kWarning;
+    if (ui.running || !ui.loading_path.empty()) col = theme::kWarning;
     else if (ImGui::GetTime() < ui.notice_until) col = ui.notice_error ? theme::kError : theme::kOk;
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(col), "%s", right.c_str());
   }

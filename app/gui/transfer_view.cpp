@@ -2,6 +2,7 @@
 #include "gui/transfer_view.h"
 
 #include "backend/link_profile.h"
+#include "gui/recording_open_view.h"
 #include "gui/theme.h"
 
 namespace ds::gui {
@@ -32,6 +33,7 @@ void TransferView::draw(const Snapshot& live, UiState& ui, Commands& cmds) {
     ImGui::End();
     return;
   }
+  draw_loading_strip(ui, cmds);  // a recording being opened: progress and Cancel, above what is shown now
   const Snapshot& snap = ui.recording ? *ui.recording : live;
   const void* key = ui.recording ? static_cast<const void*>(ui.recording.get()) : nullptr;
   if (key != key_ || (!ui.recording && version_ != ui.snapshot_version)) {

@@ -75,6 +75,12 @@ struct UiState {
   std::shared_ptr<const Snapshot> recording;
   std::string recording_path;
   TraceMeta recording_meta;
+  // A recording opening on the loader's thread (gui/model/recording_loader.h), copied by App each frame
+  // for the loading strip; a failure's message waits in open_error for the modal (recording_open_view.h).
+  std::string loading_path;  // "" when nothing loads
+  uint64_t loading_read = 0, loading_done = 0, loading_total = 0;
+  double loading_fraction = 0;
+  std::string open_error;
 
   // Builder form.
   BuildArgs builder;
@@ -107,7 +113,7 @@ struct Commands {
   enum class Kind {
     RunScript, Step, StepBack, Reset, Stop, RunLine, BuilderLine,
     OpenScript, SaveScript, ExportCsv, ExportTrace, Screenshot, OpenTrace, CloseTrace, Quit,
-    OpenBench, SaveBenchJson, SaveBenchCsv,
+    OpenBench, SaveBenchJson, SaveBenchCsv, CancelOpenTrace,
   };
   struct Command {
     Kind kind;

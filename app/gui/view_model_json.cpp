@@ -83,6 +83,13 @@ void App::write_view_model(const std::string& path, int width, int height) const
   if (ui_.recording)
     j["recording"] = {{"path", ui_.recording_path}, {"transfers", ui_.recording->transfers.size()},
                       {"simulated", ui_.recording_meta.simulated}, {"backend", ui_.recording_meta.backend}};
+  if (!ui_.loading_path.empty())  // a recording still opening (--hold-loading): what the loading strip shows
+    j["loading"] = {{"path", ui_.loading_path},
+                    {"file", ui_.loading_path.substr(ui_.loading_path.find_last_of('/') + 1)},
+                    {"bytes_read", ui_.loading_read},
+                    {"bytes_done", ui_.loading_done},
+                    {"bytes_total", ui_.loading_total}};
+  if (!ui_.open_error.empty()) j["open_error"] = ui_.open_error;
   if (ui_.show_bench) j["bench"] = bench_.view_model();
   // Visible top-level windows, frontmost first: tests check that a floating window is not hidden behind a pane.
   json windows = json::array();

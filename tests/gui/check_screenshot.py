@@ -11,7 +11,8 @@ Expectation JSON (every key optional; values compare exactly unless noted):
    "transfers": {"count": 8}, "lanes_include": ["cuda:0  H2D"], "lanes_exclude": ["cuda:0  D2D"],
    "migrations": {"count": 5, "source_live": 0},
    "error_contains": "Expected all tensors to be on the same device",
-   "front_window": "Keyboard shortcuts"}
+   "front_window": "Keyboard shortcuts",
+   "loading": {"file": "x.csv", "bytes_read": 0}}                                 # a recording still opening
 """
 import argparse
 import json
@@ -69,6 +70,18 @@ def read_png(path):
     return width, height, channels, rows
 
 
+def write_same_instant_csv(path, n):
+    """N pinned-to-cuda:0 copies of 4 KiB, every one from 1000 ns to 9078 ns (issue 14: drawn one by one,
+    19 s per frame, before the timeline folded copies that start in the same pixels)."""
+    with open(path, "w") as f:
+        f.write("id,src,dst,bytes,route,non_blocking,async,stream_device,stream,enqueue_ns,start_ns,end_ns,"
+                "duration_ns,gbps,measured_ns,simulated,complete,src_storage,dst_storage,owner\n")
+        for i in range(1, n + 1):
+            f.write("%d,pinned,cuda:0,4096,direct,false,false,0,0,1000,1000,9078,8078,0.507,8078,false,true,%d,%d,x%d\n"
+                    % (i, i, n + i, i))
+    return path
+
+
 def fail(msg):
     print("FAIL: " + msg)
     sys.exit(1)
@@ -106,6 +119,8 @@ def main():
     ap.add_argument("--bench-sizes", help="open the Bench window and run a sweep of these sizes first")
     ap.add_argument("--bench-open", action="append", default=[], help="bench JSON to overlay in the Bench window")
     ap.add_argument("--extra", action="append", default=[], help="more devicescope arguments, e.g. --extra=--show=table")
+    ap.add_argument("--same-instant-recording", type=int, metavar="N",
+                    help="write a transfers CSV of N copies that all start at one instant (OUT.csv) and open it")
     args = ap.parse_args()
     expect = json.load(open(args.expect))
 
@@ -127,6 +142,8 @@ def main():
         cmd += ["--bench-view", "--bench-sizes", args.bench_sizes]
     for path in args.bench_open:
         cmd += ["--bench-open", path]
+    if args.same_instant_recording:
+        cmd += ["--open-trace", write_same_instant_csv(args.out + ".csv", args.same_instant_recording)]
     for extra in args.extra:
         cmd += extra.split("=", 1) if extra.startswith("--") and "=" in extra else [extra]
     for stale in (args.out, args.out + ".json"):
@@ -205,6 +222,9 @@ def main():
     for key, value in expect.get("recording", {}).items():
         if (vm.get("recording") or {}).get(key) != value:
             fail("recording %s = %s, expected %s" % (key, (vm.get("recording") or {}).get(key), value))
+    for key, value in expect.get("loading", {}).items():
+        if (vm.get("loading") or {}).get(key) != value:
+            fail("loading %s = %s, expected %s" % (key, (vm.get("loading") or {}).get(key), value))
     if "bench" in expect:
         check_bench(vm.get("bench"), expect["bench"])
     # "lesson": {"lesson": "000_...", "page": 2, "phase": "ran", "verdict_count": 2, ...} (lesson_view.cpp)

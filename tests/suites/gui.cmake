@@ -37,6 +37,11 @@ if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
   gui_screenshot_test(mixed_devices mixed_devices --script ${GUI_TEST_DIR}/scripts/mixed_devices.py)
   # A recording made on a GPU machine, opened in the Transfers view (bandwidth tab).
   gui_screenshot_test(recording recording --extra=--open-trace=${GUI_TEST_DIR}/data/h100_transfers.csv --extra=--show=bandwidth)
+  # 80,000 copies that start at one instant: one folded timeline item (issue 14: 80,000 bars, 19 s a frame).
+  gui_screenshot_test(recording_same_instant recording_same_instant --same-instant-recording 80000 --extra=--mouse=800,700)
+  # A recording still loading (the loader held before it reads): progress strip and Cancel over the live view.
+  gui_screenshot_test(recording_loading recording_loading --extra=--open-trace=${GUI_TEST_DIR}/data/h100_transfers.csv
+                      --extra=--hold-loading)
   # The Bench window: a small sweep run to completion; a recorded run overlaid; a corrupt file's error.
   gui_screenshot_test(bench_view bench_view --bench-sizes 4KiB:1MiB)
   gui_screenshot_test(bench_overlay bench_overlay --bench-sizes 4KiB:1MiB --bench-open ${GUI_TEST_DIR}/data/bench/sim_pcie5.json)
