@@ -5,5 +5,7 @@ from .modules import __all__ as _modules_all
 from . import functional
 from . import init
 from . import utils
+from . import parallel
+from .parallel import DataParallel
 
-__all__ = ["Buffer", "Parameter", "functional", "init", "utils"] + list(_modules_all)
+__all__ = ["Buffer", "Parameter", "functional", "init", "utils", "parallel", "DataParallel"] + list(_modules_all)

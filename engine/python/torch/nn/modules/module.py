@@ -670,6 +670,17 @@ class Module:
                         p.grad.requires_grad_(False)
                     p.grad.zero_()
 
+    def _replicate_for_data_parallel(self):
+        """A shallow copy for nn.parallel.replicate: same attributes, own (empty) parameter dict and own
+        buffer/child dicts, which replicate() then fills with the copies on the replica's device."""
+        replica = self.__new__(type(self))
+        replica.__dict__ = self.__dict__.copy()
+        replica._parameters = {}
+        replica._buffers = replica._buffers.copy()
+        replica._modules = replica._modules.copy()
+        replica._is_replica = True
+        return replica
+
     def share_memory(self):
         return self
 
