@@ -3,14 +3,10 @@
 // transfers (--csv) and event log (--trace, Chrome trace JSON) even when the script failed.
 #include <sys/utsname.h>
 
-#include <chrono>
-#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <mutex>
-#include <thread>
 
 #include "cli/commands.h"
 #include "core/errors.h"
@@ -19,6 +15,7 @@
 #include "trace/export_csv.h"
 
 #ifdef DEVICESCOPE_HAVE_PYTHON
+#include "cli/run_watchdog.h"
 #include "python/python_session.h"
 #endif
 
@@ -85,8 +82,9 @@ int run_script(const BackendFlags& flags, const RunArgs& a) {
   std::vector<std::string> argv{a.script};
   argv.insert(argv.end(), a.script_args.begin(), a.script_args.end());
 
-  // --timeout S: interrupt at S ("KeyboardInterrupt: script interrupted after S s"), again at 2S if the script
-  // swallowed it, and at 4S give up waiting: write the exports and exit 130 (a workshop machine never hangs).
+  // --timeout S: KeyboardInterrupt at S ("script interrupted after S s"), again at 2S if the script swallowed
+  // it, and at 4S the watchdog says what still runs, writes the exports and exits 130 (a workshop machine
+  // never hangs). SIGTERM stops the run the same way (exit 143). See run_watchdog.h.
   double limit = 0;
   if (!a.timeout.empty()) {
     try {
@@ -96,52 +94,38 @@ int run_script(const BackendFlags& flags, const RunArgs& a) {
     }
     check(limit >= 0, "--timeout expects a number of seconds, got " + a.timeout, ErrorKind::ValueError);
   }
-  std::mutex mu;
-  std::condition_variable cv;
-  bool finished = false;
-  std::thread watchdog;
-  if (limit > 0) {
-    watchdog = std::thread([&] {
-      const std::string message = "script interrupted after " + a.timeout + " s";
-      const auto start = std::chrono::steady_clock::now();
-      std::unique_lock lock(mu);
-      for (int step = 1; step <= 3; ++step) {
-        const auto due = start + std::chrono::duration<double>(limit * (step == 3 ? 4 : step));
-        if (cv.wait_until(lock, due, [&] { return finished; })) return;
-        if (step < 3) {
-          session.interrupt(message);
-          continue;
-        }
-        std::cerr << "Traceback (most recent call last):\n  (the script ignored KeyboardInterrupt)\nKeyboardInterrupt: "
-                  << message << "\n" << std::flush;
-        try {
-          write_outputs(session.runtime(), a);
-        } catch (...) {
-        }
-        std::_Exit(130);
-      }
-    });
-  }
-  const python::RunResult r = session.run_file(a.script, argv);
-  if (watchdog.joinable()) {
-    {
-      std::lock_guard lock(mu);
-      finished = true;
-    }
-    cv.notify_all();
-    watchdog.join();
-  }
-
-  int code = r.exit_code;
+  // DeviceScope's start-up is not the script's time: with a limit, torch is imported before the clock starts
+  // (a loaded machine can take seconds over `import torch`).
+  if (limit > 0) session.preload("torch");
+  RunWatchdog watchdog(session, limit, a.timeout, [&] { write_outputs(session.runtime(), a); });
+  python::RunResult r = session.run_file(a.script, argv);
   if (r.status == python::RunStatus::Error || r.status == python::RunStatus::Interrupted) {
     std::cout.flush();
     std::cerr << r.error.traceback << std::flush;
   }
+  // Like python at exit: the non-daemon threads the script started finish before the process ends (and
+  // before the exports, which then hold their copies too). An interrupt here leaves them running.
+  const python::RunResult threads = session.wait_for_threads();
+  if (threads.status == python::RunStatus::Interrupted) {
+    std::cout.flush();
+    std::cerr << threads.error.traceback << std::flush;
+    if (r.status != python::RunStatus::Interrupted) r = threads;
+  }
+  watchdog.stop();
+
+  int code = r.exit_code;
+  if (r.status == python::RunStatus::Interrupted) code = watchdog.interrupted_exit_code();
   try {
     write_outputs(session.runtime(), a);
   } catch (const Error& e) {
     std::cerr << "devicescope: " << e.what() << "\n";
     if (code == 0) code = 2;
+  }
+  if (session.threads_left_running()) {
+    // Python's finalization would wait for them (or run them against a torn-down runtime): end here.
+    std::cout.flush();
+    std::fflush(nullptr);
+    std::_Exit(code);
   }
   return code;
 }

@@ -183,12 +183,21 @@ def describe(exc):
     return type_name(type(exc)), message, text, line
 
 
+def _c_exit_status(code):
+    """The status python passes to exit() for sys.exit(<int>): `(int)PyLong_AsLong(code)`, where a value
+    outside C long gives -1 (so 2**63 exits 255 and 2**31 exits 0, silently, as python3 does)."""
+    value = int(code)
+    if not -2**63 <= value < 2**63:
+        value = -1
+    return (value + 2**31) % 2**32 - 2**31
+
+
 def _exit_result(exc):
     code = exc.code
     if code is None:
         return (EXIT, 0, "SystemExit", "", "", 0)
     if isinstance(code, int):
-        return (EXIT, code, "SystemExit", str(code), "", 0)
+        return (EXIT, _c_exit_status(code), "SystemExit", str(code), "", 0)
     # Python prints a non-integer exit value to stderr and exits with status 1.
     try:
         sys.stderr.write(str(code) + "\n")
@@ -203,6 +212,7 @@ def _run(code, globals_):
     except SystemExit as e:
         return _exit_result(e)
     except KeyboardInterrupt as e:
+        _label_interrupt(e)
         return (INTERRUPTED, 130) + describe(e)
     except BaseException as e:  # noqa: B902 - everything the user's code raises is reported
         return (ERROR, 1) + describe(e)
@@ -393,11 +403,105 @@ def graph_error():
     return _state.graph_error
 
 
-def interrupt_type(message):
-    """A KeyboardInterrupt subclass printed as "KeyboardInterrupt: <message>" (for timeouts)."""
-    def __init__(self, *args):
-        KeyboardInterrupt.__init__(self, *(args or (message,)))
-    return type("KeyboardInterrupt", (KeyboardInterrupt,), {"__init__": __init__, "__module__": "builtins"})
+def _no_interrupt_message():
+    return ""
+
+
+# Replaced by PythonSession with a function returning the text of its latest interrupt(message) ("" if none).
+take_interrupt_message = _no_interrupt_message
+
+
+def _label_interrupt(exc):
+    """A KeyboardInterrupt that PythonSession.interrupt(message) caused reads "KeyboardInterrupt: <message>"
+    (a real Ctrl+C, or one the script raises itself with its own text, is left as it is)."""
+    message = take_interrupt_message()
+    if message and not exc.args:
+        exc.args = (message,)
+
+
+def preload(name):
+    """Imports a module before the user's code starts (so `--timeout` does not count `import torch`). A module
+    that fails to import is left for the script's own import statement to report."""
+    try:
+        __import__(name)
+    except BaseException:  # noqa: B902 - the script's import will raise it again, with a proper traceback
+        pass
+
+
+def _where(frame):
+    """ "file.py:12 in func" for the innermost frame of the user's code, "" when none is found."""
+    while frame is not None:
+        if not _hidden(frame.f_code.co_filename or "") and not (frame.f_code.co_filename or "").startswith(
+                _STDLIB_PREFIXES):
+            return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno} in {frame.f_code.co_name}"
+        frame = frame.f_back
+    return ""
+
+
+def _running_threads():
+    """[(name, where)] of the non-daemon threads still running, besides the main thread."""
+    threading = sys.modules.get("threading")
+    if threading is None:
+        return []
+    frames = sys._current_frames()
+    main = threading.main_thread()
+    return [(t.name, _where(frames.get(t.ident))) for t in threading.enumerate()
+            if t is not main and not t.daemon and t.is_alive()]
+
+
+def _thread_list(threads):
+    parts = [f"'{name}'" + (f" (at {where})" if where else "") for name, where in threads]
+    noun = "a non-daemon thread" if len(parts) == 1 else "non-daemon threads"
+    verb = "is" if len(parts) == 1 else "are"
+    return f"{noun} {', '.join(parts)} {verb} still running"
+
+
+def join_threads():
+    """What python does once __main__ has ended: wait for every non-daemon thread (threading._shutdown), so
+    they finish while the runtime is alive. An interrupt while waiting comes back as INTERRUPTED, its text
+    naming the threads left running (python ignores it there and exits 0; DeviceScope says what happened)."""
+    threading = sys.modules.get("threading")
+    if threading is None:
+        return (OK, 0, "", "", "", 0)
+    try:
+        threading._shutdown()
+    except KeyboardInterrupt as e:
+        _label_interrupt(e)
+        message = str(e)
+        text = "KeyboardInterrupt" + (f": {message}" if message else "") + "\n"
+        threads = _running_threads()
+        if threads:
+            text += (f"devicescope: the script has ended, but {_thread_list(threads)}; "
+                     f"exiting without waiting for it\n")
+        return (INTERRUPTED, 130, "KeyboardInterrupt", message, text, 0)
+    finally:
+        _flush()
+    return (OK, 0, "", "", "", 0)
+
+
+def threads_left_running():
+    """True when a non-daemon thread is still running (the process must not wait for it at exit)."""
+    return bool(_running_threads())
+
+
+def still_running(main_ident, waiting_for_threads, reading_stdin):
+    """Why a run is still going after KeyboardInterrupt, in one line (for the timeout's last stage).
+    reading_stdin: the main thread is blocked reading standard input (seen by the C++ side in /proc).
+    Flushes the script's output first: the process ends right after."""
+    _flush()
+    frames = sys._current_frames()
+    parts = []
+    if not waiting_for_threads:
+        where = _where(frames.get(main_ident))
+        at = f" (at {where})" if where else ""
+        if reading_stdin:
+            parts.append(f"the script is blocked in input(){at}, waiting for standard input")
+        else:
+            parts.append(f"the script caught KeyboardInterrupt and kept running{at}")
+    threads = _running_threads()
+    if threads:
+        parts.append(_thread_list(threads))
+    return "; ".join(parts)
 
 
 def flush():

@@ -6,7 +6,14 @@
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdlib>
+#include <fstream>
+#include <future>
 
 #include "bindings_common.h"
 
@@ -34,6 +41,46 @@ RunResult result_from_tuple(const py::handle r) {
   return out;
 }
 
+#ifndef DEVICESCOPE_PYTHON_EXECUTABLE
+#define DEVICESCOPE_PYTHON_EXECUTABLE ""
+#endif
+
+// The interpreter's home: Python derives sys.prefix (and so sys.path) from the executable it believes it
+// is, by default the first `python3` on PATH. A virtualenv's or pyenv's python3 there would give a prefix
+// without the Debian packages (numpy) that DeviceScope's torch needs, so name the interpreter the build
+// linked against. PYTHONHOME still wins, as it does for python3 itself.
+void pin_program_name(PyConfig& config) {
+  const std::string exe = DEVICESCOPE_PYTHON_EXECUTABLE;
+  if (exe.empty()) return;
+  PyConfig_SetBytesString(&config, &config.program_name, exe.c_str());
+}
+
+// Python installs its SIGINT handler only where SIGINT is at its default action; a process started in the
+// background by a non-interactive shell inherits SIGINT ignored, and python3 then never stops on Ctrl+C.
+// DeviceScope always does.
+void honour_sigint() {
+  struct sigaction current {};
+  if (sigaction(SIGINT, nullptr, &current) == 0 && !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN)
+    std::signal(SIGINT, SIG_DFL);
+}
+
+// Whether SIGINT reaches a handler (Python's, after Py_Initialize) rather than being ignored or killing us.
+bool sigint_is_handled() {
+  struct sigaction current {};
+  if (sigaction(SIGINT, nullptr, &current) != 0) return false;
+  if (current.sa_flags & SA_SIGINFO) return current.sa_sigaction != nullptr;
+  return current.sa_handler != SIG_IGN && current.sa_handler != SIG_DFL;
+}
+
+// True when the kernel thread is blocked in read(0, ...): input() waiting for standard input.
+bool blocked_reading_stdin(long tid) {
+  std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/syscall");
+  long number = -1;
+  std::string fd;
+  if (!(in >> number >> fd)) return false;
+  return number == SYS_read && (fd == "0x0" || fd == "0");
+}
+
 }  // namespace
 
 struct __attribute__((visibility("hidden"))) PythonSession::Interp {
@@ -54,15 +101,32 @@ PythonSession::PythonSession(SessionOptions options) : options_(std::move(option
     pre.utf8_mode = (env && std::string(env) == "0") ? 0 : 1;
     Py_PreInitialize(&pre);
   }
+  if (options_.install_signal_handlers) honour_sigint();
   interp_ = std::make_unique<Interp>();
-  interp_->guard = std::make_unique<py::scoped_interpreter>(options_.install_signal_handlers, 0, nullptr,
-                                                            /*add_program_dir_to_path=*/false);
+  {
+    // pybind11's default configuration (environment honoured, not isolated) with the program name pinned.
+    PyConfig config;
+    PyConfig_InitIsolatedConfig(&config);
+    config.isolated = 0;
+    config.use_environment = 1;
+    config.install_signal_handlers = options_.install_signal_handlers ? 1 : 0;
+    pin_program_name(config);
+    interp_->guard = std::make_unique<py::scoped_interpreter>(&config, 0, nullptr, /*add_program_dir_to_path=*/false);
+  }
+  main_ident_ = PyThread_get_thread_ident();
+  main_tid_ = long(syscall(SYS_gettid));
   set_bound_runtime(runtime_);
   {
     py::module_ sys = py::module_::import("sys");
     sys.attr("path").attr("insert")(0, package_dir());
     sys.attr("dont_write_bytecode") = true;  // never litter the source tree with __pycache__
     interp_->helper = py::module_::import("_ds_session");
+    interp_->helper.attr("take_interrupt_message") = py::cpp_function([this] {
+      std::lock_guard lock(message_mutex_);
+      std::string text;
+      text.swap(interrupt_message_);
+      return text;
+    });
     py::object sink = py::none();
     if (options_.output) {
       OutputSink out = options_.output;
@@ -80,6 +144,9 @@ PythonSession::~PythonSession() {
   {
     try {
       interp_->helper.attr("flush")();
+      // Non-daemon threads finish now, with the runtime and the cached torch types still alive (python
+      // would wait for them at finalization, by which time those are gone: "TypeError: expected a device").
+      interp_->helper.attr("join_threads")();
     } catch (...) {
     }
     interp_->helper = py::object();
@@ -96,6 +163,10 @@ RunResult PythonSession::invoke(const char* function, Args&&... args) {
   py::gil_scoped_acquire gil;
   running_thread_ = PyThread_get_thread_ident();
   ++run_serial_;
+  {
+    std::lock_guard lock(message_mutex_);
+    interrupt_message_.clear();  // an earlier run's interrupt text must not label this run's Ctrl+C
+  }
   running_ = true;
   RunResult result;
   try {
@@ -118,6 +189,30 @@ RunResult PythonSession::invoke(const char* function, Args&&... args) {
 RunResult PythonSession::run_file(const std::string& path, const std::vector<std::string>& argv) {
   std::vector<std::string> a = argv.empty() ? std::vector<std::string>{path} : argv;
   return invoke("run_path", path, a);
+}
+
+RunResult PythonSession::wait_for_threads() {
+  waiting_for_threads_ = true;
+  RunResult r = invoke("join_threads");
+  waiting_for_threads_ = false;
+  return r;
+}
+
+bool PythonSession::threads_left_running() {
+  py::gil_scoped_acquire gil;
+  try {
+    return interp_->helper.attr("threads_left_running")().cast<bool>();
+  } catch (py::error_already_set&) {
+    return false;
+  }
+}
+
+void PythonSession::preload(const std::string& module) {
+  py::gil_scoped_acquire gil;
+  try {
+    interp_->helper.attr("preload")(module);
+  } catch (py::error_already_set&) {
+  }
 }
 
 RunResult PythonSession::run_source(const std::string& source, const std::string& filename,
@@ -183,28 +278,50 @@ RunResult PythonSession::run_console(const std::string& code) {
 }
 
 void PythonSession::interrupt(const std::string& message) {
-  if (!running_.load() || interrupting_.exchange(true)) return;
+  if (!running_.load()) return;
+  {
+    std::lock_guard lock(message_mutex_);
+    interrupt_message_ = message;  // _ds_session labels the KeyboardInterrupt with it when it lands
+  }
+  if (options_.install_signal_handlers && running_thread_.load() == main_ident_ && sigint_is_handled()) {
+    // What Ctrl+C does: blocking system calls on the main thread return EINTR, and Python raises there.
+    pthread_kill(pthread_t(main_ident_), SIGINT);
+    return;
+  }
+  if (interrupting_.exchange(true)) return;
   if (interrupter_.joinable()) interrupter_.join();  // the previous helper has finished (interrupting_ was false)
   const uint64_t serial = run_serial_.load();
-  interrupter_ = std::thread([this, serial, message] {
+  interrupter_ = std::thread([this, serial] {
     // Waits for the lock: the running code releases it between bytecodes (or when its C++ call returns).
     PyGILState_STATE s = PyGILState_Ensure();
-    if (running_.load() && run_serial_.load() == serial) {
-      PyObject* type = PyExc_KeyboardInterrupt;
-      py::object custom;
-      if (!message.empty()) {
-        // An async exception is raised from its type: a KeyboardInterrupt subclass carries the text.
-        try {
-          custom = interp_->helper.attr("interrupt_type")(message);
-          type = custom.ptr();
-        } catch (py::error_already_set&) {
-        }
-      }
-      PyThreadState_SetAsyncExc(running_thread_.load(), type);
-    }
+    if (running_.load() && run_serial_.load() == serial)
+      PyThreadState_SetAsyncExc(running_thread_.load(), PyExc_KeyboardInterrupt);
     PyGILState_Release(s);
     interrupting_ = false;
   });
+}
+
+std::string PythonSession::describe_still_running(std::chrono::milliseconds patience) {
+  const bool reading_stdin = blocked_reading_stdin(main_tid_);
+  auto answer = std::make_shared<std::promise<std::string>>();
+  std::future<std::string> text = answer->get_future();
+  const bool waiting = waiting_for_threads_.load();
+  std::thread([this, answer, waiting, reading_stdin] {
+    PyGILState_STATE s = PyGILState_Ensure();
+    std::string line;
+    try {
+      line = interp_->helper.attr("still_running")(main_ident_, waiting, reading_stdin).cast<std::string>();
+    } catch (py::error_already_set&) {
+    }
+    PyGILState_Release(s);
+    answer->set_value(line);
+  }).detach();
+  if (text.wait_for(patience) == std::future_status::ready) {
+    std::string line = text.get();
+    if (!line.empty()) return line;
+  }
+  if (reading_stdin) return "the script is blocked in input(), waiting for standard input";
+  return "the script is busy in native code and keeps the interpreter lock";
 }
 
 void PythonSession::refresh_object_graph() {

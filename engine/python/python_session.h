@@ -3,8 +3,10 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -45,7 +47,8 @@ struct SessionOptions {
   bool build_object_graph = true;  // after each step / console line, ask devicescope.names for the graph
   bool seed_on_reset = true;       // Step back replays: deterministic torch/random/numpy seeds on reset()
   // Python's SIGINT handler (Ctrl+C -> KeyboardInterrupt): right for `devicescope run`; the desktop app may
-  // prefer to keep the default action and stop scripts with interrupt().
+  // prefer to keep the default action and stop scripts with interrupt(). Unlike python3, it is installed
+  // even when SIGINT was inherited as ignored (`cmd &` from a script): Ctrl+C always stops DeviceScope.
   bool install_signal_handlers = true;
   // os._exit(n) in user code ends the script like sys.exit(n) instead of the host process (the app must
   // survive it); `devicescope run` turns this off to stay python-compatible (an immediate exit).
@@ -69,6 +72,16 @@ class PythonSession {
   RunResult run_source(const std::string& source, const std::string& filename,
                        const std::vector<std::string>& argv = {});
 
+  // What python does once __main__ has ended: waits for the non-daemon threads the script started (call it
+  // after run_file). interrupt() ends the wait: the result is Interrupted, its traceback naming the
+  // threads left running; threads_left_running() then says the process must not wait for them at exit.
+  RunResult wait_for_threads();
+  bool threads_left_running();
+
+  // Imports a module before the user's code starts (`devicescope run --timeout` does not count
+  // `import torch`); a failing import is left for the script's own import to report.
+  void preload(const std::string& module);
+
   // Step mode: load() splits the source into top-level statements (a SyntaxError comes back as an
   // Error result); step() runs the next one in the same globals; run_to(n) resets and runs the first n
   // (Step back = run_to(next_statement() - 1)). After each statement the object graph is refreshed.
@@ -85,11 +98,20 @@ class PythonSession {
   // One console entry: statements execute, a trailing expression is echoed like the REPL.
   RunResult run_console(const std::string& code);
 
-  // Stops the running code with KeyboardInterrupt (within a few milliseconds of Python bytecode).
-  // Returns at once: a helper thread waits for the interpreter lock and delivers the exception.
-  // `message` (optional) becomes the exception's text: "KeyboardInterrupt: <message>".
+  // Stops the running code with KeyboardInterrupt (within a few milliseconds of Python bytecode). Code
+  // running on the interpreter's main thread with Python's SIGINT handler in place gets a real SIGINT, as
+  // Ctrl+C would send, so that blocking calls (input(), time.sleep, Thread.join) end too; other code (the
+  // app's worker thread) gets an asynchronous exception, delivered by a helper thread once it holds the
+  // interpreter lock. Returns at once. `message` (optional) becomes the exception's text:
+  // "KeyboardInterrupt: <message>".
   void interrupt(const std::string& message = "");
   bool running() const { return running_.load(); }
+
+  // One line saying why the current run is still going after interrupt(), e.g. "the script caught
+  // KeyboardInterrupt and kept running (at loop.py:7 in <module>)" or "a non-daemon thread 'worker' (at
+  // w.py:4 in spin) is still running". Waits at most `patience` for the interpreter lock. For a last
+  // report before the process ends: it may leave a helper thread waiting for the lock.
+  std::string describe_still_running(std::chrono::milliseconds patience);
 
   // Why the last object-graph refresh failed ("" when it worked or no builder exists).
   std::string object_graph_error();
@@ -110,6 +132,11 @@ class PythonSession {
   std::atomic<uint64_t> run_serial_{0};     // which run an interrupt was meant for
   std::atomic<bool> interrupting_{false};
   std::thread interrupter_;                 // takes the GIL on interrupt()'s behalf, so interrupt() never blocks
+  std::mutex message_mutex_;
+  std::string interrupt_message_;           // the latest interrupt's text, taken by _ds_session when it lands
+  unsigned long main_ident_ = 0;            // the interpreter's main thread (where Python runs signal handlers)
+  long main_tid_ = 0;                       // its kernel thread id (/proc/self/task/<tid>)
+  std::atomic<bool> waiting_for_threads_{false};
 };
 
 }  // namespace ds::python

@@ -2,7 +2,6 @@
 # expect-exit: 1
 # expect-stderr: bad sample 5
 # expect-stdout: batch 0
-# max-seconds: 120
 import torch
 from torch.utils.data import DataLoader, Dataset
 

@@ -3,7 +3,6 @@
 # expect-stdout: wide: 6000 params, float64, 6000 keys
 # expect-stdout: deep: 2 params, float64, 151 modules
 # expect-stdout: deep state_dict keys: 2
-# max-seconds: 240
 import torch
 import torch.nn as nn
 
