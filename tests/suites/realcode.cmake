@@ -17,3 +17,11 @@ if(TARGET devicescope)
     set_tests_properties(realcode_${name} PROPERTIES TIMEOUT 600 LABELS "realcode;python")
   endforeach()
 endif()
+
+# Checkpoints written by DeviceScope load in real PyTorch and the other way round (PyTorch's zip format).
+if(TARGET devicescope)
+  add_test(NAME realcode_checkpoint_interop
+           COMMAND ${DS_REALCODE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/check_checkpoint_interop.py
+                   $<TARGET_FILE:devicescope>)
+  set_tests_properties(realcode_checkpoint_interop PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 LABELS "realcode;python")
+endif()

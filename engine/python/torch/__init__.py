@@ -275,25 +275,11 @@ def _fmt_bytes(n):
 
 
 # ----------------------------------------------------------------------------- save / load
-def save(obj, f, pickle_module=None, pickle_protocol=2, **kwargs):
-    import pickle
-    pm = pickle_module or pickle
-    if isinstance(f, (str, bytes)) or hasattr(f, "__fspath__"):
-        with open(f, "wb") as fh:
-            pm.dump(obj, fh, protocol=pickle_protocol)
-    else:
-        pm.dump(obj, f, protocol=pickle_protocol)
-
-
-def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **kwargs):
-    import pickle
-    from . import _serialization
-    pm = pickle_module or pickle
-    with _serialization.mapping(map_location):
-        if isinstance(f, (str, bytes)) or hasattr(f, "__fspath__"):
-            with open(f, "rb") as fh:
-                return pm.load(fh)
-        return pm.load(f)
+from . import _utils  # noqa: E402
+from . import serialization  # noqa: E402
+from .serialization import save, load  # noqa: E402,F401
+for _st in _utils.STORAGE_TYPES.values():  # torch.FloatStorage & co.: the names checkpoints use
+    globals()[_st.__name__] = _st
 
 
 # ----------------------------------------------------------------------------- DeviceScope reset

@@ -4,6 +4,7 @@
 import numpy as np
 
 DEFAULT_SEED = 67280421310721  # PyTorch's documented default seed value
+STATE_BYTES = 48  # see Generator.get_state
 
 
 class Generator:
@@ -32,16 +33,33 @@ class Generator:
         return self._seed
 
     def get_state(self):
-        import pickle
+        """The generator's state as a ByteTensor: PCG64's 128-bit state and increment, then its buffered
+        32-bit half (flag, value), little-endian. A fixed layout, never a pickle: set_state must not run code."""
         from . import _factories
         from . import _dtype as D
-        data = np.frombuffer(pickle.dumps(self._rng.bit_generator.state), dtype=np.uint8)
-        return _factories.tensor(data.copy(), dtype=D.uint8)
+        st = self._rng.bit_generator.state
+        raw = (st["state"]["state"].to_bytes(16, "little") + st["state"]["inc"].to_bytes(16, "little")
+               + int(st["has_uint32"]).to_bytes(8, "little") + int(st["uinteger"]).to_bytes(8, "little"))
+        return _factories.tensor(np.frombuffer(raw, dtype=np.uint8).copy(), dtype=D.uint8)
 
     def set_state(self, state):
-        import pickle
         from ._ops import _core as C
-        self._rng.bit_generator.state = pickle.loads(C.read(state).tobytes())
+        from ._tensor import Tensor
+        from . import _dtype as D
+        if not isinstance(state, Tensor):
+            raise TypeError(f"set_state(): argument 'new_state' (position 1) must be Tensor, not "
+                            f"{type(state).__name__}")
+        if state.dtype is not D.uint8:
+            raise RuntimeError(f"expected a torch.ByteTensor, but got {state.type()}")
+        raw = C.read(state.cpu()).tobytes()
+        if len(raw) != STATE_BYTES:
+            raise RuntimeError(f"Expected a DeviceScope generator state of size {STATE_BYTES} but found the "
+                               f"input RNG state size to be {len(raw)}")
+        self._rng.bit_generator.state = {
+            "bit_generator": "PCG64",
+            "state": {"state": int.from_bytes(raw[0:16], "little"), "inc": int.from_bytes(raw[16:32], "little")},
+            "has_uint32": int.from_bytes(raw[32:40], "little") & 1,
+            "uinteger": int.from_bytes(raw[40:48], "little") & 0xFFFFFFFF}
         return self
 
     @property
