@@ -412,7 +412,25 @@ def masked_fill_(x, mask, value):
 def masked_select(x, mask):
     C.elementwise_device([x, mask])
     xv, mv = np.broadcast_arrays(C.read(x), C.read(mask).astype(bool))
-    return C.make(np.ascontiguousarray(xv[mv]), C.dtype_of(x), C.device_of(x))
+    out = C.make(np.ascontiguousarray(xv[mv]), C.dtype_of(x), C.device_of(x))
+    if C.dtype_of(x).is_floating_point and C.needs_grad(x):
+        # masked_select keeps self and the mask: the gradient goes where the (broadcast) mask is set, then is
+        # summed back over the dims self was broadcast along
+        full_shape, shape, xdt, xdev = mv.shape, tuple(x._impl.sizes), C.dtype_of(x), C.device_of(x)
+        del xv, mv
+
+        def fn(gs):
+            m = np.broadcast_to(C.read(mask).astype(bool), full_shape)
+            g = np.zeros(full_shape, dtype=np.float64)
+            g[m] = C.read(gs[0])
+            while g.ndim > len(shape):
+                g = g.sum(0)
+            for i, n in enumerate(shape):
+                if n == 1 and g.shape[i] != 1:
+                    g = g.sum(i, keepdims=True)
+            return (C.make(g, xdt, xdev),)
+        graph.attach("MaskedSelectBackward0", [out], [x], fn, saved={"mask": mask, "self": x})
+    return out
 
 
 def nonzero(x, as_tuple=False):
