@@ -13,9 +13,12 @@
 #include "trace/atomic_file.h"
 #include "trace/export_chrome_trace.h"
 #include "trace/export_csv.h"
+#include "trace/export_target.h"
 
 #ifdef DEVICESCOPE_HAVE_PYTHON
 #include "cli/run_watchdog.h"
+#include <pybind11/pybind11.h>  // the interpreter lock, to quiesce the script's threads before exporting
+
 #include "python/python_session.h"
 #endif
 
@@ -40,6 +43,9 @@ std::string machine_line(Runtime& rt) {
 }
 
 void write_outputs(Runtime& rt, const RunArgs& a) {
+  // Daemon threads may still be copying tensors (they run with the interpreter lock): holding it stops
+  // them, so the record cannot change under the writers and the CSV and the trace show one moment.
+  pybind11::gil_scoped_acquire quiesce_python_threads;
   // Finish queued copies so their timings are complete (a real process exit waits for them too).
   for (int i = 0; i < rt.device_count(); ++i) rt.backend().synchronize_device(i);
   rt.poll();
@@ -152,6 +158,9 @@ Command run_command() {
   };
   c.run = [flags_ptr, args]() -> int {
 #ifdef DEVICESCOPE_HAVE_PYTHON
+    // Now, before the script can os.chdir: relative export paths mean the directory the command started in.
+    args->csv_path = absolute_export_path(args->csv_path);
+    args->trace_path = absolute_export_path(args->trace_path);
     return run_script(**flags_ptr, *args);
 #else
     std::cerr << "devicescope: this build has no Python support (python3-dev and pybind11-dev are needed)\n";

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "trace/export_target.h"
+#include "trace/temporary_files.h"
 
 namespace ds {
 namespace {
@@ -68,35 +70,62 @@ std::string directory_of(const std::string& path) {
   raise(ErrorKind::RuntimeError, "cannot write " + path + ": " + std::strerror(err));
 }
 
-}  // namespace
+// Streams `write` into `fd`; returns the first errno (0 when all went out). Exceptions from `write` pass.
+int stream_into(int fd, const std::function<void(std::ostream&)>& write) {
+  FdBuf buf(fd);
+  std::ostream os(&buf);
+  write(os);
+  os.flush();
+  return buf.flush_all() ? 0 : buf.error();
+}
 
-void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
+// A FIFO or character device: written in place, as a shell's `>` would (no temporary can replace it).
+void write_through(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  // O_NONBLOCK: a FIFO nobody reads fails at once (ENXIO) instead of hanging the export.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENXIO) raise(ErrorKind::RuntimeError, "cannot write " + path + ": no process is reading the FIFO");
+    fail(path, errno);
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // then wait for a slow reader like any writer
+  int err = 0;
+  try {
+    err = stream_into(fd, write);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) fail(path, err);
+}
+
+void replace_file(const std::string& path, const std::string& file,
+                  const std::function<void(std::ostream&)>& write) {
   static std::atomic<unsigned> counter{0};
+  remove_stale_temporaries(file);
   // O_EXCL with a name unique to this process and call; the mode is filtered by the umask.
   std::string temp;
   int fd = -1;
   for (int attempt = 0; fd < 0; ++attempt) {
-    temp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+    temp = temporary_name(file, counter++);
     fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0 && (errno != EEXIST || attempt > 100)) fail(path, errno);
   }
+  const TemporaryFileGuard guard(temp);  // a SIGTERM from here on removes the temporary
   struct stat old {};
-  if (::stat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode)) ::fchmod(fd, old.st_mode & 07777);
+  if (::stat(file.c_str(), &old) == 0 && S_ISREG(old.st_mode)) ::fchmod(fd, old.st_mode & 07777);
 
   auto abandon = [&] {
     ::close(fd);
     ::unlink(temp.c_str());
   };
-  FdBuf buf(fd);
+  int err = 0;
   try {
-    std::ostream os(&buf);
-    write(os);
-    os.flush();
+    err = stream_into(fd, write);
   } catch (...) {
     abandon();
     throw;
   }
-  int err = buf.flush_all() ? 0 : buf.error();
   if (err == 0 && ::fsync(fd) != 0) err = errno;
   if (err != 0) {
     abandon();
@@ -107,17 +136,25 @@ void write_file_atomically(const std::string& path, const std::function<void(std
     ::unlink(temp.c_str());
     fail(path, err);
   }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
+  if (::rename(temp.c_str(), file.c_str()) != 0) {
     err = errno;
     ::unlink(temp.c_str());
     fail(path, err);
   }
   // Make the rename itself durable; failing here does not undo a complete write.
-  const int dir = ::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int dir = ::open(directory_of(file).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {
     ::fsync(dir);
     ::close(dir);
   }
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  const ExportTarget target = resolve_export_target(path);
+  if (target.how == ExportTarget::How::WriteThrough) write_through(path, write);
+  else replace_file(path, target.file, write);
 }
 
 }  // namespace ds

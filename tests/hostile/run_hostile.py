@@ -89,10 +89,16 @@ def check_exports(csv_path, trace_path, want, optional):
         slices = sum(1 for e in trace["traceEvents"] if e.get("ph") == "X" and e.get("cat") == "transfer")
         if meta.get("producer") != "DeviceScope" or slices != n_trace:
             problems.append(f"the trace is inconsistent: {slices} transfer slices, metadata says {n_trace}")
+        if len(trace["devicescopeEvents"]) != meta["event_count"]:
+            problems.append(f"the trace is inconsistent: {len(trace['devicescopeEvents'])} events, "
+                            f"metadata says {meta['event_count']}")
     except (OSError, ValueError, KeyError, TypeError) as e:
         return problems + [f"the trace does not load: {type(e).__name__}: {e}"]
     if n_csv != n_trace:
         problems.append(f"CSV has {n_csv} transfers, trace {n_trace}")
+    ids = [r[0] for r in rows[1:]]
+    if len(set(ids)) != len(ids):
+        problems.append("the CSV lists a transfer id twice")
     if want is not None and n_csv != int(want):
         problems.append(f"expected {want} transfers in the exports, found {n_csv}")
     return problems

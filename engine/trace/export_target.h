@@ -1,0 +1,25 @@
+// Where an export really goes. `--csv PATH` may name a plain file (replaced atomically), a symlink
+// (followed: its target is replaced, the link stays), or a FIFO or character device such as
+// /dev/null, /dev/stdout on a terminal, or bash's `>(gzip > r.csv.gz)` (written through like a
+// shell's `>` would: renaming a file over them would replace the device node itself, and as root
+// `--csv /dev/null` would turn /dev/null into a regular file). Anything else (a directory, a socket,
+// a block device) is refused.
+#pragma once
+
+#include <string>
+
+namespace ds {
+
+struct ExportTarget {
+  enum class How { ReplaceFile, WriteThrough };
+  How how = How::ReplaceFile;
+  std::string file;  // ReplaceFile: the regular file to replace (the symlink's target), may not exist yet
+};
+
+// Raises RuntimeError "cannot write <path>: <why>" for what cannot be written.
+ExportTarget resolve_export_target(const std::string& path);
+
+// `path` made absolute against the current directory (a script's os.chdir must not move the exports).
+std::string absolute_export_path(const std::string& path);
+
+}  // namespace ds
