@@ -21,7 +21,7 @@ def inputs(*shape):
 
 def show(label, t):
     vals = [f"{v:.4f}" for v in t.detach().flatten().tolist()[:6]]
-    print(label, tuple(t.shape), f"{t.detach().sum().item():.3f}", vals)
+    print(label, tuple(t.shape), f"{t.detach().sum().item():.2f}", vals)
 
 
 def run(module, x, *hidden):
