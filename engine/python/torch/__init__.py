@@ -54,12 +54,18 @@ from ._ops.indexing import (argsort, argwhere, bincount, gather, index_add, inde
                             masked_select, nonzero, scatter, scatter_add, searchsorted, sort, take, topk, unique)
 from . import _devicescope_hooks  # noqa: F401
 from . import linalg  # noqa: F401
+from . import testing  # noqa: F401,E402
+from . import onnx  # noqa: F401,E402
 from . import cuda  # noqa: F401
 
 # numpy's floating-point warnings from inside the ops (PyTorch produces inf/nan silently).
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"torch\.(_ops|_tensor|_factories)")
 
-__version__ = "2.5.0+devicescope"
+from . import version  # noqa: E402
+from .version import __version__  # noqa: E402,F401 - the API level implemented (see version.py)
+from . import accelerator  # noqa: E402
+from .cuda.streams import Stream  # noqa: E402,F401 - torch.Stream: the accelerator's streams are CUDA's
+Event = accelerator._generic_event_class()
 inf = _math.inf
 nan = _math.nan
 e = _math.e
