@@ -364,6 +364,16 @@ void bind_tensor(py::module_& m) {
     return ds::as_strided(self, sz, st, offset);
   });
   m.def("detach", [](const TensorPtr& self) { return ds::detach(self); });
+  // Tensor.view(dtype): the same storage read as another dtype (layout computed by the caller, in elements of
+  // the new dtype). Made as an alias, then re-pointed, so it shares the version counter like any view.
+  m.def("view_dtype", [](const TensorPtr& self, int dtype, py::handle sizes, py::handle strides, int64_t offset) {
+    const Shape sz = shape_from_py(sizes), st = shape_from_py(strides);
+    TensorImpl as_new(self->storage(), sz, st, offset, DType(dtype));
+    check_view_bounds(as_new, sz, st, offset);
+    TensorPtr view = self->alias(self->sizes(), self->strides(), self->offset());
+    view->set_data(as_new);
+    return view;
+  });
   m.def("set_view_info", [](const TensorPtr& self) {
     self->storage()->set_view_info(dtype_name(self->dtype()), self->sizes());
   });

@@ -48,8 +48,41 @@ bool is_dense(const TensorImpl& t) {
   return true;
 }
 
-// memory_format=torch.preserve_format: dense tensors keep their strides, others become contiguous.
-Shape preserved_strides(const TensorImpl& t) { return is_dense(t) ? t.strides() : contiguous_strides(t.sizes()); }
+// ATen's infer_dense_strides: the dims ordered by stride (equal strides: the larger size outer; a stride-0
+// dim keeps its place), then dense strides in that order, so a strided view's copy keeps its dim order.
+Shape infer_dense_strides(const Shape& sizes, const Shape& strides) {
+  const size_t nd = sizes.size();
+  std::vector<size_t> perm(nd);
+  for (size_t i = 0; i < nd; ++i) perm[i] = nd - 1 - i;  // perm[0]: the innermost dim
+  auto should_swap = [&](size_t d0, size_t d1) {
+    if (strides[d0] == 0 || strides[d1] == 0) return 0;
+    if (strides[d0] != strides[d1]) return strides[d0] > strides[d1] ? 1 : -1;
+    return sizes[d0] > sizes[d1] ? 1 : 0;
+  };
+  for (size_t i = 1; i < nd; ++i) {
+    size_t d1 = i;
+    for (size_t d0 = i; d0-- > 0;) {
+      const int c = should_swap(perm[d0], perm[d1]);
+      if (c > 0) {
+        std::swap(perm[d0], perm[d1]);
+        d1 = d0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  Shape out(nd);
+  int64_t cur = 1;
+  for (size_t d : perm) {
+    out[d] = cur;
+    cur *= std::max<int64_t>(sizes[d], 1);
+  }
+  return out;
+}
+
+// memory_format=torch.preserve_format: dense tensors keep their strides, other strided ones get dense
+// strides in their own dim order (empty_like / _to_copy in ATen).
+Shape preserved_strides(const TensorImpl& t) { return is_dense(t) ? t.strides() : infer_dense_strides(t.sizes(), t.strides()); }
 
 std::string shape_text(const Shape& sizes) {
   std::string dims;

@@ -17,12 +17,14 @@ names that changed, zero_grad always with an explicit set_to_none, no SGD state 
 
     generate.py --seed S --index I      prints program I of seed S as a standalone script
     generate.py --seed S --count N      prints N programs as one batch script (what run_sweep.py runs)
+    --kind ops                          op programs (gen_ops.py) instead of module programs
 """
 import argparse
 import random
 
 from gen_modules import ModuleBuilder
 from gen_tensors import tensor_program
+from gen_ops import PRELUDE as OPS_PRELUDE, ops_program
 
 PRELUDE = '''import torch
 import torch.nn as nn
@@ -328,8 +330,13 @@ class Gen(ModuleBuilder):
         L += ["except Exception as e:", "    print('error', type(e).__name__, e)"]
         return L
 
-def program_lines(seed, index):
+KINDS = ("modules", "ops")  # modules: module trees and tensor views (this file); ops: gen_ops.py
+
+
+def program_lines(seed, index, kind="modules"):
     uid = seed * 100003 + index
+    if kind == "ops":
+        return ops_program(random.Random(uid))
     return Gen(random.Random(uid), uid).program()
 
 
@@ -337,18 +344,18 @@ def program_name(seed, index):
     return f"program {seed}:{index}"
 
 
-def batch_script(seed, indices):
+def batch_script(seed, indices, kind="modules"):
     """One script running many programs; each prints a header and survives the others' failures."""
-    out = [PRELUDE]
+    out = [OPS_PRELUDE if kind == "ops" else PRELUDE]
     for i in indices:
         out.append(f"\ndef _ds_program_{i}():")
-        out += ["    " + l if l else "" for l in program_lines(seed, i)]
+        out += ["    " + l if l else "" for l in program_lines(seed, i, kind)]
         out.append(f"\n_ds_run('{program_name(seed, i)}', _ds_program_{i})")
     return "\n".join(out) + "\n"
 
 
-def standalone(seed, index):
-    return batch_script(seed, [index])
+def standalone(seed, index, kind="modules"):
+    return batch_script(seed, [index], kind)
 
 
 def main():
@@ -356,11 +363,12 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--index", type=int, help="print this one program as a standalone script")
     ap.add_argument("--count", type=int, default=1, help="programs in the batch script (from index 0)")
+    ap.add_argument("--kind", choices=KINDS, default="modules", help="which program generator")
     args = ap.parse_args()
     if args.index is not None:
-        print(standalone(args.seed, args.index), end="")
+        print(standalone(args.seed, args.index, args.kind), end="")
     else:
-        print(batch_script(args.seed, range(args.count)), end="")
+        print(batch_script(args.seed, range(args.count), args.kind), end="")
 
 
 if __name__ == "__main__":

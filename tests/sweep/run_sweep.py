@@ -2,6 +2,7 @@
 """Random conformance sweep: programs from generate.py run under real PyTorch and under `devicescope run`.
 
     run_sweep.py DEVICESCOPE_BINARY [--count 1000] [--seed 1] [--batch 50] [--jobs 2] [--max-report 20]
+                 [--kind modules|ops]
 
 Many programs go into one script per process (each wrapped so one failure does not stop the others, each
 printing a "### program SEED:INDEX" header) and stdout is compared per program, line for line. A
@@ -70,14 +71,14 @@ def run_batch(cmd, script, timeout):
         return None, out, f"timed out after {timeout}s"
 
 
-def run_programs(cmd, seed, indices, workdir, tag, timeout):
+def run_programs(cmd, seed, indices, workdir, tag, timeout, kind):
     """{index: (lines, problem or None)} for every program; reruns what follows a program that killed its process."""
     results, pending, attempt = {}, list(indices), 0
     while pending:
         attempt += 1
         script = os.path.join(workdir, f"{tag}_{pending[0]}_{attempt}.py")
         with open(script, "w") as f:
-            f.write(generate.batch_script(seed, pending))
+            f.write(generate.batch_script(seed, pending, kind))
         rc, stdout, stderr = run_batch(cmd, script, timeout)
         outputs, last = split_programs(stdout)
         names = {generate.program_name(seed, i): i for i in pending}
@@ -106,6 +107,7 @@ def main(argv):
     ap.add_argument("--jobs", type=int, default=2, help="processes at a time")
     ap.add_argument("--timeout", type=int, default=600, help="seconds per batch process")
     ap.add_argument("--max-report", type=int, default=20, help="divergences printed in full")
+    ap.add_argument("--kind", choices=generate.KINDS, default="modules", help="which program generator")
     args = ap.parse_args(argv)
 
     problem = reference_problem()
@@ -128,8 +130,8 @@ def main(argv):
             concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         jobs = []
         for b in batches:
-            jobs.append((expected, pool.submit(run_programs, ref_cmd, args.seed, b, work, "ref", args.timeout)))
-            jobs.append((got, pool.submit(run_programs, ds_cmd, args.seed, b, work, "ds", args.timeout)))
+            jobs.append((expected, pool.submit(run_programs, ref_cmd, args.seed, b, work, "ref", args.timeout, args.kind)))
+            jobs.append((got, pool.submit(run_programs, ds_cmd, args.seed, b, work, "ds", args.timeout, args.kind)))
         for target, job in jobs:
             target.update(job.result())
 
@@ -153,10 +155,10 @@ def main(argv):
         failed += 1
         if reported < args.max_report:
             reported += 1
-            print(f"FAIL {name}  (rerun alone: tests/sweep/generate.py --seed {args.seed} --index {i})")
+            print(f"FAIL {name}  (rerun alone: tests/sweep/generate.py --kind {args.kind} --seed {args.seed} --index {i})")
             for p in problems:
                 print("  " + p)
-            body = generate.program_lines(args.seed, i)
+            body = generate.program_lines(args.seed, i, args.kind)
             print("  program:\n" + "\n".join("    | " + l for l in body), flush=True)
     if failed > reported:
         print(f"({failed - reported} more failures not shown; --max-report)")

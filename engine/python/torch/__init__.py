@@ -3,6 +3,7 @@
 # with numpy; random numbers come from DeviceScope's own generator (seeded runs are reproducible, but
 # values differ from PyTorch's generators).
 import builtins as _builtins
+import sys as _sys
 import math as _math
 import warnings as _warnings
 
@@ -52,6 +53,8 @@ from ._ops.shape import (as_strided, broadcast_to, cat, chunk, concat, concatena
                          unflatten, unsqueeze, vstack)
 from ._ops.indexing import (argsort, argwhere, bincount, gather, index_add, index_select, masked_fill,  # noqa: F401
                             masked_select, nonzero, scatter, scatter_add, searchsorted, sort, take, topk, unique)
+from ._ops import registry as _registry
+_registry.install(_sys.modules[__name__], Tensor)  # torch.add & co. with out=, Tensor.add / add_ (op_table.py)
 from . import _devicescope_hooks  # noqa: F401
 from . import linalg  # noqa: F401
 from . import testing  # noqa: F401,E402

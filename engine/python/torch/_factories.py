@@ -13,6 +13,8 @@ from . import _dtype as D
 from . import _random
 from ._device import as_device
 from ._ops import _core as C
+from ._ops import layout as _layout
+from ._ops import out as _out
 from ._size import Size
 
 
@@ -43,6 +45,45 @@ def _finish(t, requires_grad):
     return t
 
 
+def _with_out(name, resize_warning=None, int_error=None):
+    """The factory's out= variant: the values are made in out's dtype on out's device and written into out,
+    resized (silently, as ATen's factories call resize_) ; returns out itself. resize_warning(out, n) is
+    arange's note about a wrong element count; int_error names the kernel that integer outs lack."""
+    def wrap(factory):
+        def fn(*args, out=None, **kwargs):
+            if out is None:
+                return factory(*args, **kwargs)
+            if not isinstance(out, C.Tensor):
+                raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+            odt = C.dtype_of(out)
+            dtype = kwargs.get("dtype")
+            if dtype is not None and dtype is not odt:
+                raise RuntimeError(f"dtype {_scalar_name(dtype)} does not match dtype of out parameter "
+                                   f"({_scalar_name(odt)})")
+            if int_error and not odt.is_floating_point:
+                raise RuntimeError(f"\"{int_error}\" not implemented for '{_scalar_name(odt)}'")
+            kwargs = dict(kwargs, dtype=odt, device=C.device_of(out))
+            result = factory(*args, **kwargs)
+            if tuple(result._impl.sizes) != tuple(out._impl.sizes):
+                if resize_warning is not None:
+                    resize_warning(out, result._impl.numel)
+                _out.resize_(out, result._impl.sizes, keep_values=False)
+            C.write(out, C.read(result))
+            return out
+        fn.__name__ = fn.__qualname__ = factory.__name__
+        fn.__doc__ = factory.__doc__
+        return fn
+    return wrap
+
+
+def _arange_resize_warning(out, n):
+    if out._impl.numel != n and out._impl.numel:
+        warnings.warn(f"The number of elements in the out tensor of shape {list(out._impl.sizes)} is "
+                      f"{out._impl.numel} which does not match the computed number of elements {n}. Note that this "
+                      "may occur as a result of rounding error. The out tensor will be resized to a tensor of shape "
+                      f"({n},).", UserWarning, stacklevel=3)
+
+
 def _alloc(name, size, dtype, device, pin_memory, virtual):
     virtual = virtual or _default.virtual_mode()
     dtype = dtype or _default.get_default_dtype()
@@ -51,6 +92,7 @@ def _alloc(name, size, dtype, device, pin_memory, virtual):
     return C.new_empty(size, dtype, _device(device), bool(pin_memory), bool(virtual))
 
 
+@_with_out("empty")
 def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
           memory_format=None, virtual=False):
     t = _alloc("empty", _size_args("empty", size), dtype, device, pin_memory, virtual)
@@ -64,6 +106,7 @@ def _filled(name, size, value, dtype, device, requires_grad, pin_memory, virtual
     return _finish(t, requires_grad)
 
 
+@_with_out("zeros")
 def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
           virtual=False):
     if not pin_memory and not virtual and not _default.virtual_mode():
@@ -77,11 +120,13 @@ def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
     return _filled("zeros", size, 0, dtype, device, requires_grad, pin_memory, virtual)
 
 
+@_with_out("ones")
 def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
          virtual=False):
     return _filled("ones", size, 1, dtype, device, requires_grad, pin_memory, virtual)
 
 
+@_with_out("full")
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False, virtual=False):
     if dtype is None:
@@ -102,6 +147,7 @@ def _random_fill(name, size, gen_fn, dtype, device, requires_grad, pin_memory, v
     return _finish(t, requires_grad)
 
 
+@_with_out("rand", int_error="check_uniform_bounds")
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False, virtual=False):
     _check_float("rand", dtype)
@@ -109,6 +155,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, 
                         virtual, generator)
 
 
+@_with_out("randn", int_error="normal_kernel_cpu")
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, virtual=False):
     _check_float("randn", dtype)
@@ -289,6 +336,7 @@ def from_numpy(arr):
     return C.wrap(_E.from_numpy(arr))
 
 
+@_with_out("arange", resize_warning=_arange_resize_warning)
 def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
            pin_memory=False):
     if end is None:
@@ -319,6 +367,7 @@ def range(start, end, step=1, *, dtype=None, device=None, requires_grad=False): 
     return _finish(t, requires_grad)
 
 
+@_with_out("linspace")
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -335,6 +384,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     return _finish(t, requires_grad)
 
 
+@_with_out("eye")
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     m = n if m is None else m
     t = C.new_empty((n, m), dtype or _default.get_default_dtype(), _device(device), bool(pin_memory))
@@ -348,6 +398,9 @@ def _like(name, t, dtype, device, requires_grad, fill, pin_memory=False):
     dev = C.device_of(t) if device is None else as_device(device)
     dt = dtype or C.dtype_of(t)
     out = C.new_empty(tuple(t._impl.sizes), dt, dev, bool(pin_memory), t._impl.is_virtual)
+    strides = _layout.preserved_strides(t._impl.sizes, t._impl.strides)  # memory_format=torch.preserve_format
+    if strides != tuple(out._impl.strides):
+        out._impl.set_data(_E.as_strided(out._impl, tuple(t._impl.sizes), strides, 0))
     if fill is not None and not t._impl.is_virtual and out._impl.numel:
         C.write(out, fill(tuple(t._impl.sizes)), bump=False)
     return _finish(out, requires_grad)

@@ -10,6 +10,7 @@ import _devicescope_C as _E
 from . import _dtype as D
 from ._device import from_key
 from ._ops import _core as C
+from ._ops import overlap as _overlap
 from ._size import _fast_size
 from ._tensor_protocols import TensorProtocols, _rebuild_tensor  # noqa: F401 (pickles name it here)
 from .autograd import grad_mode, graph
@@ -405,6 +406,8 @@ class Tensor(TensorProtocols):
         if not isinstance(src, Tensor):
             raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
         C.check_inplace(self)
+        if src._impl is not self._impl:
+            _overlap.check_write(self, [src])  # TensorIterator's internal/partial overlap errors
         need = C.needs_grad(self, src)
         if need:
             old_edge = graph.edge_of(self)

@@ -105,11 +105,38 @@ def make(values, dtype, device):
     """A new tensor on `device` (a torch.device, or None for cpu) holding `values` converted to dtype."""
     values = np.asarray(values)
     impl = _E.empty(values.shape, dtype._code, device, False, False)
+    if values.size == 0:
+        return wrap(impl)  # nothing to write (an empty tensor's strides need not look contiguous to numpy)
     if dtype._code != _BF16 and values.dtype == dtype._np and values.flags.c_contiguous:
         _E.write_contiguous(impl, values)
         return wrap(impl)
     t = wrap(impl)
     write(t, values, bump=False)
+    return t
+
+
+def make_pointwise(values, dtype, device, operands):
+    """The result of a pointwise op over `operands`, laid out as TensorIterator lays it out (a transposed
+    input gives a transposed result); plain contiguous when every tensor operand is contiguous."""
+    tensors = [t._impl for t in operands if isinstance(t, Tensor)]
+    if all(i.is_contiguous for i in tensors):
+        return make(values, dtype, device)
+    from . import layout
+    values = np.asarray(values)
+    strides = layout.pointwise_strides(values.shape, [(i.sizes, i.strides, D.BY_CODE[i.dtype_code].itemsize)
+                                                      for i in tensors])
+    if strides == layout.contiguous_strides(values.shape):
+        return make(values, dtype, device)
+    return make_strided(values, dtype, device, strides)
+
+
+def make_strided(values, dtype, device, strides):
+    """A new tensor holding `values` with the given (dense) strides."""
+    numel = int(np.prod(values.shape, dtype=np.int64))
+    flat = _E.empty((numel,), dtype._code, device, False, False)
+    t = wrap(_E.as_strided(flat, tuple(values.shape), tuple(strides), 0))
+    if numel:
+        write(t, values, bump=False)
     return t
 
 
@@ -215,22 +242,34 @@ def values_of(x, np_dtype):
     if isinstance(x, Tensor):
         v = read(x)
         return v if v.dtype == np_dtype else v.astype(np_dtype)
-    return np.asarray(x, dtype=np_dtype)
+    # through a wide array, so a number outside the dtype wraps as in PyTorch's cast (uint8 - 1)
+    return np.asarray(x).astype(np_dtype)
 
 
 # ----------------------------------------------------------------------------- shapes
 def broadcast_shapes(*shapes):
-    ndim = max((len(s) for s in shapes), default=0)
-    out = [1] * ndim
+    """TensorIterator's compute_shape: the operands' shapes folded pairwise, left to right (infer_size)."""
+    out = None
     for s in shapes:
-        for i, n in enumerate(s):
-            j = ndim - len(s) + i
-            if out[j] == 1:
-                out[j] = n
-            elif n != 1 and n != out[j]:
-                raise RuntimeError(f"The size of tensor a ({out[j]}) must match the size of tensor b ({n}) "
-                                   f"at non-singleton dimension {j}")
-    return tuple(out)
+        out = tuple(s) if out is None else _infer_size(out, s)
+    return () if out is None else out
+
+
+def _infer_size(a, b):
+    """ATen's infer_size: aligned at the last dim, compared from the last one, so the message names the
+    first mismatch from the right with its index in the result."""
+    ndim = max(len(a), len(b))
+    res = [0] * ndim
+    for i in range(ndim - 1, -1, -1):
+        off = ndim - 1 - i
+        da, db = len(a) - 1 - off, len(b) - 1 - off
+        sa = a[da] if da >= 0 else 1
+        sb = b[db] if db >= 0 else 1
+        if sa != sb and sa != 1 and sb != 1:
+            raise RuntimeError(f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
+                               f"non-singleton dimension {i}")
+        res[i] = sb if sa == 1 else sa
+    return tuple(res)
 
 
 def shape_of(x):

@@ -8,6 +8,8 @@ import numpy as np
 from .. import _dtype as D
 from ..autograd import graph
 from . import _core as C
+from . import out as O
+from . import overlap
 
 _SCALAR_NAMES = {0: "Float", 1: "Double", 2: "Half", 3: "BFloat16", 4: "Long", 5: "Int", 6: "Short",
                  7: "Char", 8: "Byte", 9: "Bool"}
@@ -76,8 +78,11 @@ def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=
     out_dtype/math_dtype map the promoted dtype."""
     tensors = [x for x in (a, b) if isinstance(x, C.Tensor)]
     if out is not None:
-        return binary_inplace(name, out, b if a is out else a, compute, grad, out_dtype, math_dtype,
-                              swapped=a is not out, save=save)
+        if out is a:
+            return binary_inplace(name, out, b, compute, grad, out_dtype, math_dtype, save=save)
+        # out= of another tensor: op(a, b) computed out of place, then PyTorch's out= rules (out.py)
+        return O.write_out(_public_name(name), lambda: binary(name, a, b, compute, grad, out_dtype, math_dtype,
+                                                              save=save), tensors, out)
     dev = C.elementwise_device(tensors)
     C.check_virtual(*tensors)
     pt = C.result_type(a, b)
@@ -87,7 +92,7 @@ def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=
     npd = C.compute_dtype(mdt)
     with np.errstate(all="ignore"):
         res = compute(C.values_of(a, npd), C.values_of(b, npd))
-    result = C.make(res, odt, dev)
+    result = C.make_pointwise(res, odt, dev, (a, b))
     if grad is not None and odt.is_floating_point and C.needs_grad(a, b):
         la, lb = _like(a), _like(b)
         saved = save(a, b, result, la is not None, lb is not None) if save else None
@@ -106,6 +111,7 @@ def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_d
     """self op= other, PyTorch's checks: output device, castable result type, no broadcasting of self."""
     C.check_inplace(self)
     tensors = [self] + ([other] if isinstance(other, C.Tensor) else [])
+    overlap.check_write(self, tensors[1:])
     C.elementwise_device([t for t in tensors], outputs=[self])
     C.check_virtual(*tensors)
     a, b = (other, self) if swapped else (self, other)
@@ -133,6 +139,12 @@ def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_d
         res = compute(C.values_of(a, npd), C.values_of(b, npd))
     C.write(self, res)
     return self
+
+
+def _public_name(node_name):
+    """The op's name in PyTorch's messages, from its autograd node name (AddBackward0 -> add)."""
+    base = node_name.split("Backward")[0]
+    return base[0].lower() + "".join("_" + ch.lower() if ch.isupper() else ch for ch in base[1:])
 
 
 def _sum_to(g, like):
@@ -170,11 +182,21 @@ def add(a, b, alpha=1, out=None):
     return binary("AddBackward0", a, b, compute, grad, out=out, save=_save_alpha(alpha))
 
 
-def sub(a, b, alpha=1, out=None):
+def _check_bool_sub(a, b):
+    """sub_check: both operands bool (a tensor or a Python bool) or one bool tensor is refused."""
+    def is_bool(x):
+        return (isinstance(x, C.Tensor) and C.dtype_of(x) is D.bool) or isinstance(x, (bool, np.bool_))
+    if is_bool(a) and is_bool(b):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                           "`logical_xor()` operator instead.")
     for x in (a, b):
         if isinstance(x, C.Tensor) and C.dtype_of(x) is D.bool:
             raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
                                "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def sub(a, b, alpha=1, out=None):
+    _check_bool_sub(a, b)
     if alpha != 1:
         def compute(x, y):
             return x - y * alpha
@@ -193,10 +215,7 @@ def rsub(a, b, alpha=1):
         if r._grad_fn is not None:
             r._grad_fn.__class__ = graph.node_class("RsubBackward0")
         return r
-    for x in (a,):
-        if C.dtype_of(x) is D.bool:
-            raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
-                               "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+    _check_bool_sub(b, a)
 
     def grad(g, l_number, l_self, s):  # operands in compute order: the number b, then the tensor a
         return None, _sum_to(-_alpha(g, alpha), l_self)
@@ -246,6 +265,8 @@ def div(a, b, rounding_mode=None, out=None):
                 else _int_div(x, y, trunc=True)
     elif rounding_mode == "floor":
         def compute(x, y):
+            if x.dtype == np.bool_:
+                raise RuntimeError("\"div_floor_cpu\" not implemented for 'Bool'")
             if np.issubdtype(x.dtype, np.floating):
                 return np.floor(np.true_divide(x, y))
             return _int_div(x, y, trunc=False)
@@ -281,6 +302,8 @@ def _save_for_other(a, b, r, need_a, need_b):
 
 def remainder(a, b, out=None):
     def compute(x, y):
+        if x.dtype == np.bool_:
+            raise RuntimeError("\"remainder_cpu\" not implemented for 'Bool'")
         if not np.issubdtype(x.dtype, np.floating) and np.any(y == 0):
             raise RuntimeError("ZeroDivisionError")
         return np.mod(x, y)
@@ -296,14 +319,26 @@ def fmod(a, b, out=None):
     def grad(g, la, lb, s):
         return _sum_to(g, la), (_sum_to(-g * div(s["self"], s["other"], rounding_mode="trunc"), lb)
                                 if lb is not None else None)
-    return binary("FmodBackward1" if isinstance(b, C.Tensor) else "FmodBackward0", a, b, np.fmod, grad, out=out,
+    def compute(x, y):
+        if x.dtype == np.bool_:
+            raise RuntimeError("\"fmod_cpu\" not implemented for 'Bool'")
+        if not np.issubdtype(x.dtype, np.floating) and np.any(y == 0):
+            raise RuntimeError("ZeroDivisionError")
+        return np.fmod(x, y)
+    return binary("FmodBackward1" if isinstance(b, C.Tensor) else "FmodBackward0", a, b, compute, grad, out=out,
                   save=_save_for_other)
 
 
 def pow(a, b, out=None):  # noqa: A001
     def compute(x, y):
+        if x.dtype == np.bool_:
+            raise RuntimeError("\"pow\" not implemented for 'Bool'")
         if not np.issubdtype(x.dtype, np.floating) and np.any(np.asarray(y) < 0):
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
+            if not isinstance(b, C.Tensor):  # pow(Tensor, Scalar): refused; tensor exponents use integer math
+                raise RuntimeError("Integers to negative integer powers are not allowed.")
+            # x ** -n in integers: 1 for 1, +-1 for -1, 0 otherwise (C's integer division of 1 by x ** n)
+            neg = np.where(x == 1, 1, np.where(x == -1, np.where(y % 2 == 0, 1, -1), 0)).astype(x.dtype)
+            return np.where(y < 0, neg, np.power(x, np.maximum(y, 0)))
         return np.power(x, y)
 
     def grad(g, la, lb, s):
@@ -375,11 +410,14 @@ logical_xor = _cmp("logical_xor", np.logical_xor)
 
 
 def _bitwise(name, fn):
+    def compute(x, y):
+        # refused in the dtype the op runs in (after the in-place castability check, as in PyTorch)
+        if np.issubdtype(x.dtype, np.floating):
+            raise RuntimeError(f"\"{name}_cpu\" not implemented for '{'Double' if x.dtype == np.float64 else 'Float'}'")
+        return fn(x, y)
+
     def op(a, b, out=None):
-        for x in (a, b):
-            if (isinstance(x, C.Tensor) and C.dtype_of(x).is_floating_point) or isinstance(x, float):
-                raise RuntimeError(f"\"{name}_cpu\" not implemented for 'Float'")
-        return binary(name, a, b, fn, None, out=out)
+        return binary(name, a, b, compute, None, out=out)
     return op
 
 
@@ -402,7 +440,7 @@ def where(condition, x=None, y=None):
     C.broadcast_shapes(C.shape_of(condition), C.shape_of(x), C.shape_of(y))
     npd = C.compute_dtype(odt)
     res = np.where(C.values_of(condition, np.bool_), C.values_of(x, npd), C.values_of(y, npd))
-    result = C.make(res, odt, dev)
+    result = C.make_pointwise(res, odt, dev, (condition, x, y))
     if odt.is_floating_point and C.needs_grad(x, y):
         tx = x if isinstance(x, C.Tensor) else None
         ty = y if isinstance(y, C.Tensor) else None

@@ -66,7 +66,9 @@ def _basic_view(x, items):
         if it is None:
             steps.append(("UnsqueezeBackward0", {"dim": len(out_sizes)}))
             out_sizes.append(1)
-            out_strides.append(0)
+            # unsqueeze's stride at this point of PyTorch's left-to-right slicing: size * stride of the next
+            # unprocessed dim (1 past the last one)
+            out_strides.append(sizes[d] * strides[d] if d < len(sizes) else 1)
             np_index.append(None)
             name = "UnsqueezeBackward0"
             continue
@@ -440,8 +442,14 @@ def nonzero(x, as_tuple=False):
         if x._impl.dim == 0:
             return (C.make(np.nonzero(np.atleast_1d(C.read(x)))[0].astype(np.int64), D.int64, C.device_of(x)),)
         return tuple(C.make(a.astype(np.int64), D.int64, C.device_of(x)) for a in nz)
-    arr = np.stack(nz, axis=1).astype(np.int64) if nz else np.zeros((0, 0), np.int64)
-    return C.make(arr, D.int64, C.device_of(x))
+    nd = x._impl.dim
+    # ATen fills a (ndim, n) tensor and returns it transposed in place: strides (1, n), not a view
+    cols = np.stack(nz, axis=0).astype(np.int64) if nz else np.zeros((0, int(np.count_nonzero(C.read(x)))), np.int64)
+    n = cols.shape[1]
+    t = C.make(np.ascontiguousarray(cols), D.int64, C.device_of(x))
+    st = t._impl.strides
+    t._impl.set_data(_E.as_strided(t._impl, (n, nd), (st[1], st[0]), 0))
+    return t
 
 
 def argwhere(x):

@@ -131,6 +131,9 @@ def roll(x, shifts, dims=None):
 
 
 def _tri(x, diagonal, upper):
+    if x._impl.dim == 0:
+        raise IndexError("Dimension specified as -2 but tensor has no dimensions")
+    C.wrap_dim(-2, x._impl.dim)  # tril/triu need a matrix: PyTorch's IndexError on 1-D input
     C.check_virtual(x)
     f = np.triu if upper else np.tril
     out = C.make(f(C.read(x), diagonal), C.dtype_of(x), C.device_of(x))
@@ -149,14 +152,12 @@ def tril(x, diagonal=0):
 
 
 def diag(x, diagonal=0):
+    if x._impl.dim not in (1, 2):
+        raise RuntimeError("matrix or a vector expected")
     C.check_virtual(x)
     return C.make(np.diag(C.read(x), diagonal).copy(), C.dtype_of(x), C.device_of(x))
 
 
-def diagonal(x, offset=0, dim1=0, dim2=1):
-    C.check_virtual(x)
-    return C.make(np.diagonal(C.read(x), offset, dim1, dim2).copy(), C.dtype_of(x), C.device_of(x))
-
-
 def trace(x):
+    from .shape import diagonal
     return diagonal(x).sum()

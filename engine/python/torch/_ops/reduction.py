@@ -52,7 +52,10 @@ def _dim_arg(dim):
 
 
 def _dims(x, dim):
-    return C.dims_arg(dim, x._impl.dim) if dim is not None and dim != () and dim != [] else None
+    if dim is None or dim == () or dim == []:
+        return None
+    dims = C.dims_arg(dim, x._impl.dim)  # PyTorch's IndexError for a dim out of range (0-dim: [-1, 0])
+    return None if x._impl.dim == 0 else dims  # reducing a 0-dim tensor over dim 0 is the identity
 
 
 def sum(x, dim=None, keepdim=False, dtype=None):  # noqa: A001
@@ -84,8 +87,8 @@ def mean(x, dim=None, keepdim=False, dtype=None):
         xdt = dtype
     if not xdt.is_floating_point:
         from .elementwise import scalar_name
-        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point "
-                           f"or complex dtype. Got: {scalar_name(xdt)}")
+        raise RuntimeError(f"mean(): could not infer output dtype. {'Input' if dtype is None else 'Optional'} dtype "
+                           "must be either a floating point or complex dtype. Got: " + scalar_name(xdt))
     dims = _dims(x, dim)
     shape = x._impl.sizes
     n = 1
@@ -340,6 +343,9 @@ def count_nonzero(x, dim=None):
 
 def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
     from . import elementwise as E
+    if not C.dtype_of(x if dtype is None else x.to(dtype)).is_floating_point:
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. Got "
+                           f"{E.scalar_name(C.dtype_of(x))} instead.")
     if p in ("fro", 2, 2.0, None):
         return E.sqrt(sum(x * x, dim, keepdim))
     if p in (float("inf"), "inf"):

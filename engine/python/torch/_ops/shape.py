@@ -76,6 +76,8 @@ def compute_stride(oldshape, oldstride, newshape):
         for i in range(len(newshape) - 2, -1, -1):
             out[i] = out[i + 1] * max(newshape[i + 1], 1)
         return out
+    if not oldshape:  # a 0-dim tensor (one element) views as any all-ones shape
+        return [1] * len(newshape)
     newstride = [0] * len(newshape)
     view_d = len(newshape) - 1
     chunk_base_stride = oldstride[-1] if oldstride else 1
@@ -115,7 +117,43 @@ def view(x, *shape):
 
 
 def _view_dtype(x, dtype):
-    raise NotImplementedError("DeviceScope: Tensor.view(dtype) is not supported")
+    """Tensor.view(dtype): the same bytes read as another dtype (ATen's view_dtype rules and messages)."""
+    from .out import scalar_name
+    impl = x._impl
+    src = C.dtype_of(x)
+    if not hasattr(dtype, "_code"):
+        raise TypeError(f"view(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+    if dtype is src:
+        return _view(x, impl.sizes, impl.strides, impl.offset, "ViewBackward0", lambda g: g)
+    old_size, new_size = src.itemsize, dtype.itemsize
+    sizes, strides, offset = list(impl.sizes), list(impl.strides), impl.offset
+    what = f"to view {scalar_name(src)} as {scalar_name(dtype)} (different element sizes)"
+    if old_size != new_size:
+        if impl.dim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 {what}")
+        if strides[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {strides[-1]}")
+        if new_size > old_size:
+            ratio = new_size // old_size
+            if sizes[-1] % ratio:
+                raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got {sizes[-1]}")
+            if offset % ratio:
+                raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {what}, but got {offset}")
+            for i in range(len(strides) - 1):
+                if strides[i] % ratio:
+                    raise RuntimeError(f"self.stride({i}) must be divisible by {ratio} {what}, but got "
+                                       f"{strides[i]}")
+            sizes[-1] //= ratio
+            strides = [s // ratio for s in strides[:-1]] + [1]
+            offset //= ratio
+        else:
+            ratio = old_size // new_size
+            sizes[-1] *= ratio
+            strides = [s * ratio for s in strides[:-1]] + [1]
+            offset *= ratio
+    out = C.wrap(_E.view_dtype(impl, dtype._code, tuple(sizes), tuple(strides), int(offset)))
+    out._base = _base_of(x)
+    return out
 
 
 def reshape(x, *shape):
@@ -126,7 +164,8 @@ def reshape(x, *shape):
     if strides is not None:
         return _view(x, shape, strides, impl.offset, "ViewBackward0", lambda g: reshape(g, old),
                      {"self_sym_sizes": old})
-    c = C.wrap(_E.contiguous(impl))  # copy into a contiguous layout (not viewable, so not contiguous), then view
+    dense = _E.contiguous(impl)  # copy into a contiguous layout (None: impl is contiguous already), then view
+    c = x if dense is None else C.wrap(dense)
     out = C.wrap(_E.as_strided(c._impl, tuple(shape), tuple(_contig(shape)), 0))
     if C.needs_grad(x):
         graph.attach("UnsafeViewBackward0", [out], [x], lambda gs: (reshape(gs[0], old),),
@@ -357,15 +396,75 @@ def slice_dim(x, dim, start, stop, step=1):
 
 
 def narrow(x, dim, start, length):
+    if x._impl.dim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     d = C.wrap_dim(dim, x._impl.dim)
     size = x._impl.sizes[d]
     if isinstance(start, C.Tensor):
         start = start.item()
-    if start < 0:
-        start += size
-    if start < 0 or start + length > size:
+    if start != size:  # start == size is a valid (empty) narrow, though not a valid dim to wrap
+        start = C.wrap_dim(start, size)
+    if length < 0 or start > size - length:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return slice_dim(x, d, start, start + length)
+
+
+def diagonal(x, offset=0, dim1=0, dim2=1):
+    """A view of the diagonal (ATen's diagonal: the two dims go, the diagonal becomes the last one)."""
+    nd = x._impl.dim
+    d1, d2 = C.wrap_dim(dim1, nd), C.wrap_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    sizes, strides = list(x._impl.sizes), list(x._impl.strides)
+    start = x._impl.offset
+    if offset >= 0:
+        n = max(min(sizes[d1], sizes[d2] - offset), 0)
+    else:
+        n = max(min(sizes[d1] + offset, sizes[d2]), 0)
+    if n > 0:
+        start += offset * strides[d2] if offset >= 0 else -offset * strides[d1]
+    new_sizes = [s for i, s in enumerate(sizes) if i not in (d1, d2)] + [n]
+    new_strides = [s for i, s in enumerate(strides) if i not in (d1, d2)] + [strides[d1] + strides[d2]]
+    meta = _meta(x)
+
+    def backward(g):
+        gx = C.make(np.zeros(meta[0], dtype=C.compute_dtype(meta[1])), meta[1], meta[2])
+        C.write(diagonal(gx, offset, d1, d2), C.read(g), bump=False)
+        return gx
+    return _view(x, new_sizes, new_strides, start, "DiagonalBackward0", backward,
+                 {"dim1": dim1, "dim2": dim2, "offset": offset, "self_sym_sizes": meta[0]})
+
+
+def unfold(x, dimension, size, step):
+    """Tensor.unfold: windows of `size` every `step` along `dimension`, as a new last dim (a view)."""
+    nd = x._impl.dim
+    d = C.wrap_dim(dimension, nd)
+    sizes, strides = list(x._impl.sizes), list(x._impl.strides)
+    max_size = sizes[d] if nd else 1
+    if size > max_size:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {max_size} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    if nd == 0:
+        new_sizes, new_strides = [size], [1]
+    else:
+        new_sizes = sizes[:d] + [(sizes[d] - size) // step + 1] + sizes[d + 1:] + [size]
+        new_strides = strides[:d] + [strides[d] * step] + strides[d + 1:] + [strides[d]]
+    meta = _meta(x)
+
+    def backward(g):
+        gv = C.read(g)
+        gx = np.zeros(meta[0], dtype=np.float64)
+        if nd == 0:
+            gx = gx + gv.sum()
+        else:
+            moved = np.moveaxis(gv, d, -2)  # [..., windows, size]
+            target = np.moveaxis(gx, d, -1)  # a view of gx: [..., sizes[d]]
+            for w in range(moved.shape[-2]):
+                target[..., w * step:w * step + size] += moved[..., w, :]
+        return C.make(gx, meta[1], meta[2])
+    return _view(x, new_sizes, new_strides, x._impl.offset, "UnfoldBackward0", backward,
+                 {"dimension": dimension, "self_sym_sizes": meta[0], "size": size, "step": step})
 
 
 def split(x, split_size_or_sections, dim=0):
@@ -483,5 +582,5 @@ def detach(x):
 
 
 # Copying shape ops (imported last: join.py builds on the views above).
-from .join import (cat, concat, concatenate, diag, diagonal, flip, hstack, repeat, roll, stack, trace,  # noqa: E402,F401
+from .join import (cat, concat, concatenate, diag, flip, hstack, repeat, roll, stack, trace,  # noqa: E402,F401
                    tril, triu, vstack)

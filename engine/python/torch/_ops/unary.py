@@ -8,6 +8,8 @@ from .. import _dtype as D
 from ..autograd import graph
 from . import _core as C
 from . import elementwise as B
+from . import out as O
+from . import overlap
 from .elementwise import _float_of
 
 def _saves(which, x, r, extra):
@@ -20,12 +22,20 @@ def _saves(which, x, r, extra):
 
 
 def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, save=None, extra=None):
+    if out is not None and out is not x:
+        # out= of another tensor: computed out of place, then PyTorch's out= rules (out.py)
+        return O.write_out(B._public_name(name), lambda: unary(name, x, compute, grad, out_dtype, precise=precise,
+                                                               save=save, extra=extra), [x], out)
     if out is not None:
         C.check_inplace(out)
+        overlap.assert_no_internal_overlap(out)
     dev = C.elementwise_device([x])
     C.check_virtual(x)
     xdt = C.dtype_of(x)
     odt = out_dtype(xdt) if out_dtype else xdt
+    if out is not None and not O.can_cast(odt, xdt):
+        raise RuntimeError(f"result type {O.scalar_name(odt)} can't be cast to the desired output type "
+                           f"{O.scalar_name(xdt)}")
     npd = C.compute_dtype(odt if odt.is_floating_point else xdt)
     if precise and npd == np.float32:
         npd = np.float64  # transcendental functions: compute wide, round once (PyTorch's are within 1 ulp)
@@ -51,7 +61,7 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
             return out
         C.write(out, res)
         return out
-    result = C.make(res, odt, dev)
+    result = C.make_pointwise(res, odt, dev, (x,))
     if grad is not None and odt.is_floating_point and C.needs_grad(x):
         # The backward closure holds only what PyTorch saves (`save`), so an input or output nobody else
         # holds is freed as it would be in PyTorch (ReLU keeps its result, not the Linear output before it).
@@ -63,6 +73,19 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
         if rs is not None:
             rs.bind(node)
     return result
+
+
+# CPU kernels that PyTorch does not build for some dtypes: (kernel name in its message, refused kind).
+_KERNEL_SUPPORT = {"floor": ("floor_vml_cpu", "bool"), "ceil": ("ceil_vml_cpu", "bool"),
+                   "trunc": ("trunc_vml_cpu", "bool"), "round": ("round_vml_cpu", "bool"),
+                   "frac": ("frac_cpu", "integral"), "abs": ("abs_cpu", "bool")}
+
+
+def _check_kernel(op, x):
+    kernel, refused = _KERNEL_SUPPORT[op]
+    d = C.dtype_of(x)
+    if d is D.bool or (refused == "integral" and not d.is_floating_point):
+        raise RuntimeError(f"\"{kernel}\" not implemented for '{O.scalar_name(d)}'")
 
 
 def _floatify(d):
@@ -77,11 +100,13 @@ def neg(x, out=None):
 
 
 def abs(x, out=None):  # noqa: A001
+    _check_kernel("abs", x)
     return unary("AbsBackward0", x, np.abs, lambda g, x, r: g * sign(x), out=out, save="x")
 
 
 def sign(x, out=None):
-    return unary("SignBackward0", x, np.sign, lambda g, x, r: g * 0.0, out=out)
+    return unary("SignBackward0", x, lambda v: v.copy() if v.dtype == np.bool_ else np.sign(v), lambda g, x, r: g * 0.0,
+                 out=out)
 
 
 def exp(x, out=None):
@@ -123,7 +148,7 @@ def reciprocal(x, out=None):
 
 def square(x, out=None):
     # ATen's square is pow(x, 2): one PowBackward0 that saves x once (not mul's self and other)
-    return B.pow(x, 2) if out is None else out.mul_(out)
+    return B.pow(x, 2, out=out)
 
 
 def sin(x, out=None):
@@ -211,24 +236,29 @@ def erfinv(x, out=None):
 
 
 def floor(x, out=None):
+    _check_kernel("floor", x)
     return unary("FloorBackward0", x, np.floor, lambda g, x, r: g * 0.0, out=out)
 
 
 def ceil(x, out=None):
+    _check_kernel("ceil", x)
     return unary("CeilBackward0", x, np.ceil, lambda g, x, r: g * 0.0, out=out)
 
 
 def trunc(x, out=None):
+    _check_kernel("trunc", x)
     return unary("TruncBackward0", x, np.trunc, lambda g, x, r: g * 0.0, out=out)
 
 
 def round(x, decimals=0, out=None):  # noqa: A001
+    _check_kernel("round", x)
     if decimals:
         return unary("RoundBackward1", x, lambda v: np.round(v, decimals), lambda g, x, r: g * 0.0, out=out)
     return unary("RoundBackward0", x, np.rint, lambda g, x, r: g * 0.0, out=out)
 
 
 def frac(x, out=None):
+    _check_kernel("frac", x)
     return unary("FracBackward0", x, lambda v: v - np.trunc(v), lambda g, x, r: g, out=out)
 
 
@@ -262,6 +292,9 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None, out=None):
 def clamp(x, min=None, max=None, out=None):  # noqa: A002
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if out is not None and out is not x:
+        return O.write_out("clamp", lambda: clamp(x, min, max), [v for v in (x, min, max) if isinstance(v, C.Tensor)],
+                           out)
     tmin, tmax = isinstance(min, C.Tensor), isinstance(max, C.Tensor)
     if tmin or tmax:
         r = x
@@ -278,6 +311,9 @@ def clamp(x, min=None, max=None, out=None):  # noqa: A002
     if out is None:
         odt_final = odt
     else:
+        if not O.can_cast(odt, xdt):
+            raise RuntimeError(f"result type {O.scalar_name(odt)} can't be cast to the desired output type "
+                               f"{O.scalar_name(xdt)}")
         odt_final = xdt
 
     def compute(v):

@@ -1,0 +1,165 @@
+# PyTorch's `out=` contract, in one place: the op is computed from its inputs, then written into `out` after
+# the device check, the op family's dtype rule, the overlap checks and a resize (with ATen's deprecation
+# warning when a non-empty `out` had another shape); the caller gets `out` itself back.
+import warnings
+
+import _devicescope_C as _E
+
+from .. import _dtype as D
+from ..autograd import grad_mode
+from . import _core as C
+from . import layout
+from . import overlap
+
+# ScalarType names (c10::toString) and TypeMeta names (what "Expected out tensor to have dtype ..." prints).
+SCALAR_NAMES = {0: "Float", 1: "Double", 2: "Half", 3: "BFloat16", 4: "Long", 5: "Int", 6: "Short", 7: "Char",
+                8: "Byte", 9: "Bool"}
+TYPEMETA_NAMES = {0: "float", 1: "double", 2: "c10::Half", 3: "c10::BFloat16", 4: "long int", 5: "int",
+                  6: "short int", 7: "signed char", 8: "unsigned char", 9: "bool"}
+
+
+def scalar_name(d):
+    return SCALAR_NAMES[d._code]
+
+
+def can_cast(src, dst):
+    """c10::canCast: no floating -> integral, nothing non-bool -> bool."""
+    if src.is_floating_point and not dst.is_floating_point:
+        return False
+    if src is not D.bool and dst is D.bool:
+        return False
+    return True
+
+
+def _contiguous_strides(shape):
+    out = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        out[i] = out[i + 1] * max(shape[i + 1], 1)
+    return tuple(out)
+
+
+def resize_(t, shape, keep_values=True):
+    """Tensor.resize_: contiguous strides for `shape`; the storage is kept when it is large enough, else a
+    larger one replaces it (PyTorch grows the same storage; views taken before a growing resize here keep
+    the old one). keep_values copies the leading elements over, as PyTorch's realloc keeps the bytes."""
+    shape = tuple(int(s) for s in shape)
+    for s in shape:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(shape)}")
+    impl = t._impl
+    if tuple(impl.sizes) == shape:
+        return t
+    numel = 1
+    for s in shape:
+        numel *= s
+    dtype = C.dtype_of(t)
+    need = (impl.offset + numel) * dtype.itemsize
+    if need <= impl.storage_nbytes or numel == 0:
+        impl.set_data(_E.as_strided(impl, shape, _contiguous_strides(shape), impl.offset if numel else 0))
+        return t
+    fresh = C.new_empty((numel,), dtype, C.device_of(t))
+    if keep_values and impl.numel and not impl.is_virtual:
+        n = min(impl.numel, numel)
+        head = C.wrap(_E.as_strided(fresh._impl, (n,), (1,), 0))
+        C.write(head, C.read(t).reshape(-1)[:n], bump=False)
+    impl.set_data(_E.as_strided(fresh._impl, shape, _contiguous_strides(shape), 0))
+    return t
+
+
+def resize_output(out, shape):
+    """at::native::resize_output: warns when a non-empty out has another shape, then resizes it."""
+    shape = tuple(shape)
+    old = tuple(out._impl.sizes)
+    if old == shape:
+        return False
+    if out._impl.numel != 0:
+        warnings.warn(f"An output with one or more elements was resized since it had shape {list(old)}, which "
+                      f"does not match the required output shape {list(shape)}. This behavior is deprecated, and "
+                      "in a future PyTorch release outputs will not be resized unless they have zero elements. You "
+                      "can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+                      "t.resize_(0).", UserWarning, stacklevel=4)
+    resize_(out, shape, keep_values=False)
+    return True
+
+
+def check_out_arg(name, out):
+    if not isinstance(out, C.Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+
+
+def check_no_grad(name, inputs, out):
+    """Ops with out= are not differentiable: PyTorch refuses them when anything involved requires grad."""
+    if not grad_mode._enabled[0]:
+        return
+    for x in list(inputs) + [out]:
+        if isinstance(x, C.Tensor) and (x._requires_grad or x._grad_fn is not None):
+            raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                               "differentiation, but one of the arguments requires grad.")
+
+
+def check_dtype(rule, result, out, input_dtype=None):
+    """The op family's rule for out's dtype (`result` is the dtype the op computes)."""
+    odt = C.dtype_of(out)
+    if rule == "castable":
+        if not can_cast(result, odt):
+            raise RuntimeError(f"result type {scalar_name(result)} can't be cast to the desired output type "
+                               f"{scalar_name(odt)}")
+    elif rule == "exact":
+        if result is not odt:
+            raise RuntimeError(f"Expected out tensor to have dtype {TYPEMETA_NAMES[result._code]}, but got "
+                               f"{TYPEMETA_NAMES[odt._code]} instead")
+    elif rule == "same_as_input":
+        if input_dtype is not odt:
+            raise RuntimeError(f"Expected the dtype for input and out to match, but got {scalar_name(input_dtype)} "
+                               f"for input's dtype and {scalar_name(odt)} for out's dtype.")
+    elif rule == "index_select":
+        if input_dtype is not odt:
+            raise RuntimeError("index_select(): self and result must have the same scalar type")
+    elif rule == "cat":
+        if not can_cast(result, odt):
+            raise RuntimeError(f"torch.cat(): input types can't be cast to the desired output type {scalar_name(odt)}")
+    elif rule == "found":
+        if result is not odt:
+            raise RuntimeError(f"Found dtype {scalar_name(odt)} but expected {scalar_name(result)}")
+    elif rule == "same_as_input_nan_to_num":
+        if input_dtype is not odt:
+            raise RuntimeError(f"nan_to_num: dtype of out: {scalar_name(odt)} should be same as input: "
+                               f"{scalar_name(input_dtype)}")
+    elif rule != "any":
+        raise AssertionError(rule)
+
+
+def check_device(result, out):
+    rk, ok = result._impl.device_key, out._impl.device_key
+    if rk != ok:
+        from .._device import from_key
+        raise RuntimeError("Expected all tensors to be on the same device, but found at least two devices, "
+                           f"{from_key(ok)} and {from_key(rk)}!")
+
+
+def store(result, out):
+    """Writes a computed result into out (resized first when needed, then laid out like the result, as
+    TensorIterator lays out an output it resizes), cast to out's dtype; returns out."""
+    if resize_output(out, result._impl.sizes):
+        strides = tuple(result._impl.strides)
+        if strides != _contiguous_strides(result._impl.sizes) and layout.is_non_overlapping_and_dense(
+                result._impl.sizes, strides):
+            out._impl.set_data(_E.as_strided(out._impl, tuple(result._impl.sizes), strides, 0))
+    C.write(out, C.read(result))
+    return out
+
+
+def write_out(name, compute, inputs, out, rule="castable", input_dtype=None, pointwise=True):
+    """The whole out= path for an op whose out-of-place form is `compute()`."""
+    check_out_arg(name, out)
+    check_no_grad(name, inputs, out)
+    if pointwise:
+        overlap.check_write(out, inputs)
+    else:
+        overlap.assert_no_partial_overlap(out, inputs)
+    result = compute()
+    if isinstance(result, tuple):
+        raise AssertionError("write_out takes single-tensor ops")
+    check_device(result, out)
+    check_dtype(rule, C.dtype_of(result), out, input_dtype)
+    return store(result, out)
