@@ -160,9 +160,11 @@ void App::show(const std::string& what) {
 bool App::animating() const { return ImGui::GetTime() - last_change_ < 3.0; }
 
 void App::bench_tick(int frame) {
-  // Sweep the visible time range: zoom from the whole recording into 1/50 of it and pan along.
-  if (!snapshot_ || snapshot_->transfers.empty()) return;
-  const double t0 = double(snapshot_->transfers.front().start_ns), t1 = double(snapshot_->transfers.back().end_ns);
+  // Sweep the visible time range: zoom from the whole recording into 1/50 of it and pan along (over
+  // the opened recording when there is one: --open-trace FILE --bench-frames times its frames).
+  const Snapshot* shown = ui_.recording ? ui_.recording.get() : snapshot_.get();
+  if (!shown || shown->transfers.empty()) return;
+  const double t0 = double(shown->transfers.front().start_ns), t1 = double(shown->transfers.back().end_ns);
   const double span = (t1 - t0) * (1.0 - 0.98 * double(frame % 100) / 100.0);
   const double start = t0 + (t1 - t0 - span) * double(frame % 37) / 37.0;
   ui_.timeline_fit = false;

@@ -99,6 +99,9 @@ int run_benchmark(GLFWwindow* window, App& app, const GuiOptions& o) {
   std::printf("devicescope bench: %zu frames at %dx%d on %s\n", times.size(), w, h, app.ui().gl_renderer.c_str());
   std::printf("  snapshot: %zu storages, %zu transfers (warm-up, building instance buffers: %.0f ms)\n", o.bench_storages,
               o.bench_transfers, warmup);
+  if (app.ui().recording)  // --open-trace: the Transfers view shows the recording, not the synthetic transfers
+    std::printf("  recording: %s, %zu transfers in the Transfers view\n", app.ui().recording_path.c_str(),
+                app.ui().recording->transfers.size());
   const ImDrawData* dd = ImGui::GetDrawData();
   int draw_calls = 0;
   for (int i = 0; dd && i < dd->CmdListsCount; ++i) draw_calls += dd->CmdLists[i]->CmdBuffer.Size;

@@ -121,12 +121,15 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
       std::fprintf(stderr, "devicescope: %s\n", app.ui().notice.c_str());
       rc = 2;
     }
-    // Headless runs wait for the recording (a failure exits 2); the window shows it loading.
+    // Headless runs wait for the recording: a failure exits 2, after a screenshot's picture of the
+    // message as the window shows it. The window itself shows the recording loading.
+    bool trace_refused = false;
     if (rc == 0 && !o.open_trace.empty() && !app.open_trace(o.open_trace, headless, o.hold_loading)) {
       std::fprintf(stderr, "devicescope: %s\n", app.ui().notice.c_str());
-      rc = 2;
+      trace_refused = true;
+      if (o.screenshot.empty()) rc = 2;
     }
-    if (rc == 0 && !o.screenshot.empty()) rc = render_screenshot(window, app, o);
+    if (rc == 0 && !o.screenshot.empty()) rc = trace_refused ? std::max(render_screenshot(window, app, o), 2) : render_screenshot(window, app, o);
     else if (rc == 0 && o.bench_frames > 0) rc = run_benchmark(window, app, o);
     else if (rc == 0) {
       std::signal(SIGINT, on_sigint);

@@ -12,7 +12,8 @@ Expectation JSON (every key optional; values compare exactly unless noted):
    "migrations": {"count": 5, "source_live": 0},
    "error_contains": "Expected all tensors to be on the same device",
    "front_window": "Keyboard shortcuts",
-   "loading": {"file": "x.csv", "bytes_read": 0}}                                 # a recording still opening
+   "loading": {"file": "x.csv", "bytes_read": 0},                                 # a recording still opening
+   "open_error_contains": "not a DeviceScope trace"}                              # the open-error modal's text
 """
 import argparse
 import json
@@ -222,6 +223,8 @@ def main():
     for key, value in expect.get("recording", {}).items():
         if (vm.get("recording") or {}).get(key) != value:
             fail("recording %s = %s, expected %s" % (key, (vm.get("recording") or {}).get(key), value))
+    if "open_error_contains" in expect and expect["open_error_contains"] not in vm.get("open_error", ""):
+        fail("open error %r does not contain %r" % (vm.get("open_error"), expect["open_error_contains"]))
     for key, value in expect.get("loading", {}).items():
         if (vm.get("loading") or {}).get(key) != value:
             fail("loading %s = %s, expected %s" % (key, (vm.get("loading") or {}).get(key), value))

@@ -42,6 +42,8 @@ if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
   # A recording still loading (the loader held before it reads): progress strip and Cancel over the live view.
   gui_screenshot_test(recording_loading recording_loading --extra=--open-trace=${GUI_TEST_DIR}/data/h100_transfers.csv
                       --extra=--hold-loading)
+  # A file that is not a recording: the loader's message in a modal in front of the views, exit 2.
+  gui_screenshot_test(recording_refused recording_refused --extra=--open-trace=${GUI_TEST_DIR}/data/bench/truncated.json)
   # The Bench window: a small sweep run to completion; a recorded run overlaid; a corrupt file's error.
   gui_screenshot_test(bench_view bench_view --bench-sizes 4KiB:1MiB)
   gui_screenshot_test(bench_overlay bench_overlay --bench-sizes 4KiB:1MiB --bench-open ${GUI_TEST_DIR}/data/bench/sim_pcie5.json)
