@@ -214,7 +214,7 @@ struct CachingDeviceAllocator::Impl {
            " PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid" +
            " fragmentation.  See documentation for Memory Management " +
            " (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)";
-    return msg;
+    return msg + backend.out_of_memory_note(device);  // why a simulated device with room still failed
   }
 };
 

@@ -125,7 +125,7 @@ HostAllocation CachingHostAllocator::allocate(size_t bytes) {
       m.release_cached();
       ptr = m.backend.pinned_alloc(size);
     }
-    if (!ptr) raise(ErrorKind::RuntimeError, "CUDA error: out of memory");
+    if (!ptr) raise(ErrorKind::RuntimeError, "CUDA error: out of memory" + m.backend.out_of_memory_note(-1));
     block = new HostBlock;
     block->addr = reinterpret_cast<uintptr_t>(ptr);
     block->size = size;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/link_profile.h"
+#include "core/host_memory.h"
 #include "core/place.h"
 
 namespace ds {
@@ -87,6 +88,12 @@ class Backend {
   virtual uint64_t device_free_bytes(int device) const = 0;  // what the driver could still give
   virtual void* pinned_alloc(size_t bytes) = 0;              // nullptr on failure
   virtual void pinned_free(void* ptr, size_t bytes) = 0;
+  // Note [Host memory budget]: a backend whose memory is host memory (the simulated one) takes its real
+  // allocations from the runtime's budget, shared with pageable tensors; a real GPU's memory does not.
+  virtual void share_host_budget(std::shared_ptr<HostMemoryBudget> budget) { (void)budget; }
+  // What the out-of-memory error of `device` (-1: pinned host memory) adds after PyTorch's own message;
+  // empty when the failure needs no explanation beyond it.
+  virtual std::string out_of_memory_note(int device) const { (void)device; return ""; }
 
   // Streams and ordering.
   virtual StreamId create_stream(int device) = 0;

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/errors.h"
+#include "core/format.h"
 
 namespace ds {
 
@@ -55,7 +56,33 @@ SimBackend::SimBackend(int devices, uint64_t capacity_bytes, const std::string& 
 }
 
 SimBackend::~SimBackend() {
-  for (auto& [ptr, m] : mappings_) unmap(ptr, m.bytes);
+  for (auto& [ptr, m] : mappings_) {
+    unmap(ptr, m.bytes);
+    host_budget_->give_back(m.bytes);
+  }
+}
+
+void SimBackend::share_host_budget(std::shared_ptr<HostMemoryBudget> budget) {
+  std::lock_guard lock(mu_);
+  // What is mapped already moves over with it, so that both counts stay exact.
+  uint64_t mapped = 0;
+  for (const auto& [ptr, m] : mappings_) mapped += m.bytes;
+  host_budget_->give_back(mapped);
+  budget->take(mapped);
+  host_budget_ = std::move(budget);
+}
+
+std::string SimBackend::out_of_memory_note(int device) const {
+  std::lock_guard lock(mu_);
+  const bool refused = device < 0 ? pinned_host_refused_
+                                  : device < int(devices_.size()) && devices_[size_t(device)].host_refused;
+  if (!refused) return "";
+  return " DeviceScope: simulated device memory is host memory, and this machine's RAM (" +
+         format_bytes(host_budget_->limit()) + ") cannot hold it: this process's tensors already hold " +
+         format_bytes(host_budget_->in_use()) +
+         " of it (pageable, pinned and simulated device memory together). The simulated capacity is larger than "
+         "the host's memory; use virtual tensors (devicescope.virtual_mode() or virtual=True) to place and "
+         "account what does not fit without its bytes.";
 }
 
 BackendCaps SimBackend::caps() const {
@@ -88,10 +115,23 @@ void* SimBackend::device_alloc(int device, size_t bytes, bool virtual_bytes) {
   std::lock_guard lock(mu_);
   check_device(device);
   DeviceState& d = devices_[size_t(device)];
+  d.host_refused = false;
   if (bytes > d.capacity - d.used) return nullptr;  // used <= capacity always holds
-  void* p = virtual_bytes ? virtual_space_.take(device, bytes) : map_lazy(bytes);
-  if (!p) return nullptr;
-  if (!virtual_bytes) mappings_[p] = Mapping{bytes, device};
+  if (virtual_bytes) {
+    void* p = virtual_space_.take(device, bytes);
+    if (p) d.used += bytes;
+    return p;
+  }
+  if (!host_budget_->try_take(bytes)) {
+    d.host_refused = true;
+    return nullptr;
+  }
+  void* p = map_lazy(bytes);
+  if (!p) {
+    host_budget_->give_back(bytes);
+    return nullptr;
+  }
+  mappings_[p] = Mapping{bytes, device};
   d.used += bytes;
   return p;
 }
@@ -114,6 +154,7 @@ void SimBackend::device_free(int device, void* ptr, size_t bytes, bool virtual_b
   wait_for_range(ptr, it->second.bytes);
   d.used -= it->second.bytes;
   unmap(ptr, it->second.bytes);
+  host_budget_->give_back(it->second.bytes);
   mappings_.erase(it);
 }
 
@@ -128,8 +169,13 @@ void* SimBackend::pinned_alloc(size_t bytes) {
   std::lock_guard lock(mu_);
   // Without CUDA nothing can be page-locked: this is ordinary lazily-backed host memory that the
   // simulation treats as pinned (its copies use the pinned rates and may be asynchronous).
+  pinned_host_refused_ = !host_budget_->try_take(bytes);
+  if (pinned_host_refused_) return nullptr;
   void* p = map_lazy(bytes);
-  if (!p) return nullptr;
+  if (!p) {
+    host_budget_->give_back(bytes);
+    return nullptr;
+  }
   mappings_[p] = Mapping{bytes, -1};
   pinned_used_ += bytes;
   return p;
@@ -142,6 +188,7 @@ void SimBackend::pinned_free(void* ptr, size_t bytes) {
   wait_for_range(ptr, it->second.bytes);  // never let a queued copy land in unmapped memory
   pinned_used_ -= it->second.bytes;
   unmap(ptr, it->second.bytes);
+  host_budget_->give_back(it->second.bytes);
   mappings_.erase(it);
 }
 

@@ -66,6 +66,8 @@ class SimBackend final : public Backend {
   uint64_t device_free_bytes(int device) const override;
   void* pinned_alloc(size_t bytes) override;
   void pinned_free(void* ptr, size_t bytes) override;
+  void share_host_budget(std::shared_ptr<HostMemoryBudget> budget) override;
+  std::string out_of_memory_note(int device) const override;
 
   StreamId create_stream(int device) override;
   CopyTiming copy(const CopyRequest& request) override;
@@ -92,6 +94,7 @@ class SimBackend final : public Backend {
   struct DeviceState {
     uint64_t capacity = 0;
     uint64_t used = 0;
+    bool host_refused = false;  // the last real allocation failed for want of host RAM, not of capacity
     std::vector<uint64_t> stream_busy;  // busy-until per StreamId (index 0: default stream)
   };
   struct Mapping {
@@ -130,6 +133,10 @@ class SimBackend final : public Backend {
   std::unordered_map<void*, Mapping> mappings_;  // live real mmaps (device and pinned)
   VirtualAddressSpace virtual_space_;
   uint64_t pinned_used_ = 0;
+  bool pinned_host_refused_ = false;
+  // Real device and pinned mappings are host memory: Note [Host memory budget]. Its own budget (physical
+  // RAM) until a runtime shares the one its pageable tensors use.
+  std::shared_ptr<HostMemoryBudget> host_budget_ = std::make_shared<HostMemoryBudget>();
   uint64_t now_ = 0;
   uint64_t next_ticket_ = 0;
   uint64_t next_seq_ = 0;

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <unistd.h>
 
 #include "core/errors.h"
 #include "core/format.h"
@@ -17,12 +16,6 @@ const char* kCudaErrorSuffix =
     "be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to "
     "enable device-side assertions.\n";
 
-uint64_t host_physical_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page = sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : ~0ull;
-}
-
 double wall_ns() {
   return double(std::chrono::duration_cast<std::chrono::nanoseconds>(
                     std::chrono::steady_clock::now().time_since_epoch())
@@ -33,7 +26,8 @@ double wall_ns() {
 
 std::shared_ptr<Runtime> Runtime::create(const RuntimeOptions& options) {
   BackendChoice choice = make_backend(options.backend);
-  std::shared_ptr<Runtime> rt(new Runtime(std::move(choice.backend), choice.note, options.event_log));
+  std::shared_ptr<Runtime> rt(
+      new Runtime(std::move(choice.backend), choice.note, options.event_log, options.host_memory_limit));
   rt->log_.set_limits(options.log_limits);
   return rt;
 }
@@ -42,9 +36,12 @@ std::shared_ptr<Runtime> Runtime::create_with_backend(std::unique_ptr<Backend> b
   return std::shared_ptr<Runtime>(new Runtime(std::move(backend), std::move(note), true));
 }
 
-Runtime::Runtime(std::unique_ptr<Backend> backend, std::string note, bool event_log)
-    : backend_(std::move(backend)), backend_note_(std::move(note)) {
+Runtime::Runtime(std::unique_ptr<Backend> backend, std::string note, bool event_log, uint64_t host_memory_limit)
+    : backend_(std::move(backend)),
+      backend_note_(std::move(note)),
+      host_budget_(std::make_shared<HostMemoryBudget>(host_memory_limit)) {
   log_.set_enabled(event_log);
+  backend_->share_host_budget(host_budget_);
   for (int i = 0; i < backend_->device_count(); ++i)
     device_allocators_.push_back(std::make_unique<CachingDeviceAllocator>(*backend_, i));
   current_streams_.assign(size_t(backend_->device_count()), kDefaultStream);
@@ -110,7 +107,17 @@ StoragePtr Runtime::allocate(Place place, size_t nbytes, bool virtual_bytes) {
   switch (place.kind) {
     case MemoryKind::Device: {
       CachingDeviceAllocator& a = device_allocator(place.device);
-      s->device_block_ = a.allocate(nbytes, current_streams_[size_t(place.device)], virtual_bytes);
+      const StreamId stream = current_streams_[size_t(place.device)];
+      try {
+        s->device_block_ = a.allocate(nbytes, stream, virtual_bytes);
+      } catch (const Error& e) {
+        // The allocator retried after emptying its own cache only; host RAM may be held by the other
+        // simulated devices' caches (a real GPU's memory is its own, so this never applies there).
+        const bool host_short = e.kind() == ErrorKind::OutOfMemoryError &&
+                                !backend_->out_of_memory_note(place.device).empty();
+        if (!host_short || !release_host_backed_caches()) throw;
+        s->device_block_ = a.allocate(nbytes, stream, virtual_bytes);
+      }
       if (!virtual_bytes) s->data_ = s->device_block_.ptr;
       break;
     }
@@ -127,11 +134,13 @@ StoragePtr Runtime::allocate(Place place, size_t nbytes, bool virtual_bytes) {
           return "[enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: not enough memory: you tried to allocate " +
                  std::to_string(nbytes) + " bytes.";
         };
-        // Counted in total: many allocations that each fit can still exceed RAM together, and touching them
-        // would bring in the kernel's OOM killer and lose the recording.
-        static const uint64_t physical = host_physical_bytes();  // fixed for the process; sysconf is not free
-        check_lazy(nbytes <= physical && pageable_bytes_ + nbytes <= physical, too_much);
+        // Counted in total, with the simulated devices' memory (Note [Host memory budget]): many allocations
+        // that each fit can still exceed RAM together, and touching them would bring in the kernel's OOM
+        // killer and lose the recording.
+        check_lazy(host_budget_->try_take(nbytes) || (release_host_backed_caches() && host_budget_->try_take(nbytes)),
+                   too_much);
         s->data_ = std::aligned_alloc(64, (nbytes + 63) / 64 * 64);
+        if (!s->data_) host_budget_->give_back(nbytes);
         check_lazy(s->data_ != nullptr, too_much);
         pageable_bytes_ += nbytes;
       }
@@ -155,6 +164,7 @@ StoragePtr Runtime::adopt_host_memory(void* data, size_t nbytes, std::function<v
   s->data_ = data;
   s->external_release_ = std::move(release);
   pageable_bytes_ += nbytes;
+  host_budget_->take(nbytes);  // numpy's buffer exists already: counted, never refused
   {
     std::lock_guard<std::mutex> lock(registry_mutex_);
     s->id_ = next_storage_id_++;
@@ -199,11 +209,13 @@ void Runtime::release(Storage& s) {
       case MemoryKind::Pageable:
         if (s.external_release_) {
           pageable_bytes_ -= s.nbytes_;
+          host_budget_->give_back(s.nbytes_);
           auto release = std::move(s.external_release_);
           release();
         } else if (s.data_) {
           std::free(s.data_);
           pageable_bytes_ -= s.nbytes_;
+          host_budget_->give_back(s.nbytes_);
         }
         break;
     }
@@ -212,6 +224,14 @@ void Runtime::release(Storage& s) {
   }
   s.data_ = nullptr;
   record_alloc_event(EventKind::Free, s);
+}
+
+bool Runtime::release_host_backed_caches() {
+  if (!backend_->caps().simulated) return false;  // a real GPU's caches hold no host memory
+  const uint64_t before = host_budget_->in_use();
+  for (auto& a : device_allocators_) a->empty_cache();
+  host_allocator_->empty_cache();
+  return host_budget_->in_use() < before;
 }
 
 void Runtime::record_alloc_event(EventKind kind, const Storage& s) {

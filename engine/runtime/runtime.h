@@ -23,6 +23,7 @@ struct RuntimeOptions {
   BackendOptions backend;
   bool event_log = true;
   EventLogLimits log_limits;  // how many recent events/transfers stay in memory (Note [Bounded event log])
+  uint64_t host_memory_limit = 0;  // host RAM tensors may hold (Note [Host memory budget]); 0: physical RAM
 };
 
 class Runtime : public std::enable_shared_from_this<Runtime> {
@@ -87,9 +88,12 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
 
  private:
   friend class Storage;
-  Runtime(std::unique_ptr<Backend> backend, std::string note, bool event_log);
+  Runtime(std::unique_ptr<Backend> backend, std::string note, bool event_log, uint64_t host_memory_limit = 0);
   void release(Storage& storage);  // called from ~Storage
   void record_alloc_event(EventKind kind, const Storage& storage);
+  // Note [Host memory budget]: a host-memory shortfall may be another allocator's cache; empties every
+  // cache that holds host memory (simulated devices', pinned). True when that gave any back.
+  bool release_host_backed_caches();
   uint64_t host_copy(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes);
 
   std::unique_ptr<Backend> backend_;
@@ -103,6 +107,8 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   Role new_storage_role_ = Role::Tensor;
   uint64_t next_storage_id_ = 1;
   uint64_t pageable_bytes_ = 0;
+  // Pageable storages and, with the simulated backend, its device and pinned memory (Note [Host memory budget]).
+  std::shared_ptr<HostMemoryBudget> host_budget_;
   mutable std::mutex registry_mutex_;
   std::unordered_map<uint64_t, std::weak_ptr<Storage>> live_;  // id -> storage; entries leave when freed
   ObjectGraph objects_;
