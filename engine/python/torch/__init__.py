@@ -69,6 +69,32 @@ from .version import __version__  # noqa: E402,F401 - the API level implemented 
 from . import accelerator  # noqa: E402
 from .cuda.streams import Stream  # noqa: E402,F401 - torch.Stream: the accelerator's streams are CUDA's
 Event = accelerator._generic_event_class()
+from . import amp  # noqa: E402
+from .amp.autocast_mode import autocast  # noqa: E402,F401
+
+
+def is_autocast_enabled(device_type=None):
+    return amp.autocast_mode.is_enabled(device_type or "cuda")
+
+
+def get_autocast_dtype(device_type):
+    return amp.autocast_mode.get_dtype(device_type)
+
+
+def get_autocast_gpu_dtype():
+    return amp.autocast_mode.get_dtype("cuda")
+
+
+def get_autocast_cpu_dtype():
+    return amp.autocast_mode.get_dtype("cpu")
+
+
+def is_autocast_cpu_enabled():
+    return amp.autocast_mode.is_enabled("cpu")
+
+
+def clear_autocast_cache():
+    amp.autocast_mode._cache.clear()
 inf = _math.inf
 nan = _math.nan
 e = _math.e
@@ -297,6 +323,7 @@ def _devicescope_reset():
     _grad_mode._enabled[0] = True
     _default.reset()
     _random.reset()
+    amp.autocast_mode._reset()
     from ._tensor_str import set_printoptions as _sp
     _sp(profile="default")
 
