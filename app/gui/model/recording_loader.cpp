@@ -15,6 +15,12 @@ std::shared_ptr<Snapshot> recording_snapshot(const TraceMeta& meta, const std::d
   s->link = meta.link;
   s->transfers.assign(transfers.begin(), transfers.end());
   for (const TransferRecord& r : s->transfers) s->time_ns = std::max(s->time_ns, r.end_ns);
+  // A windowed recording (Note [Bounded event log]): the Transfers view shows WINDOWED with this note.
+  s->events_dropped = meta.events_dropped;
+  s->transfers_dropped = meta.transfers_dropped;
+  if (meta.events_dropped || meta.transfers_dropped)
+    s->window_note = "windowed recording: the run's first " + std::to_string(meta.events_dropped) + " events and " +
+                     std::to_string(meta.transfers_dropped) + " transfers were dropped before it was written";
   return s;
 }
 
