@@ -451,16 +451,8 @@ size_t content_start(std::string_view s) {
 
 bool starts_like_csv(std::string_view content) { return content.substr(0, 7) == "id,src,"; }
 
-// The complete lines of a CSV file's head are parsed as the whole file would be: an error there is
-// the file's error. A quoted field running past the head is not one.
 void sniff_csv(const std::string& path, std::string_view content) {
-  const size_t last_newline = content.rfind('\n');
-  if (last_newline == std::string_view::npos) return;
-  try {
-    parse_transfers_csv(content.data(), last_newline + 1, path);
-  } catch (const Error& e) {
-    if (std::string_view(e.what()).find("a quoted field is not closed") == std::string_view::npos) throw;
-  }
+  check_transfers_csv_head(content.data(), content.size(), path);
 }
 
 // Refuses from the first bytes (`head`, of a file of `size` bytes) what cannot be a recording, so a
