@@ -4,6 +4,8 @@
 
 #include "bindings_common.h"
 #include "core/errors.h"
+#include "trace/atomic_file.h"
+#include "trace/export_chrome_trace.h"
 
 namespace ds::python {
 namespace {
@@ -218,6 +220,45 @@ void bind_runtime(py::module_& m) {
       out.append(std::move(d));
     }
     return out;
+  });
+  // torch.profiler reads what the runtime recorded while it was active: the events from `first_seq` on, as
+  // (seq, kind, time_ns, place, storage_id, bytes, transfer_id, label) tuples (newest scanned first, so a
+  // short window costs little however long the run).
+  m.def("events_since", [](uint64_t first_seq) {
+    Runtime& r = rt();
+    r.poll();
+    const auto& events = r.log().events();
+    auto it = events.end();
+    while (it != events.begin() && std::prev(it)->seq >= first_seq) --it;
+    py::list out;
+    for (; it != events.end(); ++it)
+      out.append(py::make_tuple(it->seq, event_kind_name(it->kind), it->time_ns, it->place.str(), it->storage_id,
+                                it->bytes, it->transfer_id, it->label));
+    return out;
+  });
+  m.def("next_event_seq", [] {
+    const auto& events = rt().log().events();
+    return events.empty() ? uint64_t{0} : events.back().seq + 1;
+  });
+  // prof.export_chrome_trace(path): the same Perfetto file `devicescope run --trace` writes, holding the
+  // events and transfers from the profiled window on.
+  m.def("write_chrome_trace", [](const std::string& path, uint64_t first_seq, uint64_t first_transfer_id) {
+    Runtime& r = rt();
+    for (int i = 0; i < r.device_count(); ++i) r.backend().synchronize_device(i);
+    r.poll();
+    std::deque<Event> events;
+    for (const Event& e : r.log().events())
+      if (e.seq >= first_seq) events.push_back(e);
+    std::deque<TransferRecord> transfers;
+    for (const TransferRecord& t : r.log().transfers())
+      if (t.id >= first_transfer_id) transfers.push_back(t);
+    TraceMeta meta;
+    meta.backend = r.backend().name();
+    meta.simulated = r.backend().caps().simulated;
+    meta.link = r.backend().link().name;
+    meta.version = "torch.profiler";
+    meta.machine = r.device_count() > 0 ? r.backend().props(0).name : "host";
+    write_file_atomically(path, [&](std::ostream& out) { write_chrome_trace(events, transfers, meta, out); });
   });
 }
 

@@ -47,7 +47,10 @@ def _owner(path):
 def _from_user_code():
     """True when the wrapped op was called by the user's code or an nn module's forward, not by the
     implementation of another torch function."""
-    name = sys._getframe(2).f_globals.get("__name__", "")
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_name == "profiled_op":  # torch.profiler's timing wrapper
+        frame = frame.f_back
+    name = frame.f_globals.get("__name__", "") if frame is not None else ""
     return not name.startswith("torch") or name.startswith("torch.nn.modules")
 
 
