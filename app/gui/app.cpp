@@ -116,6 +116,7 @@ void App::poll_loader() {
   if (std::optional<LoadResult> r = loader_.take_result()) {
     if (r->recording) {
       ui_.recording = std::move(r->recording);
+      ui_.recording_models = std::move(r->models);
       ui_.recording_path = r->path;
       ui_.recording_meta = r->meta;
       ui_.show_transfers = true;
@@ -439,6 +440,7 @@ void App::execute(Commands& cmds) {
         break;
       case Commands::Kind::CloseTrace:
         ui_.recording.reset();
+        ui_.recording_models.reset();
         ui_.recording_path.clear();
         break;
       case Commands::Kind::Quit:

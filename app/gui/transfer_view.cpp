@@ -1,27 +1,23 @@
 // Transfers window frame: header with totals, recording banner, SIMULATED badge and the three tabs.
 #include "gui/transfer_view.h"
 
-#include "backend/link_profile.h"
 #include "gui/recording_open_view.h"
 #include "gui/theme.h"
 
 namespace ds::gui {
 
 void TransferView::rebuild(const Snapshot& snap, const void* key, UiState& ui) {
-  timeline_.build(snap);
-  const LinkProfile* profile = nullptr;
-  try {
-    if (!snap.link.empty()) profile = &find_link_profile(snap.link);
-  } catch (const std::exception&) {
-    profile = nullptr;  // a recording from a link this build does not know: no modelled curve
+  TransferModels m;
+  if (ui.recording_models && ui.recording_models->source == &snap) {
+    m = std::move(*ui.recording_models);  // built on the loader's thread: taken, not rebuilt
+    ui.recording_models.reset();
+  } else {
+    m.build(snap);
   }
-  bandwidth_.build(snap, profile);
-  total_bytes_ = 0;
-  any_simulated_ = false;
-  for (const TransferRecord& t : snap.transfers) {
-    total_bytes_ += t.bytes;
-    any_simulated_ = any_simulated_ || t.simulated;
-  }
+  timeline_ = std::move(m.timeline);
+  bandwidth_ = std::move(m.bandwidth);
+  total_bytes_ = m.total_bytes;
+  any_simulated_ = m.any_simulated;
   order_.clear();
   order_column_ = TransferColumn::Count;
   key_ = key;

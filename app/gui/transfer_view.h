@@ -8,6 +8,7 @@
 
 #include "gui/model/bandwidth_model.h"
 #include "gui/model/timeline_model.h"
+#include "gui/model/transfer_models.h"
 #include "gui/ui_state.h"
 #include "render/quad_batch.h"
 

@@ -9,6 +9,7 @@
 
 #include "gui/model/builder_lines.h"
 #include "gui/model/memory_layout.h"
+#include "gui/model/transfer_models.h"
 #include "gui/model/transfer_sort.h"
 #include "trace/export_chrome_trace.h"
 #include "trace/snapshot.h"
@@ -75,6 +76,8 @@ struct UiState {
   std::shared_ptr<const Snapshot> recording;
   std::string recording_path;
   TraceMeta recording_meta;
+  // The Transfers view's models for `recording`, built on the loader's thread; the view takes them.
+  std::shared_ptr<TransferModels> recording_models;
   // A recording opening on the loader's thread (gui/model/recording_loader.h), copied by App each frame
   // for the loading strip; a failure's message waits in open_error for the modal (recording_open_view.h).
   std::string loading_path;  // "" when nothing loads

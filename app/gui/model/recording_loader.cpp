@@ -71,7 +71,12 @@ void RecordingLoader::work(std::string path, std::shared_ptr<LoadProgress> progr
     if (progress->cancel) throw LoadCancelled(path);
     LoadedTrace t = load_trace(path, progress.get());
     r.meta = t.meta;
-    r.recording = recording_snapshot(t.meta, t.transfers);
+    std::shared_ptr<Snapshot> recording = recording_snapshot(t.meta, t.transfers);
+    t.transfers.clear();  // half the memory back before the models are built
+    if (progress->cancel) throw LoadCancelled(path);
+    r.models = std::make_shared<TransferModels>();
+    r.models->build(*recording);
+    r.recording = std::move(recording);
   } catch (const LoadCancelled&) {
     r.cancelled = true;
   } catch (const std::exception& e) {

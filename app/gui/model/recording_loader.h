@@ -13,6 +13,7 @@
 
 #include "trace/export_chrome_trace.h"
 #include "trace/load_progress.h"
+#include "gui/model/transfer_models.h"
 #include "trace/snapshot.h"
 
 namespace ds::gui {
@@ -20,6 +21,7 @@ namespace ds::gui {
 struct LoadResult {
   std::string path;
   std::shared_ptr<const Snapshot> recording;  // null when the load failed or was cancelled
+  std::shared_ptr<TransferModels> models;     // the Transfers view's models of `recording`
   TraceMeta meta;
   std::string error;                          // the loader's message ("" on success)
   bool cancelled = false;                     // cancel() ended it: not an error to show

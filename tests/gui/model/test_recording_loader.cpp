@@ -62,6 +62,11 @@ TEST_F(RecordingLoaderTest, LoadsOnAWorkerAndHandsTheResultOverOnce) {
   ASSERT_NE(r->recording, nullptr);
   EXPECT_EQ(r->recording->transfers.size(), 2000u);
   EXPECT_EQ(r->recording->time_ns, 1000u + 1999u * 10000u + 8000u);
+  // The Transfers view's models come built (off the GUI thread), for this very snapshot.
+  ASSERT_NE(r->models, nullptr);
+  EXPECT_EQ(r->models->source, r->recording.get());
+  EXPECT_EQ(r->models->timeline.transfers, 2000u);
+  EXPECT_EQ(r->models->total_bytes, 2000u * 4096u);
   EXPECT_EQ(loader.progress().bytes_done, std::filesystem::file_size(path));
   EXPECT_FALSE(loader.take_result().has_value());  // once
 }
