@@ -474,7 +474,8 @@ class Tensor(TensorProtocols):
         return self.to(D.bool)
 
     def type_as(self, other):
-        return self.to(other.dtype)
+        # ATen: self.to(other.options()) - other's dtype AND device (the translation tutorial relies on it)
+        return self.to(device=other.device, dtype=other.dtype)
 
 
 def _channels_last_strides(sizes):
