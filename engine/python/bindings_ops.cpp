@@ -16,6 +16,7 @@
 
 #include "bindings_common.h"
 #include "core/errors.h"
+#include "tensor/blas_gemm.h"
 #include "tensor/elementwise_kernels.h"
 #include "tensor/tensor_ops.h"
 
@@ -39,6 +40,7 @@ FastState g;
 
 // What one entry point computes; `fallback` is the Python implementation it stands in front of.
 struct Spec {
+  bool matmul = false;  // 2-D @ 2-D through the system BLAS
   bool unary = false;
   BinaryKind binary_kind = BinaryKind::Add;
   UnaryKind unary_kind = UnaryKind::Relu;
@@ -299,15 +301,17 @@ Outcome binary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObje
       return Outcome::Fallback;  // PyTorch refuses bool subtraction: Python raises its message
   }
   if (spec.binary_kind == BinaryKind::Div && !is_floating_point(compute)) return Outcome::Fallback;
+  const bool comparison = is_comparison(spec.binary_kind);
+  const DType out_dtype = comparison ? DType::Bool : compute;
   if (!alpha_allowed(alpha, compute)) return Outcome::Fallback;
   Shape sizes;
   if (!broadcast_shape(ops, 2, sizes)) return Outcome::Fallback;
-  if (needs_autograd(ops, 2)) return Outcome::Fallback;
+  if (!comparison && needs_autograd(ops, 2)) return Outcome::Fallback;  // comparisons are never differentiable
 
   Runtime& r = rt();
   TensorImpl* self = spec.inplace ? ops[spec.reflected ? 1 : 0].tensor : nullptr;
   if (spec.inplace) {
-    if (!self || sizes != self->sizes()) return Outcome::Fallback;
+    if (!self || sizes != self->sizes() || self->dtype() != out_dtype) return Outcome::Fallback;
     const Operand& other = ops[spec.reflected ? 0 : 1];
     // Writing self while reading memory that overlaps it differently is PyTorch's overlap error.
     if (other.tensor && other.tensor->storage() == self->storage() &&
@@ -328,7 +332,7 @@ Outcome binary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObje
   if (spec.inplace) {
     out_data = host_writable(r, TensorPtr(TensorPtr{}, self));
   } else {
-    out = ds::empty(r, sizes, compute, first->device());
+    out = ds::empty(r, sizes, out_dtype, first->device());
     out_data = host_writable(r, out);
   }
   binary_kernel(spec.binary_kind, compute, sizes, out_data, kernel_input(ops[0], sizes, data[0]),
@@ -364,6 +368,52 @@ Outcome unary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObjec
   return result ? Outcome::Done : Outcome::Error;
 }
 
+// How a 2-D operand reads as a BLAS matrix: row-major as stored, or the transpose of a row-major one
+// (weight.t() in nn.Linear); false for other layouts (Python copies those).
+bool gemm_layout(const TensorImpl& t, GemmOperand& op) {
+  const int64_t r = t.sizes()[0], c = t.sizes()[1], s0 = t.strides()[0], s1 = t.strides()[1];
+  if ((s1 == 1 || c == 1) && (r == 1 || s0 >= std::max<int64_t>(c, 1))) {
+    op.transposed = false;
+    op.ld = r == 1 ? std::max<int64_t>(c, 1) : s0;
+    return true;
+  }
+  if ((s0 == 1 || r == 1) && (c == 1 || s1 >= std::max<int64_t>(r, 1))) {
+    op.transposed = true;
+    op.ld = c == 1 ? std::max<int64_t>(r, 1) : s1;
+    return true;
+  }
+  return false;
+}
+
+// a @ b for two 2-D float32/float64 tensors of one dtype on one device: the product numpy's matmul made
+// (same BLAS call, alpha 1, beta 0) without the Python path's copies.
+Outcome matmul(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject*& result) {
+  if (nargs != 2 || kwnames || !blas_available()) return Outcome::Fallback;
+  Operand ops[2];
+  if (!classify(args[0], ops[0]) || !classify(args[1], ops[1]) || !ops[0].tensor || !ops[1].tensor)
+    return Outcome::Fallback;
+  const TensorImpl& a = *ops[0].tensor;
+  const TensorImpl& b = *ops[1].tensor;
+  const DType dt = a.dtype();
+  if (a.dim() != 2 || b.dim() != 2 || b.dtype() != dt || (dt != DType::Float32 && dt != DType::Float64))
+    return Outcome::Fallback;
+  if (a.sizes()[1] != b.sizes()[0] || a.numel() == 0 || b.numel() == 0) return Outcome::Fallback;
+  if (a.is_virtual() || b.is_virtual() || !(a.device() == b.device()) || a.device().type() == DeviceType::Meta)
+    return Outcome::Fallback;
+  GemmOperand ga, gb;
+  if (!gemm_layout(a, ga) || !gemm_layout(b, gb)) return Outcome::Fallback;
+  if (needs_autograd(ops, 2)) return Outcome::Fallback;
+  Runtime& r = rt();
+  ga.data = host_readable(r, TensorPtr(TensorPtr{}, ops[0].tensor));
+  gb.data = host_readable(r, TensorPtr(TensorPtr{}, ops[1].tensor));
+  if (!ga.data || !gb.data) return Outcome::Fallback;
+  const int64_t m = a.sizes()[0], k = a.sizes()[1], n = b.sizes()[1];
+  TensorPtr out = ds::empty(r, {m, n}, dt, a.device());
+  if (!gemm(dt, m, n, k, ga, gb, host_writable(r, out))) return Outcome::Fallback;
+  result = wrap_tensor(std::move(out));
+  return result ? Outcome::Done : Outcome::Error;
+}
+
 PyObject* fast_call(PyObject* capsule, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   const Spec& spec = *static_cast<const Spec*>(PyCapsule_GetPointer(capsule, nullptr));
   const Py_ssize_t n = PyVectorcall_NARGS(nargs);
@@ -371,7 +421,9 @@ PyObject* fast_call(PyObject* capsule, PyObject* const* args, Py_ssize_t nargs, 
   Outcome outcome = Outcome::Fallback;
   if (g.tensor_type) {
     try {
-      outcome = spec.unary ? unary(spec, args, n, kwnames, result) : binary(spec, args, n, kwnames, result);
+      outcome = spec.matmul  ? matmul(args, n, kwnames, result)
+                : spec.unary ? unary(spec, args, n, kwnames, result)
+                             : binary(spec, args, n, kwnames, result);
     } catch (const Error& e) {
       set_python_error(e);  // e.g. torch.cuda.OutOfMemoryError from the allocator
       return nullptr;
@@ -423,13 +475,19 @@ void bind_ops(py::module_& m) {
     g.s_dtype = intern("dtype");
     g.s_code = intern("_code");
   });
-  // kind: "add" | "sub" | "mul" | "div"; fallback: the Python implementation with the same signature.
+  // kind: "add" | "sub" | "mul" | "div" | "eq" | "ne" | "lt" | "le" | "gt" | "ge"; fallback: the Python implementation with the same signature.
   m.def("fast_binary", [](const std::string& kind, bool reflected, bool inplace, py::object fallback, bool as_method) {
     Spec s;
     if (kind == "add") s.binary_kind = BinaryKind::Add;
     else if (kind == "sub") s.binary_kind = BinaryKind::Sub;
     else if (kind == "mul") s.binary_kind = BinaryKind::Mul;
     else if (kind == "div") s.binary_kind = BinaryKind::Div;
+    else if (kind == "eq") s.binary_kind = BinaryKind::Eq;
+    else if (kind == "ne") s.binary_kind = BinaryKind::Ne;
+    else if (kind == "lt") s.binary_kind = BinaryKind::Lt;
+    else if (kind == "le") s.binary_kind = BinaryKind::Le;
+    else if (kind == "gt") s.binary_kind = BinaryKind::Gt;
+    else if (kind == "ge") s.binary_kind = BinaryKind::Ge;
     else raise(ErrorKind::ValueError, "fast_binary: unknown op " + kind);
     s.reflected = reflected;
     s.inplace = inplace;
@@ -445,6 +503,14 @@ void bind_ops(py::module_& m) {
     s.inplace = inplace;
     return make_entry(s, std::move(fallback), as_method);
   }, py::arg("kind"), py::arg("inplace"), py::arg("fallback"), py::arg("as_method") = true);
+  // a @ b, a.mm(b), torch.matmul(a, b) for 2-D float operands
+  m.def("fast_matmul", [](py::object fallback, bool as_method) {
+    Spec s;
+    s.matmul = true;
+    return make_entry(s, std::move(fallback), as_method);
+  }, py::arg("fallback"), py::arg("as_method") = true);
+  // The BLAS the fast matmul calls (a path), "" when none was found.
+  m.def("blas_library", [] { return blas_available() ? std::string(blas_library_path()) : std::string(); });
 }
 
 }  // namespace ds::python

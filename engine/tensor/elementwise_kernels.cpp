@@ -2,6 +2,7 @@
 // overflow wraps (as in PyTorch) instead of being undefined behaviour.
 #include "tensor/elementwise_kernels.h"
 
+#include <functional>
 #include <type_traits>
 
 namespace ds {
@@ -54,9 +55,9 @@ bool dense_like_output(const KernelInput& in, const Shape& sizes) {
   return true;
 }
 
-template <typename T, typename Op>
+template <typename T, typename Op, typename R = T>
 void run_binary(const Shape& sizes, void* out_v, const KernelInput& a, const KernelInput& b, Op op) {
-  T* out = static_cast<T*>(out_v);
+  R* out = static_cast<R*>(out_v);
   const T* pa = static_cast<const T*>(a.data);
   const T* pb = static_cast<const T*>(b.data);
   const T ca = scalar_of<T>(a), cb = scalar_of<T>(b);
@@ -64,7 +65,11 @@ void run_binary(const Shape& sizes, void* out_v, const KernelInput& a, const Ker
   for (int64_t s : sizes) numel *= s;
   if (dense_like_output(a, sizes) && dense_like_output(b, sizes)) {
     // The common case (same-shape contiguous operands, or a scalar): flat loops the compiler vectorizes.
-    if (pa && pb) for (int64_t i = 0; i < numel; ++i) out[i] = op(pa[i], pb[i]);
+    // In place (out is a): one pointer for both, so the vectorizer's alias check concerns b alone.
+    T* self = std::is_same_v<T, R> ? reinterpret_cast<T*>(out) : nullptr;
+    if (pa == self && pb) for (int64_t i = 0; i < numel; ++i) out[i] = op(self[i], pb[i]);
+    else if (pa == self) for (int64_t i = 0; i < numel; ++i) out[i] = op(self[i], cb);
+    else if (pa && pb) for (int64_t i = 0; i < numel; ++i) out[i] = op(pa[i], pb[i]);
     else if (pa) for (int64_t i = 0; i < numel; ++i) out[i] = op(pa[i], cb);
     else if (pb) for (int64_t i = 0; i < numel; ++i) out[i] = op(ca, pb[i]);
     else for (int64_t i = 0; i < numel; ++i) out[i] = op(ca, cb);
@@ -76,9 +81,27 @@ void run_binary(const Shape& sizes, void* out_v, const KernelInput& a, const Ker
   });
 }
 
+// Comparisons in the operands' dtype, bool out (NaN compares false except with !=, as in IEEE).
+template <typename T>
+void compare_typed(BinaryKind op, const Shape& sizes, void* out, const KernelInput& a, const KernelInput& b) {
+  switch (op) {
+    case BinaryKind::Eq: run_binary<T, std::equal_to<T>, bool>(sizes, out, a, b, {}); break;
+    case BinaryKind::Ne: run_binary<T, std::not_equal_to<T>, bool>(sizes, out, a, b, {}); break;
+    case BinaryKind::Lt: run_binary<T, std::less<T>, bool>(sizes, out, a, b, {}); break;
+    case BinaryKind::Le: run_binary<T, std::less_equal<T>, bool>(sizes, out, a, b, {}); break;
+    case BinaryKind::Gt: run_binary<T, std::greater<T>, bool>(sizes, out, a, b, {}); break;
+    case BinaryKind::Ge: run_binary<T, std::greater_equal<T>, bool>(sizes, out, a, b, {}); break;
+    default: break;
+  }
+}
+
 template <typename T>
 void binary_typed(BinaryKind op, const Shape& sizes, void* out, const KernelInput& a, const KernelInput& b,
                   double falpha, int64_t ialpha) {
+  if (is_comparison(op)) {
+    compare_typed<T>(op, sizes, out, a, b);
+    return;
+  }
   if constexpr (std::is_same_v<T, bool>) {
     // Only Add (or) and Mul (and) reach here for bool; alpha is 1.
     if (op == BinaryKind::Mul) run_binary<T>(sizes, out, a, b, [](bool x, bool y) { return x && y; });
@@ -97,6 +120,7 @@ void binary_typed(BinaryKind op, const Shape& sizes, void* out, const KernelInpu
         break;
       case BinaryKind::Mul: run_binary<T>(sizes, out, a, b, [](T x, T y) { return x * y; }); break;
       case BinaryKind::Div: run_binary<T>(sizes, out, a, b, [](T x, T y) { return x / y; }); break;
+      default: break;
     }
   } else {
     using U = std::make_unsigned_t<T>;
@@ -105,7 +129,7 @@ void binary_typed(BinaryKind op, const Shape& sizes, void* out, const KernelInpu
       case BinaryKind::Add: run_binary<T>(sizes, out, a, b, [alpha](T x, T y) { return T(U(x) + U(y) * alpha); }); break;
       case BinaryKind::Sub: run_binary<T>(sizes, out, a, b, [alpha](T x, T y) { return T(U(x) - U(y) * alpha); }); break;
       case BinaryKind::Mul: run_binary<T>(sizes, out, a, b, [](T x, T y) { return T(U(x) * U(y)); }); break;
-      case BinaryKind::Div: break;  // integer true division promotes to float: never a fast-path case
+      default: break;  // integer true division promotes to float: never a fast-path case
     }
   }
 }

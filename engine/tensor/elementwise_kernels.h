@@ -10,7 +10,10 @@
 
 namespace ds {
 
-enum class BinaryKind : uint8_t { Add, Sub, Mul, Div };
+enum class BinaryKind : uint8_t { Add, Sub, Mul, Div, Eq, Ne, Lt, Le, Gt, Ge };
+
+// Comparisons write bool; the arithmetic kinds write the compute dtype.
+inline bool is_comparison(BinaryKind k) { return k >= BinaryKind::Eq; }
 enum class UnaryKind : uint8_t { Relu, Neg };
 
 // True for the dtypes these kernels have loops for (float32, float64, int64, int32, bool).
@@ -26,7 +29,8 @@ struct KernelInput {
   int64_t iscalar = 0;
 };
 
-// out[i] = a[i] op (alpha * b[i]) over `sizes`, out contiguous. alpha applies to Add/Sub only (1: none).
+// out[i] = a[i] op (alpha * b[i]) over `sizes`, out contiguous (bool for comparisons, else `dtype`).
+// alpha applies to Add/Sub only (1: none).
 // Integer arithmetic wraps like PyTorch's (two's complement); bool Add is `or`, bool Mul is `and`.
 void binary_kernel(BinaryKind op, DType dtype, const Shape& sizes, void* out, const KernelInput& a,
                    const KernelInput& b, double falpha, int64_t ialpha);

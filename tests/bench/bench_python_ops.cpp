@@ -8,7 +8,10 @@
 // Each figure is the best of 5 repetitions of CPU time (time.process_time) per call. Also prints which
 // BLAS each side has loaded (the shared objects mapped into the process, as /proc/self/maps lists them).
 // Target: ratio devicescope / PyTorch <= 1.5 for every case on both devices (aim: <= 1.0).
+// --no-fast-ops: DeviceScope without the C++ elementwise fast path (DEVICESCOPE_NO_FAST_OPS=1, the pure
+// Python path), to see what the fast path buys in the same build.
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -133,7 +136,9 @@ Figures devicescope(ds::python::PythonSession& session, std::string& captured, c
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--no-fast-ops") setenv("DEVICESCOPE_NO_FAST_OPS", "1", 1);
   std::string captured;
   ds::python::SessionOptions o;
   o.runtime.backend.backend = "sim";

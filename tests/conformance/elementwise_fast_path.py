@@ -147,3 +147,25 @@ show("int * float (default f64)", lambda: torch.arange(3) * 0.5)
 show("int / int (default f64)", lambda: torch.arange(3) / 2)
 show("f32 * float (default f64)", lambda: torch.ones(2, dtype=torch.float32) * 0.1)
 torch.set_default_dtype(torch.float32)
+
+# comparisons: bool results in the operands' dtype, scalars of each kind, NaN, broadcasting, grad inputs
+for dt in DTYPES:
+    a = base(dt)
+    b = base(dt).flip(1)
+    for name, fn in (("==", lambda: a == b), ("!=", lambda: a != b), ("<", lambda: a < b), ("<=", lambda: a <= b),
+                     (">", lambda: a > b), (">=", lambda: a >= b), ("eq 0", lambda: a.eq(0)),
+                     ("lt 1", lambda: a.lt(1)), ("gt 0.5", lambda: a.gt(0.5)), ("ge True", lambda: a.ge(True)),
+                     ("ne -1", lambda: a.ne(-1)), ("le bcast", lambda: a <= a[0])):
+        show(f"{dt} {name}", fn)
+nan = torch.tensor([float("nan"), 1.0, -0.0])
+show("nan ==", lambda: nan == nan)
+show("nan !=", lambda: nan != nan)
+show("nan <", lambda: nan < 1.0)
+show("-0 == 0", lambda: nan == 0.0)
+show("0-dim compare", lambda: torch.arange(3) > torch.tensor(1))
+show("int vs float scalar", lambda: torch.arange(3) < 1.5)
+rg = torch.ones(3, requires_grad=True)
+r = rg > 0
+print("compare on grad input", r.dtype, r.requires_grad, r.grad_fn)
+print("eq with None", torch.ones(2) == None, torch.ones(2) != None)  # noqa: E711
+print("eq with str", torch.ones(2) == "a")

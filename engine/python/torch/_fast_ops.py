@@ -1,14 +1,15 @@
 # The C++ fast path of the elementwise ops (engine/python/bindings_ops.cpp), installed in front of the
 # Python implementations: `a + b`, `a.add_(b, alpha=...)`, `a += b`, `-x`, `x.relu()`, `torch.relu(x)`,
-# `torch.add(a, b)` ... run in C++ when no autograd is involved and the operands are plain dense tensors
+# `torch.add(a, b)`, `a == b`, `x < 0` ... run in C++ when no autograd is involved and the operands are plain dense tensors
 # (float32/float64/int64/int32/bool, same dtype after promotion) or Python numbers. Every other call -
 # autograd, out=, rounding_mode=, casts, non-contiguous or overlapping operands, virtual tensors, real CUDA
 # memory, any argument PyTorch would reject - reaches the Python implementation each entry wraps
 # unchanged (same arguments), which stays the reference for semantics and error messages.
 #
 # Hook for the op registry: an op's Python implementation `fn(self, other, ...)` gets the fast path with
-#   _E.fast_binary(kind, reflected, inplace, fn, as_method)  (kind: "add" | "sub" | "mul" | "div")
+#   _E.fast_binary(kind, reflected, inplace, fn, as_method)  (kind: add|sub|mul|div|eq|ne|lt|le|gt|ge)
 #   _E.fast_unary(kind, inplace, fn, as_method)              (kind: "relu" | "neg")
+#   _E.fast_matmul(fn, as_method)                            (2-D @ 2-D float32/float64 through the BLAS)
 # as_method=True returns a descriptor to assign on Tensor (binds self), False a plain callable for torch.*.
 import os
 import sys
@@ -31,6 +32,10 @@ _BINARY_METHODS = {
     "mul": ("mul", False, False), "mul_": ("mul", False, True),
     "__truediv__": ("div", False, False), "__itruediv__": ("div", False, True),
     "div": ("div", False, False), "div_": ("div", False, True),
+    "__eq__": ("eq", False, False), "__ne__": ("ne", False, False), "__lt__": ("lt", False, False),
+    "__le__": ("le", False, False), "__gt__": ("gt", False, False), "__ge__": ("ge", False, False),
+    "eq": ("eq", False, False), "ne": ("ne", False, False), "lt": ("lt", False, False),
+    "le": ("le", False, False), "gt": ("gt", False, False), "ge": ("ge", False, False),
 }
 _UNARY_METHODS = {"__neg__": ("neg", False), "neg": ("neg", False), "neg_": ("neg", True),
                   "relu": ("relu", False), "relu_": ("relu", True)}
@@ -38,6 +43,8 @@ _UNARY_METHODS = {"__neg__": ("neg", False), "neg": ("neg", False), "neg_": ("ne
 _BINARY_FUNCTIONS = {"add": "add", "sub": "sub", "subtract": "sub", "mul": "mul", "multiply": "mul",
                      "div": "div", "divide": "div", "true_divide": "div"}
 _UNARY_FUNCTIONS = {"relu": "relu", "neg": "neg", "negative": "neg"}
+_MATMUL_METHODS = ("__matmul__", "matmul", "mm")
+_MATMUL_FUNCTIONS = ("matmul", "mm")
 
 
 def install():
@@ -55,6 +62,10 @@ def install():
         _install(torch_module, name, lambda fn: _E.fast_binary(kind, False, False, fn, False))
     for name, kind in _UNARY_FUNCTIONS.items():
         _install(torch_module, name, lambda fn: _E.fast_unary(kind, False, fn, False))
+    for name in _MATMUL_METHODS:
+        _install(Tensor, name, lambda fn: _E.fast_matmul(fn, True))
+    for name in _MATMUL_FUNCTIONS:
+        _install(torch_module, name, lambda fn: _E.fast_matmul(fn, False))
 
 
 _installed = set()

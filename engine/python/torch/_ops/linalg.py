@@ -48,6 +48,7 @@ def _attach_mm(name, out, a, b):
     a_meta, b_meta = (C.dtype_of(a), C.device_of(a)), (C.dtype_of(b), C.device_of(b))
     gdt = C.compute_dtype(C.dtype_of(out))
     A_shape = (1,) + a_shape if len(a_shape) == 1 else a_shape
+    a_col, b_col = _col_major(a), _col_major(b)
     B_shape = b_shape + (1,) if len(b_shape) == 1 else b_shape
 
     def fn(gs):
@@ -55,6 +56,11 @@ def _attach_mm(name, out, a, b):
         av = _math(sa) if need_b else None
         bv = _math(sb) if need_a else None
         ga = gb = None
+        if len(a_shape) == 2 and len(b_shape) == 2 and (a_col or b_col):
+            # mm with a column-major operand: its gradient in its own layout (see _col_major)
+            ga = (_transposed_grad(bv @ gv.T, a_meta) if a_col else C.make(gv @ bv.T, *a_meta)) if need_a else None
+            gb = (_transposed_grad(gv.T @ av, b_meta) if b_col else C.make(av.T @ gv, *b_meta)) if need_b else None
+            return ga, gb
         if len(a_shape) == 1 and len(b_shape) == 1:
             ga = gv * bv if need_a else None
             gb = gv * av if need_b else None
@@ -104,6 +110,24 @@ def mm(a, b, out=None):
     return out.copy_(r) if out is not None else r
 
 
+def _scaled(v, alpha):
+    return v if alpha == 1 else v * alpha
+
+
+def _col_major(t):
+    """PyTorch's test in mm_mat1/mat2_backward: a 2-D operand stored column-major (a transposed contiguous
+    matrix, like nn.Linear's weight.t()) gets its gradient computed transposed, in its own layout, so the
+    weight's .grad comes out contiguous."""
+    sizes, strides = t._impl.sizes, t._impl.strides
+    return len(sizes) == 2 and strides[0] == 1 and strides[1] == sizes[0]
+
+
+def _transposed_grad(values_t, meta):
+    """A gradient computed as its transpose (row-major values_t), returned as the transposed view."""
+    from . import shape as S
+    return S.t(C.make(values_t, *meta))
+
+
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
     dev = C.check_same_device("addmm", [("self", input), ("mat1", mat1), ("mat2", mat2)])
     if mat1._impl.dim != 2:
@@ -133,15 +157,22 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
         s1, s2 = (mat1 if need_b else None), (mat2 if need_a else None)
         i_shape, i_meta = tuple(input._impl.sizes), (C.dtype_of(input), C.device_of(input))
         m1_meta, m2_meta = (C.dtype_of(mat1), C.device_of(mat1)), (C.dtype_of(mat2), C.device_of(mat2))
+        m1_col, m2_col = _col_major(mat1), _col_major(mat2)
 
         def fn(gs):
-            gv = C.read(gs[0]).astype(np.float64)
-            gi = _reduce_to(gv * beta, i_shape)
-            ga = alpha * gv @ _math(s2).T if need_a else None
-            gb = alpha * _math(s1).T @ gv if need_b else None
-            return (C.make(gi, *i_meta),
-                    C.make(ga, *m1_meta) if ga is not None else None,
-                    C.make(gb, *m2_meta) if gb is not None else None)
+            gr = C.read(gs[0])
+            gi = _reduce_to(gr.astype(np.float64) * beta, i_shape)
+            # The products in the operands' dtype (a float32 gemm, as PyTorch's mm_mat1/mat2_backward): a
+            # float64 product of float32 operands costs a cast of each and a slower gemm, and rounds differently.
+            gm = gr.astype(C.compute_dtype(m1_meta[0]), copy=False)
+            ga = gb = None
+            if need_a:
+                ga = (_transposed_grad(_scaled(_math(s2) @ gm.T, alpha), m1_meta) if m1_col
+                      else C.make(_scaled(gm @ _math(s2).T, alpha), *m1_meta))
+            if need_b:
+                gb = (_transposed_grad(_scaled(gm.T @ _math(s1), alpha), m2_meta) if m2_col
+                      else C.make(_scaled(_math(s1).T @ gm, alpha), *m2_meta))
+            return (C.make(gi, *i_meta), ga, gb)
         graph.attach("AddmmBackward0", [r], [input, mat1, mat2], fn,
                      saved={"alpha": alpha, "beta": beta, "mat1": s1, "mat1_sym_sizes": tuple(mat1._impl.sizes),
                             "mat1_sym_strides": tuple(mat1._impl.strides) if need_a else (), "mat2": s2,

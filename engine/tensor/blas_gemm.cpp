@@ -1,0 +1,74 @@
+// cblas_?gemm resolved with dlopen/dlsym from libblas.so.3 (the library numpy links against, so it is
+// normally loaded already and dlopen just returns it).
+#include "tensor/blas_gemm.h"
+
+#include <dlfcn.h>
+
+#include <climits>
+#include <cstdio>
+#include <mutex>
+
+namespace ds {
+namespace {
+
+// CBLAS's enum values (cblas.h): fixed by the CBLAS standard.
+constexpr int kRowMajor = 101, kNoTrans = 111, kTrans = 112;
+
+using Sgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*,
+                       int);
+using Dgemm = void (*)(int, int, int, int, int, int, double, const double*, int, const double*, int, double,
+                       double*, int);
+
+struct Blas {
+  Sgemm sgemm = nullptr;
+  Dgemm dgemm = nullptr;
+  char path[512] = "";
+};
+
+const Blas& blas() {
+  static Blas b;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (const char* name : {"libblas.so.3", "libcblas.so.3", "libopenblas.so.0"}) {
+      void* h = dlopen(name, RTLD_NOW | RTLD_GLOBAL);
+      if (!h) continue;
+      b.sgemm = reinterpret_cast<Sgemm>(dlsym(h, "cblas_sgemm"));
+      b.dgemm = reinterpret_cast<Dgemm>(dlsym(h, "cblas_dgemm"));
+      if (b.sgemm && b.dgemm) {
+        Dl_info info;
+        if (dladdr(reinterpret_cast<void*>(b.sgemm), &info) && info.dli_fname)
+          snprintf(b.path, sizeof b.path, "%s", info.dli_fname);
+        return;
+      }
+      b.sgemm = nullptr;
+      b.dgemm = nullptr;
+    }
+  });
+  return b;
+}
+
+}  // namespace
+
+bool blas_available() { return blas().sgemm != nullptr; }
+const char* blas_library_path() { return blas().path; }
+
+bool gemm(DType dtype, int64_t m, int64_t n, int64_t k, const GemmOperand& a, const GemmOperand& b, void* c) {
+  const Blas& lib = blas();
+  if (!lib.sgemm) return false;
+  for (int64_t v : {m, n, k, a.ld, b.ld})
+    if (v > INT_MAX) return false;  // CBLAS takes int sizes
+  const int ta = a.transposed ? kTrans : kNoTrans, tb = b.transposed ? kTrans : kNoTrans;
+  if (dtype == DType::Float32) {
+    lib.sgemm(kRowMajor, ta, tb, int(m), int(n), int(k), 1.0f, static_cast<const float*>(a.data), int(a.ld),
+              static_cast<const float*>(b.data), int(b.ld), 0.0f, static_cast<float*>(c), int(n));
+    return true;
+  }
+  if (dtype == DType::Float64) {
+    lib.dgemm(kRowMajor, ta, tb, int(m), int(n), int(k), 1.0, static_cast<const double*>(a.data), int(a.ld),
+              static_cast<const double*>(b.data), int(b.ld), 0.0, static_cast<double*>(c), int(n));
+    return true;
+  }
+  return false;
+}
+
+}  // namespace ds
