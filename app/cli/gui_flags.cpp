@@ -41,6 +41,11 @@ Command gui_flags_command() {
   c.setup = [](CLI::App& app, BackendFlags&) -> CLI::App* {
     app.add_option("--script", g_flags.script, "open this Python script in the editor (default: the starter script)");
     app.add_option("--steps", g_flags.steps, "run only the first N statements of the script (default: all)")->check(CLI::NonNegativeNumber);
+    app.add_option("--timeout", g_flags.timeout,
+                   "with --screenshot: interrupt the --script after SECONDS (KeyboardInterrupt), write the screenshot "
+                   "of the state reached and exit 124 (0: no limit)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
     app.add_option("--screenshot", g_flags.screenshot, "render the app without a window, write this PNG (and PNG.json) and exit");
     app.add_option("--open-trace", g_flags.open_trace,
                    "show a recording made elsewhere (devicescope run --trace/--csv) in the Transfers view");

@@ -15,6 +15,7 @@ namespace ds::cli {
 struct GuiFlags {
   std::string script;
   int steps = -1;
+  double timeout = 300;  // --timeout: a headless --script run is interrupted after this many seconds
   std::string screenshot;
   std::string open_trace;
   bool hold_loading = false;  // --hold-loading: the screenshot shows --open-trace still loading

@@ -19,6 +19,7 @@ int run_default(const BackendFlags& flags) {
   gui::GuiOptions o;
   o.script_path = g.script;
   o.steps = g.steps;
+  o.script_timeout = g.timeout;
   o.screenshot = g.screenshot;
   o.open_trace = g.open_trace;
   o.hold_loading = g.hold_loading;

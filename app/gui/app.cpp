@@ -56,27 +56,28 @@ void App::load_script(const std::string& code, const std::string& path) {
 }
 
 void App::run_script_blocking() {
-  runner_.wait_idle();
+  wait_idle_blocking();
   poll_runner();
+  if (!timeout_report_.empty()) return;
   Job job;
   job.kind = JobKind::RunScript;
   job.script = ui_.script;
   submit(job, "Run");
-  runner_.wait_idle();
+  wait_idle_blocking();
   poll_runner();
 }
 
 void App::step_blocking(int steps) {
   for (int i = 0; i < steps; ++i) {
-    runner_.wait_idle();
+    wait_idle_blocking();
     poll_runner();
-    if (ui_.current_line == 0 || ui_.error_line > 0) break;
+    if (ui_.current_line == 0 || ui_.error_line > 0 || !timeout_report_.empty()) break;
     Job job;
     job.kind = JobKind::Step;
     job.script = ui_.script;
     submit(job, "Step");
   }
-  runner_.wait_idle();
+  wait_idle_blocking();
   poll_runner();
 }
 

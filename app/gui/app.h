@@ -75,11 +75,21 @@ class App {
   void show(const std::string& what);
   const UiState& ui() const { return ui_; }
 
+  // Headless script runs (--script with --screenshot) end by themselves: `seconds` after this call a
+  // script still running gets KeyboardInterrupt, then a second one, and then the app stops waiting for it
+  // (app_timeout.cpp). 0: no limit.
+  void set_blocking_timeout(double seconds);
+  // "" while no blocking run overran the timeout; else what happened, in one line for the command line.
+  const std::string& timeout_report() const { return timeout_report_; }
+  // The script kept running after both interrupts: its worker cannot be joined, so no clean shutdown.
+  bool worker_stuck() const { return worker_stuck_; }
+
   // What the views drew, as JSON (written next to headless screenshots; tests read it).
   void write_view_model(const std::string& path, int width, int height) const;
 
  private:
   void poll_runner();
+  void wait_idle_blocking();  // runner_.wait_idle(), bounded by set_blocking_timeout()
   void poll_loader();  // a finished load becomes the recording (or the modal's message); progress for the strip
   void submit(Job job, const std::string& what);
   void execute(Commands& cmds);
@@ -97,6 +107,10 @@ class App {
   std::shared_ptr<const Snapshot> snapshot_;
   bool quit_ = false;
   std::optional<std::string> screenshot_;
+  double blocking_timeout_s_ = 0;
+  double blocking_deadline_ = 0;  // steady-clock seconds; 0: none
+  std::string timeout_report_;
+  bool worker_stuck_ = false;
   float last_display_w_ = 0, last_display_h_ = 0;
   double last_change_ = -100;
 

@@ -26,6 +26,7 @@ struct GuiOptions {
   int lesson_step = 1, lesson_answer = -1;
   bool presenter = false;       // --presenter
   std::vector<std::string> show;  // --show TAB...: tabs to select at start (bandwidth, table, builder)        // --anim-time T: screenshots show animations T seconds in (default: finished)
+  double script_timeout = 300;  // --timeout S: a headless --script run is interrupted after S seconds (0: never)
   int bench_frames = 0;         // --bench-frames N
   size_t bench_storages = 100000, bench_transfers = 1000000;
   BackendOptions backend;       // what the Bench window's sweeps run on (the app's --backend flags)

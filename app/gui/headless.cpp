@@ -1,5 +1,6 @@
 // --screenshot: render the app offscreen at an exact size, write the PNG and the view model beside it.
 #include <cstdio>
+#include <cstdlib>
 
 #include "gui/app.h"
 #include "gui/frame.h"
@@ -36,6 +37,14 @@ int render_screenshot(GLFWwindow* window, App& app, const GuiOptions& o) {
     return 1;
   }
   std::printf("devicescope: wrote %s (%dx%d) and %s.json\n", o.screenshot.c_str(), o.width, o.height, o.screenshot.c_str());
+  if (!app.timeout_report().empty()) {
+    // Exit 124, as timeout(1) does. A script that ignored KeyboardInterrupt still runs on the app's worker
+    // thread, which cannot be joined: the process ends here, its screenshot written.
+    std::fprintf(stderr, "devicescope: %s; the screenshot shows the state reached\n", app.timeout_report().c_str());
+    std::fflush(nullptr);
+    if (app.worker_stuck()) std::_Exit(124);
+    return 124;
+  }
   return app.ui().error_line > 0 || !app.ui().error_traceback.empty() ? 3 : 0;
 }
 

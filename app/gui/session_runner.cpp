@@ -1,6 +1,7 @@
 // The worker thread behind Run / Step / Step back / Reset / console lines.
 #include "gui/session_runner.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "trace/atomic_file.h"
@@ -52,6 +53,11 @@ void SessionRunner::interrupt() { session_->interrupt(); }
 void SessionRunner::wait_idle() {
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [&] { return !busy_.load(); });
+}
+
+bool SessionRunner::wait_idle_for(double seconds) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return idle_.wait_for(lock, std::chrono::duration<double>(std::max(0.0, seconds)), [&] { return !busy_.load(); });
 }
 
 std::deque<FinishedJob> SessionRunner::take_finished() {

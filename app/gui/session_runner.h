@@ -53,6 +53,8 @@ class SessionRunner {
   void interrupt();
   // Blocks until the worker is idle (headless screenshots).
   void wait_idle();
+  // The same for at most `seconds`; false when the worker is still busy then.
+  bool wait_idle_for(double seconds);
 
   std::deque<FinishedJob> take_finished();
   std::shared_ptr<const Snapshot> snapshot() const;

@@ -35,4 +35,9 @@ if(TARGET ds_python AND DEVICESCOPE_GUI AND DS_XVFB_RUN)
            COMMAND ${DS_HOSTILE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/cli/open_trace_refused.py
                    $<TARGET_FILE:devicescope>)
   set_tests_properties(hostile_open_trace_refused PROPERTIES TIMEOUT 600 LABELS "hostile;gui")
+  # A headless screenshot of an endless script ends at --timeout (exit 124, the state reached drawn).
+  add_test(NAME hostile_gui_script_timeout
+           COMMAND ${DS_HOSTILE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/cli/gui_script_timeout.py
+                   $<TARGET_FILE:devicescope>)
+  set_tests_properties(hostile_gui_script_timeout PROPERTIES TIMEOUT 600 LABELS "hostile;gui")
 endif()
