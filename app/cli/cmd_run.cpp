@@ -127,6 +127,7 @@ int run_script(const BackendFlags& flags, const RunArgs& a) {
     std::cerr << "devicescope: " << e.what() << "\n";
     if (code == 0) code = 2;
   }
+  if (watchdog.sigterm_received()) code = 143;
   if (session.threads_left_running()) {
     // Python's finalization would wait for them (or run them against a torn-down runtime): end here.
     std::cout.flush();

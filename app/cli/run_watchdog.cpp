@@ -78,6 +78,15 @@ void RunWatchdog::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+bool RunWatchdog::sigterm_received() {
+  if (stopped_) {  // the watchdog's thread no longer reads the pipe
+    char byte = 0;
+    while (read(wake_fds_[0], &byte, 1) == 1)
+      if (byte == 't') terminated_ = true;
+  }
+  return terminated_.load();
+}
+
 void RunWatchdog::watch() {
   using Clock = std::chrono::steady_clock;
   // A stop begins at `begin` (the deadline, or SIGTERM's arrival): KeyboardInterrupt then, again after

@@ -29,6 +29,9 @@ class RunWatchdog {
   void stop();
   // The exit code the interrupted run should end with: 143 after SIGTERM, 130 otherwise.
   int interrupted_exit_code() const { return terminated_.load() ? 143 : 130; }
+  // Whether SIGTERM arrived, also after stop() (while the exports were written: they complete, and the
+  // process then exits 143 instead of dying half way).
+  bool sigterm_received();
 
  private:
   void watch();
