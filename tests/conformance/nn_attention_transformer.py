@@ -171,3 +171,16 @@ err(lambda: mha(q[..., :6], q[..., :6], q[..., :6]))
 err(lambda: t(data(5, 2, 8), data(4, 3, 8)))
 err(lambda: t(data(5, 2, 6), data(4, 2, 6)))
 err(lambda: nn.TransformerEncoderLayer(8, 2, activation="tanh"))
+
+# inference fast path: a batch_first encoder in eval() under no_grad runs padded batches as nested tensors,
+# so padded positions come out as zeros; with autograd on they are computed like any other position
+layer = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True)
+enc = nn.TransformerEncoder(layer, 2)
+fill(enc)
+x = data(2, 4, 8)
+pad = torch.tensor([[False, False, False, True], [False, False, True, True]])
+enc.eval()
+with torch.no_grad():
+    show("nested fast path", enc(x, src_key_padding_mask=pad))
+    show("nested fast path padded row", enc(x, src_key_padding_mask=pad)[1, 2])
+show("with autograd", enc(x, src_key_padding_mask=pad))
