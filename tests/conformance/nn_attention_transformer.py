@@ -181,6 +181,7 @@ x = data(2, 4, 8)
 pad = torch.tensor([[False, False, False, True], [False, False, True, True]])
 enc.eval()
 with torch.no_grad():
-    show("nested fast path", enc(x, src_key_padding_mask=pad))
+    # (1.13 pads the result back to the longest sequence, 2.x to the input's length: only those compared)
+    show("nested fast path", enc(x, src_key_padding_mask=pad)[:, :3])
     show("nested fast path padded row", enc(x, src_key_padding_mask=pad)[1, 2])
 show("with autograd", enc(x, src_key_padding_mask=pad))
