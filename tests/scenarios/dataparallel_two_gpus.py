@@ -78,3 +78,18 @@ try:
     nn.DataParallel(nn.Linear(4, 2))(x)
 except RuntimeError as e:
     print(type(e).__name__, e)
+
+
+# an exception inside a replica comes back as PyTorch's ExceptionWrapper re-raises it
+class Broken(nn.Module):
+    def forward(self, x):
+        if x.device.index == 1:
+            raise ValueError("bad batch")
+        return x
+
+
+try:
+    nn.DataParallel(Broken())(x)
+except ValueError as e:
+    lines = str(e).splitlines()
+    print(type(e).__name__, lines[0], "|", lines[-1])
