@@ -322,8 +322,11 @@ def gather(x, dim, index, sparse_grad=False):
 def _scatter_values(x, dim, index, src, reduce=None):
     d = C.wrap_dim(dim, x._impl.dim)
     iv = C.read(index)
+    if iv.ndim == 0:  # a 0-dim index scatters one element, as PyTorch does (transforms tutorial's one-hot)
+        iv = iv.reshape(1)
     xv = np.array(C.read(x))
     sv = C.read(src) if isinstance(src, C.Tensor) else np.full(iv.shape, src)
+    sv = sv.reshape(1) if sv.ndim == 0 else sv
     sv = sv[tuple(slice(0, s) for s in iv.shape)]
     idx = list(np.indices(iv.shape, sparse=True))
     idx[d] = iv
