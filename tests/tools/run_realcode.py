@@ -12,7 +12,9 @@ Column-0 header lines each script carries:
                                                        override with DEVICESCOPE_REF_PYTHON); "none: why" otherwise
     # args: --sim-devices 4                            extra `devicescope run` options (optional)
 Each script runs in a fresh temporary folder (tutorials write checkpoints next to themselves).
---times prints each run's wall time and the slowdown of DeviceScope against real PyTorch (median, worst).
+--times prints each run's wall time and the slowdown of DeviceScope against real PyTorch (median, worst), both
+for the whole process and for the script's own work (each side's `import torch` startup, measured once, taken off;
+at least 0.05 s each, so scripts that do almost nothing read as x1).
 When real torch cannot be imported, the reference runs are skipped (exit 77 if nothing else ran) unless the
 environment variable CI is set, which makes that a failure. Ends with "N passed, M failed"; exits 1 on failure.
 Plain Python 3 on purpose: this process never imports torch itself.
@@ -75,8 +77,20 @@ def run(cmd):
             return None, "", f"timed out after {TIMEOUT_S}s", time.monotonic() - start
 
 
+def startup_seconds(binary, with_reference):
+    """Median wall time of a script that only imports torch, under devicescope and under real PyTorch."""
+    with tempfile.TemporaryDirectory(prefix="ds-realcode-") as d:
+        probe = os.path.join(d, "import_torch.py")
+        with open(probe, "w") as f:
+            f.write("import torch\n")
+        ds = statistics.median(run([binary, "--backend", "sim", "--sim-devices", "2", "run", probe])[3]
+                               for _ in range(3))
+        ref = statistics.median(run([REF_PYTHON, probe])[3] for _ in range(3)) if with_reference else None
+    return ds, ref
+
+
 def run_one(binary, script, with_reference):
-    """(ok, report, slowdown or None)."""
+    """(ok, report, (devicescope seconds, real torch seconds) or None)."""
     name = os.path.splitext(os.path.basename(script))[0]
     h = headers(script)
     problems = [f"missing '# {k}:' header" for k in ("source", "changed", "reference") if not h.get(k)]
@@ -92,11 +106,10 @@ def run_one(binary, script, with_reference):
         if rrc != 0:
             problems.append(f"real PyTorch exit code {rrc}\n  command: {shlex.join(ref_cmd)}\n  stderr tail:\n" +
                             stderr_tail(rerr))
-    slowdown = ds_s / ref_s if ref_s else None
-    timing = f"  devicescope {ds_s:.2f}s" + (f", real torch {ref_s:.2f}s, x{slowdown:.1f}" if ref_s else "")
+    timing = f"  devicescope {ds_s:.2f}s" + (f", real torch {ref_s:.2f}s, x{ds_s / ref_s:.1f}" if ref_s else "")
     if problems:
         return False, f"FAIL {name}\n  " + "\n  ".join(problems), None
-    return True, f"ok   {name}{timing}", slowdown
+    return True, f"ok   {name}{timing}", (ds_s, ref_s) if ref_s else None
 
 
 def main(argv):
@@ -117,18 +130,25 @@ def main(argv):
         print(f"devicescope binary not found or not executable: {binary}\n0 passed, {len(scripts)} failed")
         return 1
     passed = failed = 0
-    slowdowns = []
+    pairs = []
     for script in scripts:
-        ok, report, slowdown = run_one(binary, script, problem is None)
+        ok, report, pair = run_one(binary, script, problem is None)
         print(report, flush=True)
         passed += ok
         failed += not ok
-        if slowdown:
-            slowdowns.append((slowdown, os.path.basename(script)))
-    if times and slowdowns:
-        worst = max(slowdowns)
-        print(f"slowdown vs real PyTorch over {len(slowdowns)} scripts: median x{statistics.median(s for s, _ in slowdowns):.1f}, "
-              f"worst x{worst[0]:.1f} ({worst[1]})")
+        if pair:
+            pairs.append((pair, os.path.basename(script)))
+    if times and pairs:
+        ds_start, ref_start = startup_seconds(binary, problem is None)
+        print(f"startup (import torch): devicescope {ds_start:.2f}s, real torch {ref_start:.2f}s")
+        for label, ratio in (("whole process", lambda d, r: d / r),
+                             ("script work (startup taken off)",
+                              lambda d, r: max(d - ds_start, 0.05) / max(r - ref_start, 0.05))):
+            ratios = sorted((ratio(d, r), n) for (d, r), n in pairs)
+            print(f"slowdown vs real PyTorch, {label}, over {len(ratios)} scripts: "
+                  f"median x{statistics.median(x for x, _ in ratios):.1f}, worst x{ratios[-1][0]:.1f} ({ratios[-1][1]})")
+            if label.startswith("script"):
+                print("  per script: " + ", ".join(f"{n[:-3]} x{x:.1f}" for x, n in ratios))
     print(f"{passed} passed, {failed} failed")
     return 1 if failed or passed == 0 else 0
 
