@@ -157,10 +157,15 @@ class LBFGS(Optimizer):
         return loss, flat_grad
 
     def _track(self, state, key, value):
-        """Stores a state entry; tensors are tagged optimizer_state (owner: the first parameter's slot)."""
+        """Stores a state entry; its tensors (also those in the history lists, which hold up to
+        2 x history_size flat copies of all parameters) are tagged optimizer_state."""
         state[key] = value
         if isinstance(value, torch.Tensor):
             self._tag_state(self._params[0], key, value)
+        elif isinstance(value, list):
+            for i, t in enumerate(value):
+                if isinstance(t, torch.Tensor):
+                    self._tag_state(self._params[0], f"{key}[{i}]", t)
 
     def step(self, closure):
         """Performs up to max_iter L-BFGS iterations; `closure` clears the gradients, computes the loss,
