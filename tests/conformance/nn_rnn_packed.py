@@ -29,7 +29,7 @@ show("pad_sequence batch_first", pad_sequence([a, b, c], batch_first=True, paddi
 show("pad_sequence unsorted", pad_sequence([c, a, b], batch_first=True))
 
 packed = pack_padded_sequence(padded, [5, 3, 2])
-print(type(packed).__name__, isinstance(packed, tuple), packed.batch_sizes, packed.sorted_indices,
+print(type(packed).__name__, isinstance(packed, PackedSequence), isinstance(packed, tuple), packed.batch_sizes, packed.sorted_indices,
       packed.unsorted_indices)
 show("packed.data", packed.data)
 out, lengths = pad_packed_sequence(packed)
