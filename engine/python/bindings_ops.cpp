@@ -132,7 +132,11 @@ bool classify(PyObject* obj, Operand& o) {
       PyErr_Clear();
       return false;
     }
-    o.tensor = py::handle(impl).cast<TensorImpl*>();  // the Tensor object keeps the impl alive
+    try {
+      o.tensor = py::handle(impl).cast<TensorImpl*>();  // the Tensor object keeps the impl alive
+    } catch (const py::cast_error&) {
+      o.tensor = nullptr;  // not an engine tensor: Python reports whatever is wrong
+    }
     Py_DECREF(impl);
     o.kind = Operand::Tensor;
     return o.tensor != nullptr;
