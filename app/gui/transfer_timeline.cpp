@@ -160,7 +160,7 @@ void TransferView::draw_timeline(const Snapshot& snap, UiState& ui) {
   dl->AddLine(ImVec2(ax0 - 1, lanes_top), ImVec2(ax0 - 1, lanes_top + lanes_h), theme::kPaneBorder);
   if (lanes_top + lanes_h + 6 < c0.y + h)
     dl->AddText(fs, fs->FontSize, ImVec2(c0.x + 4, lanes_top + lanes_h + 6), theme::kTextDim,
-                "wheel: zoom \xc2\xb7 drag: pan \xc2\xb7 double-click: fit \xc2\xb7 hatched bars: copies folded below 3 px");
+                "wheel: zoom \xc2\xb7 drag: pan \xc2\xb7 double-click: fit \xc2\xb7 hatched bars: copies within 3 px folded (hover: count)");
 
   if (have_hover) {
     const TimelineLane& lane = timeline_.lanes[size_t(hover_lane)];
