@@ -169,3 +169,17 @@ r = rg > 0
 print("compare on grad input", r.dtype, r.requires_grad, r.grad_fn)
 print("eq with None", torch.ones(2) == None, torch.ones(2) != None)  # noqa: E711
 print("eq with str", torch.ones(2) == "a")
+
+# numpy's error settings are the user's: ops never raise or warn from them, and never change them
+import warnings
+old = np.seterr(all="raise")
+g = torch.tensor([1.0, 0.0, -1.0], requires_grad=True)  # the autograd (Python) path
+print("ops under np.seterr(raise)", (g / 0).tolist(), (torch.tensor([1.0, -1.0]) / 0).tolist(), torch.log(g).tolist())
+try:
+    np.array([1.0]) / 0
+except FloatingPointError as e:
+    print("numpy still raises:", e)
+np.seterr(**old)
+with warnings.catch_warnings():
+    warnings.simplefilter("error")
+    print("no warnings", (g * float("inf")).tolist(), torch.sqrt(g).tolist())

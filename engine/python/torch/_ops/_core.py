@@ -5,6 +5,7 @@ import numpy as np
 import _devicescope_C as _E
 
 from .. import _dtype as D
+from .._fp_quiet import fp_quiet
 from .._device import from_key
 from ..autograd import grad_mode
 
@@ -57,7 +58,7 @@ def read(t):
 def write(t, values, bump=True):
     """Writes values (broadcast to t's shape, cast like PyTorch's copy) into t's memory."""
     view, is_copy = _E.numpy_view(t._impl)
-    with np.errstate(all="ignore"):
+    with fp_quiet():
         if t._impl.dtype_code == _BF16:
             view[...] = _f32_to_bf16(np.broadcast_to(np.asarray(values, dtype=np.float32), view.shape))
         elif view.dtype == np.bool_:

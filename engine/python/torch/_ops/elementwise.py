@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from .. import _dtype as D
+from .._fp_quiet import fp_quiet
 from ..autograd import graph
 from . import _core as C
 from . import out as O
@@ -90,7 +91,7 @@ def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=
     mdt = math_dtype(pt) if math_dtype else odt
     C.broadcast_shapes(C.shape_of(a), C.shape_of(b))
     npd = C.compute_dtype(mdt)
-    with np.errstate(all="ignore"):
+    with fp_quiet():
         res = compute(C.values_of(a, npd), C.values_of(b, npd))
     result = C.make_pointwise(res, odt, dev, (a, b))
     if grad is not None and odt.is_floating_point and C.needs_grad(a, b):
@@ -135,7 +136,7 @@ def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_d
         self._grad_fn, self._output_nr = r._grad_fn, 0
         return self
     npd = C.compute_dtype(mdt)
-    with np.errstate(all="ignore"):
+    with fp_quiet():
         res = compute(C.values_of(a, npd), C.values_of(b, npd))
     C.write(self, res)
     return self

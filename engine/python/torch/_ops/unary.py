@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from .. import _dtype as D
+from .._fp_quiet import fp_quiet
 from ..autograd import graph
 from . import _core as C
 from . import elementwise as B
@@ -39,7 +40,7 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
     npd = C.compute_dtype(odt if odt.is_floating_point else xdt)
     if precise and npd == np.float32:
         npd = np.float64  # transcendental functions: compute wide, round once (PyTorch's are within 1 ulp)
-    with np.errstate(all="ignore"):
+    with fp_quiet():
         res = compute(C.values_of(x, npd))
     if out is not None:
         if grad is not None and C.needs_grad(out) and out is x and save != "x" and odt is C.dtype_of(out):
