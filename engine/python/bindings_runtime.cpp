@@ -236,6 +236,17 @@ void bind_runtime(py::module_& m) {
                                 it->bytes, it->transfer_id, it->label));
     return out;
   });
+  // torch.cuda.memory_stats / memory_summary: the caching allocator's segments on a device, each as
+  // (size, small_pool, [(block size, allocated), ...]) in address order.
+  m.def("memory_segments", [](int device) {
+    py::list out;
+    for (const SegmentInfo& seg : rt().device_allocator(device).segments()) {
+      py::list blocks;
+      for (const BlockInfo& b : seg.blocks) blocks.append(py::make_tuple(b.size, b.allocated));
+      out.append(py::make_tuple(seg.size, seg.small_pool, blocks));
+    }
+    return out;
+  });
   m.def("next_event_seq", [] {
     const auto& events = rt().log().events();
     return events.empty() ? uint64_t{0} : events.back().seq + 1;

@@ -324,6 +324,7 @@ def _devicescope_reset():
     _default.reset()
     _random.reset()
     amp.autocast_mode._reset()
+    cuda._memory_stats._resets.clear()
     from ._tensor_str import set_printoptions as _sp
     _sp(profile="default")
 

@@ -6,6 +6,7 @@ import _devicescope_C as _E
 from .._device import device as _device_cls
 from .streams import Event, Stream, StreamContext, current_stream, default_stream, set_stream, stream  # noqa: F401
 from . import amp  # noqa: F401
+from . import _memory_stats  # noqa: E402
 
 OutOfMemoryError = _E.OutOfMemoryError
 
@@ -159,6 +160,7 @@ def reset_peak_memory_stats(device=None):
     d = _dev_or_current(device)
     if d is not None:
         _E.reset_peak_memory_stats(d)
+        _memory_stats.reset_peak_memory_stats(d)
 
 
 reset_max_memory_allocated = reset_peak_memory_stats
@@ -172,8 +174,10 @@ def empty_cache():
 
 
 def memory_stats(device=None):
+    """PyTorch's keys (allocation/segment/active/inactive_split and their _bytes, requested_bytes, per pool, with
+    current/peak/allocated/freed; num_alloc_retries, num_ooms, ...): see _memory_stats.py."""
     d = _dev_or_current(device)
-    return {} if d is None else dict(sorted(_E.memory_stats(d).items()))
+    return {} if d is None else _memory_stats.memory_stats(d)
 
 
 def mem_get_info(device=None):
@@ -185,13 +189,7 @@ def memory_summary(device=None, abbreviated=False):
     d = _dev_or_current(device)
     if d is None:
         return ""
-    from ..__init__ import _fmt_bytes
-    s = _E.memory_stats(d)
-    return (f"|  DeviceScope memory summary, device ID {d}\n"
-            f"|  Allocated memory: {_fmt_bytes(s['allocated_bytes.all.current'])} (peak "
-            f"{_fmt_bytes(s['allocated_bytes.all.peak'])})\n"
-            f"|  Reserved memory:  {_fmt_bytes(s['reserved_bytes.all.current'])} (peak "
-            f"{_fmt_bytes(s['reserved_bytes.all.peak'])})\n")
+    return _memory_stats.memory_summary(d, abbreviated)
 
 
 def set_per_process_memory_fraction(fraction, device=None):
