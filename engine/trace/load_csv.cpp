@@ -211,9 +211,18 @@ std::deque<TransferRecord> parse_csv(const char* data, size_t size, const std::s
   CsvReader reader(data, size, name);
   ParseProgress ticker(progress, name);
   std::vector<std::string_view> fields;
-  if (!reader.next(fields)) throw not_a_trace(name, "the file is empty");
+  if (!reader.next(fields)) {
+    if (head_only) return {};
+    throw not_a_trace(name, "the file is empty");
+  }
   bool header_ok = fields.size() == cols.size();
   for (size_t i = 0; header_ok && i < cols.size(); ++i) header_ok = fields[i] == cols[i];
+  if (head_only && reader.ended_without_newline() && fields.size() <= cols.size()) {
+    // The head ends inside the header: what is there must be the header's beginning.
+    header_ok = true;
+    for (size_t i = 0; header_ok && i < fields.size(); ++i)
+      header_ok = i + 1 < fields.size() ? fields[i] == cols[i] : cols[i].substr(0, fields[i].size()) == fields[i];
+  }
   if (!header_ok)
     throw not_a_trace(name, "the first line is not DeviceScope's transfers CSV header (" +
                                 std::string(kTransfersCsvHeader) + ")");
@@ -247,7 +256,7 @@ std::deque<TransferRecord> parse_csv(const char* data, size_t size, const std::s
   }
   // A file cut inside its last row usually fails above; one cut right after a field may not, so a
   // DeviceScope CSV must end with a line break.
-  if (reader.ended_without_newline())
+  if (reader.ended_without_newline() && !head_only)
     throw not_a_trace(name, "line " + std::to_string(reader.record_line()) +
                                 ": the last line has no line break (truncated file?)");
   if (auto d = ids.find_duplicate())

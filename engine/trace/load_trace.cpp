@@ -438,6 +438,10 @@ LoadedTrace parse_chrome_trace(const char* data, size_t size, const std::string&
   return ChromeTraceReader(data, size, name, progress).read();
 }
 
+void check_chrome_trace_head(const char* data, size_t size, const std::string& name) {
+  ChromeTraceReader(data, size, name, nullptr).check_head();
+}
+
 namespace {
 
 size_t after_bom(std::string_view s) { return s.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0; }
@@ -471,7 +475,7 @@ void sniff_recording(const std::string& path, std::string_view head, size_t size
   }
   const std::string_view content = head.substr(i);
   if (content[0] == '{' || content[0] == '[') {
-    if (!whole) ChromeTraceReader(content.data(), content.size(), path, nullptr).check_head();
+    if (!whole) check_chrome_trace_head(content.data(), content.size(), path);
     return;
   }
   if (starts_like_csv(content)) {

@@ -35,9 +35,10 @@ LoadedTrace parse_chrome_trace(const char* data, size_t size, const std::string&
 std::deque<TransferRecord> parse_transfers_csv(const char* data, size_t size, const std::string& name,
                                                LoadProgress* progress = nullptr);
 
-// The first bytes of a larger CSV file (cut anywhere): raises what parsing the whole file would raise
+// The first bytes of a larger CSV or Chrome trace file (cut anywhere): raises what parsing the whole file would raise
 // when the error already shows in them, so a huge file that is not a recording is refused unread.
 void check_transfers_csv_head(const char* data, size_t size, const std::string& name);
+void check_chrome_trace_head(const char* data, size_t size, const std::string& name);
 
 // The ValueError the loaders raise.
 Error not_a_trace(const std::string& name, const std::string& what);

@@ -13,6 +13,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!ds_fuzz::parses("parse_chrome_trace",
                        [&] { t = ds::parse_chrome_trace(reinterpret_cast<const char*>(data), size, "fuzz.json"); }))
     return 0;
+  // The loaders refuse a big file from its head: no head of an accepted file may be refused.
+  for (size_t cut = 0; cut < size; cut += size / 16 + 1)
+    if (!ds_fuzz::parses("check_chrome_trace_head", [&] { ds::check_chrome_trace_head(reinterpret_cast<const char*>(data), cut, "head"); }))
+      ds_fuzz::finding("the head check refused the first " + std::to_string(cut) + " bytes of an accepted file");
   std::ostringstream first;
   ds::write_chrome_trace(t.events, t.transfers, t.meta, first);
   const std::string a = first.str();

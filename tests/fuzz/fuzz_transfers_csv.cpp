@@ -13,6 +13,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!ds_fuzz::parses("parse_transfers_csv",
                        [&] { t = ds::parse_transfers_csv(reinterpret_cast<const char*>(data), size, "fuzz.csv"); }))
     return 0;
+  // The loaders refuse a big file from its head: no head of an accepted file may be refused.
+  for (size_t cut = 0; cut < size; cut += size / 16 + 1)
+    if (!ds_fuzz::parses("check_transfers_csv_head", [&] { ds::check_transfers_csv_head(reinterpret_cast<const char*>(data), cut, "head"); }))
+      ds_fuzz::finding("the head check refused the first " + std::to_string(cut) + " bytes of an accepted file");
   std::ostringstream first;
   ds::write_transfers_csv(t, first);
   const std::string a = first.str();

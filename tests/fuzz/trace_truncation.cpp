@@ -1,6 +1,7 @@
 // Nothing lost, nothing half-read: every strict prefix of a real Chrome trace export (a file cut by a crash
 // or a full disk) is refused with "not a DeviceScope trace", and every prefix of a transfers CSV is either
-// refused or, when cut exactly at a line break, reads back as the complete rows before the cut.
+// refused or, when cut exactly at a line break, reads back as the complete rows before the cut. And no
+// prefix of a good file fails the loaders' early check of a file's head (which would refuse a good file).
 // Usage: trace_truncation TRACE.json TRANSFERS.csv   (a ctest test; exit 0 when all prefixes behave)
 #include <cstdio>
 #include <fstream>
@@ -27,6 +28,12 @@ int check_json(const std::string& text) {
     // Trailing white space after the closing brace is still a complete file.
     if (text.find_first_not_of(" \t\r\n", n) == std::string::npos) break;
     try {
+      ds::check_chrome_trace_head(text.data(), n, "head.json");
+    } catch (const ds::Error& e) {
+      std::cerr << "the head check refused the first " << n << " bytes of a good trace: " << e.what() << "\n";
+      ++bad;
+    }
+    try {
       ds::parse_chrome_trace(text.data(), n, "cut.json");
       std::cerr << "a trace cut after " << n << " of " << text.size() << " bytes was accepted\n";
       ++bad;
@@ -45,6 +52,12 @@ int check_csv(const std::string& text) {
   const size_t rows = ds::parse_transfers_csv(text.data(), text.size(), "full.csv").size();
   int bad = 0, accepted = 0;
   for (size_t n = 0; n < text.size(); ++n) {
+    try {
+      ds::check_transfers_csv_head(text.data(), n, "head.csv");
+    } catch (const ds::Error& e) {
+      std::cerr << "the head check refused the first " << n << " bytes of a good CSV: " << e.what() << "\n";
+      ++bad;
+    }
     try {
       const size_t got = ds::parse_transfers_csv(text.data(), n, "cut.csv").size();
       ++accepted;
