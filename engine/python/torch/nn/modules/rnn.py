@@ -10,6 +10,8 @@ from .. import _functional_rnn as R
 from .. import init
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence
+from . import _rnn_flat_weights as flat
+from ._conversion import _conv
 from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
@@ -94,11 +96,20 @@ class RNNBase(Module):
         super().__setattr__(attr, value)
 
     def flatten_parameters(self):
-        """cuDNN packs the weights into one buffer; DeviceScope's kernels read them in place (no-op)."""
+        """On CUDA, puts all weights into one buffer as cuDNN wants them (a no-op elsewhere)."""
+        self._flatten(_conv.prefix if _conv.depth else "")
+
+    def _flatten(self, prefix):
+        if len(self._flat_weights) != len(self._flat_weights_names):
+            return
+        weights = self._flat_weights
+        if flat.cudnn_applies(weights) and not flat.is_flat(weights):
+            flat.flatten(weights, self._flat_weights_names, prefix)
 
     def _apply(self, fn, recurse=True):
         ret = super()._apply(fn, recurse)
         self._init_flat_weights()
+        self.flatten_parameters()
         return ret
 
     def reset_parameters(self):
@@ -182,6 +193,9 @@ class RNNBase(Module):
     def _run(self, input, hx, batch_sizes):
         R.check_attributes(input, self._flat_weights, hx if isinstance(hx, tuple) else (hx,),
                            check_dtype=self.mode == "LSTM")
+        if input.is_cuda and flat.cudnn_applies(self._flat_weights) and not flat.is_flat(self._flat_weights):
+            # (DataParallel replicas, weights assigned by hand): cuDNN compacts them on every call
+            warnings.warn(flat.NOT_FLAT_WARNING)
         if batch_sizes is None and self.batch_first:
             input = input.transpose(0, 1)
         output, hidden = R.rnn_forward(self.mode, input, batch_sizes, hx, self._layer_weights(), self.num_layers,
