@@ -18,8 +18,9 @@ if(TARGET ds_python)
     set_tests_properties(hostile_${name} PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 LABELS "hostile;python")
   endforeach()
   # End to end through the process boundary: SIGINT (even inherited as ignored) and SIGTERM stop a run with
-  # its exports written; a virtualenv's python3 first on PATH does not become the embedded interpreter.
-  foreach(cli_test stop_signals python_on_path)
+  # its exports written; a virtualenv's python3 first on PATH does not become the embedded interpreter;
+  # exports land where the command was started, through symlinks and FIFOs, with no stale temporaries.
+  foreach(cli_test stop_signals python_on_path export_paths)
     add_test(NAME hostile_${cli_test}
              COMMAND ${DS_HOSTILE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/cli/${cli_test}.py
                      $<TARGET_FILE:devicescope>)
