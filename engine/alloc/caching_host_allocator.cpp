@@ -66,6 +66,7 @@ struct CachingHostAllocator::Impl {
       auto& [event, block] = events.back();
       if (!backend.event_done(event)) return;
       HostBlock* b = block;
+      backend.destroy_event(event);  // the allocator was its last user
       events.pop_back();
       if (--b->event_count == 0) {
         free_list[size_index(b->size)].push_back(b);
@@ -175,6 +176,7 @@ void CachingHostAllocator::record_event(void* ptr, const EventId& event) {
   // Like PyTorch's record_event, a pointer that is not a live pinned block is ignored.
   HostBlock* block = m.find_containing(reinterpret_cast<uintptr_t>(ptr));
   if (block && block->allocated) block->events.push_back(event);
+  else m.backend.destroy_event(event);  // the event was handed over: nobody else will use it
 }
 
 void CachingHostAllocator::empty_cache() {

@@ -108,6 +108,9 @@ class Backend {
   // The event may come from another stream or another device (PyTorch's Stream.wait_event/wait_stream).
   virtual void stream_wait_event(int device, StreamId stream, const EventId& event) = 0;
   virtual bool event_done(const EventId& event) = 0;
+  // cudaEventDestroy: the caller never uses `event` again, so a backend may forget it (a training loop
+  // records events forever; keeping each one would grow without bound). Default: kept.
+  virtual void destroy_event(const EventId& event) { (void)event; }
   virtual void synchronize_event(const EventId& event) = 0;
   virtual void synchronize_stream(int device, StreamId stream) = 0;
   virtual void synchronize_device(int device) = 0;

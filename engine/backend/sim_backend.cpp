@@ -359,14 +359,22 @@ StreamId SimBackend::create_stream(int device) {
 EventId SimBackend::record_event(int device, StreamId stream) {
   std::lock_guard lock(mu_);
   const uint64_t busy = busy_ref(device, stream);
-  events_.push_back(EventRecord{device, std::max(busy, now_)});
-  return EventId{device, uint64_t(events_.size())};
+  const uint64_t id = ++last_event_id_;  // never reused: a stale id stays invalid
+  events_.emplace(id, EventRecord{device, std::max(busy, now_)});
+  return EventId{device, id};
+}
+
+void SimBackend::destroy_event(const EventId& event) {
+  std::lock_guard lock(mu_);
+  auto it = events_.find(event.id);
+  if (it != events_.end() && it->second.device == event.device) events_.erase(it);
 }
 
 const SimBackend::EventRecord& SimBackend::event_ref(const EventId& event) const {
-  if (event.id == 0 || event.id > events_.size() || events_[event.id - 1].device != event.device)
+  auto it = events_.find(event.id);
+  if (it == events_.end() || it->second.device != event.device)
     raise(ErrorKind::RuntimeError, "CUDA error: invalid resource handle");
-  return events_[event.id - 1];
+  return it->second;
 }
 
 void SimBackend::stream_wait_event(int device, StreamId stream, const EventId& event) {

@@ -75,6 +75,7 @@ class SimBackend final : public Backend {
   EventId record_event(int device, StreamId stream) override;
   void stream_wait_event(int device, StreamId stream, const EventId& event) override;
   bool event_done(const EventId& event) override;
+  void destroy_event(const EventId& event) override;
   void synchronize_event(const EventId& event) override;
   void synchronize_stream(int device, StreamId stream) override;
   void synchronize_device(int device) override;
@@ -142,7 +143,8 @@ class SimBackend final : public Backend {
   uint64_t next_seq_ = 0;
   std::vector<PendingOp> pending_;  // sorted by (end_ns, seq)
   std::vector<CopyTiming> completed_;
-  std::vector<EventRecord> events_;  // EventId::id - 1
+  std::unordered_map<uint64_t, EventRecord> events_;  // by EventId::id; destroy_event erases
+  uint64_t last_event_id_ = 0;
 };
 
 }  // namespace ds

@@ -48,6 +48,7 @@ struct EventBook {
   std::weak_ptr<Runtime> runtime;  // ids belong to this runtime; a session reset makes a new one
   std::map<EventKey, EventStamp> stamps;
   std::map<StreamKey, StreamWaits> waits;
+  std::map<EventKey, size_t> awaited;  // how often each event was waited for: its stamp outlives its Event
 };
 
 // The book of the bound runtime (Note [One runtime per interpreter]); starts empty for a new runtime.
@@ -149,7 +150,9 @@ void bind_cuda(py::module_& m) {
   m.def("stream_query", [](int device, int stream) {
     Runtime& r = rt();
     const EventId e = r.backend().record_event(device_or_current(device), stream);
-    return r.backend().event_done(e);
+    const bool done = r.backend().event_done(e);
+    r.backend().destroy_event(e);  // a probe: nothing refers to it afterwards
+    return done;
   });
 
   // Events: (device, id) pairs; the Python Event class keeps them, the book keeps what times them.
@@ -176,6 +179,7 @@ void bind_cuda(py::module_& m) {
     StreamWaits& w = event_book().waits[{d, stream}];
     w.awaited.push_back({event_device, event_id});
     w.prefix_max.emplace_back();
+    ++event_book().awaited[{event_device, event_id}];
   });
   m.def("event_query", [](int device, uint64_t id) {
     Runtime& r = rt();
@@ -189,6 +193,14 @@ void bind_cuda(py::module_& m) {
     r.poll();
   });
   m.def("event_time_ns", [](int device, uint64_t id) { return event_time(event_book(), {device, id}); });
+  // A torch.cuda.Event was collected or re-recorded: its engine event goes (cudaEventDestroy), and so does
+  // its stamp unless a stream waited for it (later event times on that stream still read it).
+  m.def("forget_event", [](int device, uint64_t id) {
+    Runtime& r = rt();
+    r.backend().destroy_event(EventId{device, id});
+    EventBook& book = event_book();
+    if (!book.awaited.count({device, id})) book.stamps.erase({device, id});
+  });
 }
 
 }  // namespace ds::python

@@ -301,9 +301,14 @@ uint64_t Runtime::copy_bytes(Storage& dst, size_t dst_offset, const Storage& src
   // Note [Pinned staging]: a pinned block read or written by an in-flight async copy must not be
   // reused before the copy finishes, so the host allocator holds it until this event completes.
   if (t.async && !t.complete) {
-    const EventId ev = backend_->record_event(stream_device, req.stream);
-    if (src.place().kind == MemoryKind::Pinned && src.data()) host_allocator_->record_event(src.data(), ev);
-    if (dst.place().kind == MemoryKind::Pinned && dst.data()) host_allocator_->record_event(dst.data(), ev);
+    // The host allocator owns the event from here (it destroys it once done); a copy with no pinned side
+    // (device to device) has no block to hold.
+    const bool src_pinned = src.place().kind == MemoryKind::Pinned && src.data();
+    const bool dst_pinned = dst.place().kind == MemoryKind::Pinned && dst.data();
+    if (src_pinned || dst_pinned) {
+      const EventId ev = backend_->record_event(stream_device, req.stream);
+      host_allocator_->record_event(src_pinned ? src.data() : dst.data(), ev);
+    }
   }
   if (!log_.enabled()) return 0;
   TransferRecord r;

@@ -137,7 +137,18 @@ class Event:
     def record(self, stream=None):
         if stream is None:
             stream = current_stream()
-        self._record = _E.record_event(stream._device, stream._id)
+        previous, self._record = self._record, _E.record_event(stream._device, stream._id)
+        if previous is not None:
+            _E.forget_event(*previous)  # re-recorded: the old engine event has no user left
+
+    def __del__(self):
+        # cudaEventDestroy: a loop timing every step makes millions of events; the engine forgets each one
+        # with its Event (an error at interpreter shutdown, when the engine may be gone, is of no interest).
+        if getattr(self, "_record", None) is not None:
+            try:
+                _E.forget_event(*self._record)
+            except Exception:
+                pass
 
     def query(self):
         if self._record is None:
