@@ -342,3 +342,5 @@ from . import utils  # noqa: E402,F401
 # torch.relu, ... last, once every Python implementation it falls back to exists (see _fast_ops.py).
 from . import _fast_ops  # noqa: E402
 _fast_ops.install()
+from . import profiler  # noqa: E402,F401 - torch.profiler / torch.autograd.profiler resolve after `import torch`
+from .autograd import profiler as _autograd_profiler  # noqa: E402,F401
