@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cfloat>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -48,6 +49,16 @@ void draw_frame(GLFWwindow* window, App& app, int fixed_w, int fixed_h, float mo
 }
 
 namespace {
+
+// The xvfb-run child's process group: a signal that ends us ends it too (else the real run, under
+// xvfb-run, would go on forever when a harness or timeout(1) kills the devicescope it started).
+pid_t g_xvfb_group = 0;
+
+void forward_to_xvfb(int sig) {
+  if (g_xvfb_group > 0) kill(-g_xvfb_group, sig);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
 
 bool on_path(const char* program) {
   const char* path = std::getenv("PATH");
@@ -92,12 +103,25 @@ int run_under_xvfb(const GuiOptions& o) {
     return -1;
   }
   if (pid == 0) {
+    setpgid(0, 0);
     execvp("xvfb-run", argv.data());
     _exit(127);
+  }
+  setpgid(pid, pid);  // both sides set it: no race with the exec
+  g_xvfb_group = pid;
+  const int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction previous[3] {};
+  for (int i = 0; i < 3; ++i) {
+    struct sigaction action {};
+    action.sa_handler = forward_to_xvfb;
+    sigemptyset(&action.sa_mask);
+    sigaction(forwarded[i], &action, &previous[i]);
   }
   int wstatus = 0;
   while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
   }
+  for (int i = 0; i < 3; ++i) sigaction(forwarded[i], &previous[i], nullptr);
+  g_xvfb_group = 0;
   int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + (WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
   std::ifstream status(status_path);
   int inner = 0;

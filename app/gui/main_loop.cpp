@@ -116,6 +116,9 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
     app.setup_bench(o.backend, o.bench_view || !o.bench_open.empty(), o.bench_sizes, o.bench_open,
                     o.bench_view && !o.screenshot.empty());
     if (!o.screenshot.empty()) app.set_blocking_timeout(o.script_timeout);  // a headless run never hangs
+    // Ctrl+C ends a headless run at once (Python's SIGINT handler, installed with the session, would only
+    // set a flag that no Python code on this thread ever checks).
+    if (headless) std::signal(SIGINT, SIG_DFL);
     if (o.bench_frames == 0 && !load_initial_script(app, o)) rc = 2;
     if (o.presenter) app.set_presenter(true);
     if (rc == 0 && (!o.lesson.empty() || o.presenter) && !app.open_lesson_blocking(o.lesson, o.lesson_step, o.lesson_answer)) {
