@@ -494,8 +494,13 @@ def still_running(main_ident, waiting_for_threads, reading_stdin):
     if not waiting_for_threads:
         where = _where(frames.get(main_ident))
         at = f" (at {where})" if where else ""
+        import signal
+        handler = signal.getsignal(signal.SIGINT)
         if reading_stdin:
             parts.append(f"the script is blocked in input(){at}, waiting for standard input")
+        elif callable(handler) and handler is not signal.default_int_handler:
+            name = getattr(handler, "__qualname__", None) or repr(handler)
+            parts.append(f"the script's own SIGINT handler ({name}) did not stop it{at}")
         else:
             parts.append(f"the script caught KeyboardInterrupt and kept running{at}")
     threads = _running_threads()
