@@ -36,6 +36,7 @@ TensorImpl::TensorImpl(StoragePtr storage, Shape sizes, Shape strides, int64_t o
       version_(std::make_shared<std::atomic<uint64_t>>(0)) {}
 
 bool TensorImpl::is_contiguous() const {
+  if (numel() == 0) return true;  // c10: an empty tensor is contiguous whatever its strides
   int64_t expected = 1;
   for (size_t i = sizes_.size(); i-- > 0;) {
     if (sizes_[i] == 1) continue;

@@ -26,22 +26,25 @@ Place place_for(Runtime& rt, const Device& resolved, bool pin_memory) {
 
 // Non-overlapping and dense: a permutation of a contiguous layout (what preserve_format keeps).
 bool is_dense(const TensorImpl& t) {
+  if (t.numel() == 0) return true;  // c10: an empty tensor is contiguous, so non-overlapping and dense
   // The common case first, without allocating: a contiguous (row-major) layout is dense.
   int64_t expected = 1;
   bool contiguous = true;
   for (int64_t i = t.dim() - 1; i >= 0 && contiguous; --i) {
-    if (t.sizes()[size_t(i)] == 0) contiguous = false;  // empty: the general rule below decides, as before
+    if (t.sizes()[size_t(i)] == 0) contiguous = false;  // empty: decided below
     if (t.sizes()[size_t(i)] <= 1) continue;
     contiguous = t.strides()[size_t(i)] == expected;
     expected *= t.sizes()[size_t(i)];
   }
   if (contiguous) return true;
+  // c10's compute_non_overlapping_and_dense: dims of size 0 or 1 say nothing about the layout
+  if (t.dim() == 1) return t.sizes()[0] < 2 || t.strides()[0] == 1;
   std::vector<size_t> order(size_t(t.dim()));
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return t.strides()[a] < t.strides()[b]; });
   expected = 1;
   for (size_t i : order) {
-    if (t.sizes()[i] == 1) continue;
+    if (t.sizes()[i] < 2) continue;
     if (t.strides()[i] != expected) return false;
     expected *= t.sizes()[i];
   }

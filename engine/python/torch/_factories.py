@@ -61,6 +61,7 @@ def _with_out(name, resize_warning=None, int_error=None):
                 raise RuntimeError(f"dtype {_scalar_name(dtype)} does not match dtype of out parameter "
                                    f"({_scalar_name(odt)})")
             if int_error and not odt.is_floating_point:
+                _out.resize_(out, _size_args(name, args), keep_values=False)  # resized before the kernel refuses
                 raise RuntimeError(f"\"{int_error}\" not implemented for '{_scalar_name(odt)}'")
             kwargs = dict(kwargs, dtype=odt, device=C.device_of(out))
             result = factory(*args, **kwargs)
@@ -78,10 +79,10 @@ def _with_out(name, resize_warning=None, int_error=None):
 
 def _arange_resize_warning(out, n):
     if out._impl.numel != n and out._impl.numel:
-        warnings.warn(f"The number of elements in the out tensor of shape {list(out._impl.sizes)} is "
+        _out.warn_at_caller(f"The number of elements in the out tensor of shape {list(out._impl.sizes)} is "
                       f"{out._impl.numel} which does not match the computed number of elements {n}. Note that this "
                       "may occur as a result of rounding error. The out tensor will be resized to a tensor of shape "
-                      f"({n},).", UserWarning, stacklevel=3)
+                      f"({n},).")
 
 
 def _alloc(name, size, dtype, device, pin_memory, virtual):

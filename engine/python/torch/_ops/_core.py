@@ -119,13 +119,18 @@ def make(values, dtype, device):
 def make_pointwise(values, dtype, device, operands):
     """The result of a pointwise op over `operands`, laid out as TensorIterator lays it out (a transposed
     input gives a transposed result); plain contiguous when every tensor operand is contiguous."""
-    tensors = [t._impl for t in operands if isinstance(t, Tensor)]
-    if all(i.is_contiguous for i in tensors):
-        return make(values, dtype, device)
     from . import layout
+    tensors = [t._impl for t in operands if isinstance(t, Tensor)]
+    # Operands with row-major strides (size-1 dims included) always give a row-major result; a contiguous
+    # tensor with other strides on a size-1 dim can order the result's dims otherwise in ATen.
+    if all(i.is_contiguous and (1 not in i.sizes or tuple(i.strides) == layout.contiguous_strides(i.sizes))
+           for i in tensors):
+        return make(values, dtype, device)
     values = np.asarray(values)
-    strides = layout.pointwise_strides(values.shape, [(i.sizes, i.strides, D.BY_CODE[i.dtype_code].itemsize)
-                                                      for i in tensors])
+    # numbers take part as TensorIterator's wrapped 0-dim operands (they make the shapes differ)
+    strides = layout.pointwise_strides(values.shape, [(t._impl.sizes, t._impl.strides, dtype_of(t).itemsize)
+                                                      if isinstance(t, Tensor) else ((), (), 0)
+                                                      for t in operands if t is not None])
     if strides == layout.contiguous_strides(values.shape):
         return make(values, dtype, device)
     return make_strided(values, dtype, device, strides)

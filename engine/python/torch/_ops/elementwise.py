@@ -116,6 +116,11 @@ def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_d
     C.elementwise_device([t for t in tensors], outputs=[self])
     C.check_virtual(*tensors)
     a, b = (other, self) if swapped else (self, other)
+    # TensorIterator's order: shapes (self, an output that cannot resize, comes first), then dtypes
+    bshape = C.broadcast_shapes(C.shape_of(self), C.shape_of(other))
+    if tuple(bshape) != tuple(self._impl.sizes):
+        raise RuntimeError(f"output with shape {list(self._impl.sizes)} doesn't match the broadcast shape "
+                           f"{list(bshape)}")
     pt = C.result_type(a, b)
     odt = out_dtype(pt) if out_dtype else pt
     mdt = math_dtype(pt) if math_dtype else odt
@@ -123,10 +128,6 @@ def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_d
     if not can_cast(odt, sdt):
         raise RuntimeError(f"result type {scalar_name(odt)} can't be cast to the desired output type "
                            f"{scalar_name(sdt)}")
-    bshape = C.broadcast_shapes(C.shape_of(a), C.shape_of(b))
-    if tuple(bshape) != tuple(self._impl.sizes):
-        raise RuntimeError(f"output with shape {list(self._impl.sizes)} doesn't match the broadcast shape "
-                           f"{list(bshape)}")
     if grad is not None and C.needs_grad(self, other):
         # Rebase history: compute out of place from a snapshot of self, then write and take its grad_fn.
         snap = self.clone()
@@ -190,8 +191,8 @@ def _check_bool_sub(a, b):
     if is_bool(a) and is_bool(b):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
                            "`logical_xor()` operator instead.")
-    for x in (a, b):
-        if isinstance(x, C.Tensor) and C.dtype_of(x) is D.bool:
+    for x in (a, b):  # (a Python bool is a wrapped bool tensor here)
+        if is_bool(x):
             raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
                                "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
@@ -261,6 +262,8 @@ def div(a, b, rounding_mode=None, out=None):
         return binary("DivBackward0", a, b, np.true_divide, grad, out_dtype=_float_of, out=out, save=_save_div)
     if rounding_mode == "trunc":
         def compute(x, y):
+            if x.dtype == np.bool_:
+                raise RuntimeError("\"div_trunc_cpu\" not implemented for 'Bool'")
             q = np.true_divide(x, y)
             return np.trunc(q) if np.issubdtype(q.dtype, np.floating) and np.issubdtype(x.dtype, np.floating) \
                 else _int_div(x, y, trunc=True)
@@ -334,9 +337,10 @@ def pow(a, b, out=None):  # noqa: A001
     def compute(x, y):
         if x.dtype == np.bool_:
             raise RuntimeError("\"pow\" not implemented for 'Bool'")
+        if not isinstance(b, C.Tensor) and not np.issubdtype(x.dtype, np.floating) and b < 0:
+            # pow(Tensor, Scalar) refuses the scalar itself (before any cast to the tensor's dtype)
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
         if not np.issubdtype(x.dtype, np.floating) and np.any(np.asarray(y) < 0):
-            if not isinstance(b, C.Tensor):  # pow(Tensor, Scalar): refused; tensor exponents use integer math
-                raise RuntimeError("Integers to negative integer powers are not allowed.")
             # x ** -n in integers: 1 for 1, +-1 for -1, 0 otherwise (C's integer division of 1 by x ** n)
             neg = np.where(x == 1, 1, np.where(x == -1, np.where(y % 2 == 0, 1, -1), 0)).astype(x.dtype)
             return np.where(y < 0, neg, np.power(x, np.maximum(y, 0)))

@@ -100,8 +100,7 @@ def _basic_view(x, items):
                                              "step": step}))
         out_sizes.append(n)
         out_strides.append(strides[d] * step)
-        if n > 0:
-            offset += start * strides[d]
+        offset += start * strides[d]  # even for an empty slice, as ATen's slice does
         np_index.append(slice(start, start + n * step, step) if n else slice(0, 0))
         d += 1
     out_sizes.extend(sizes[d:])

@@ -114,7 +114,8 @@ def repeat(x, *sizes):
 def flip(x, dims):
     dims = C.dims_arg(list(dims) if isinstance(dims, (list, tuple)) else [dims], x._impl.dim)
     C.check_virtual(x)
-    out = C.make(np.flip(C.read(x), dims).copy(), C.dtype_of(x), C.device_of(x))
+    # (a 0-dim tensor accepts dim 0 or -1 and flips nothing)
+    out = C.make(np.flip(C.read(x), dims if x._impl.dim else ()).copy(), C.dtype_of(x), C.device_of(x))
     if C.needs_grad(x):
         graph.attach("FlipBackward0", [out], [x], lambda gs: (flip(gs[0], dims),), saved={"dims": dims})
     return out
@@ -131,6 +132,8 @@ def roll(x, shifts, dims=None):
 
 
 def _tri(x, diagonal, upper):
+    if x._impl.numel == 0 and x._impl.dim:
+        return C.make(np.zeros(tuple(x._impl.sizes)), C.dtype_of(x), C.device_of(x))  # ATen returns early
     if x._impl.dim == 0:
         raise IndexError("Dimension specified as -2 but tensor has no dimensions")
     C.wrap_dim(-2, x._impl.dim)  # tril/triu need a matrix: PyTorch's IndexError on 1-D input

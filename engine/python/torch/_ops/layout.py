@@ -11,10 +11,14 @@ def contiguous_strides(shape):
 
 
 def is_non_overlapping_and_dense(sizes, strides):
-    """c10's is_non_overlapping_and_dense: the sizes > 1, ordered by stride, tile memory exactly."""
-    dims = sorted((st, sz) for sz, st in zip(sizes, strides) if sz != 1)
+    """c10's compute_non_overlapping_and_dense: dims of size >= 2, ordered by stride, tile memory exactly
+    (dims of size 0 or 1 say nothing about the layout)."""
+    if 0 in sizes or _is_contiguous(sizes, strides):  # c10: contiguous (an empty tensor is) implies dense
+        return True
+    if len(sizes) == 1:
+        return sizes[0] < 2 or strides[0] == 1
     expected = 1
-    for st, sz in dims:
+    for st, sz in sorted((st, sz) for sz, st in zip(sizes, strides) if sz >= 2):
         if st != expected:
             return False
         expected *= sz
@@ -79,9 +83,10 @@ def pointwise_strides(shape, operands):
     shape = tuple(shape)
     nd = len(shape)
     contiguous = contiguous_strides(shape)
-    if nd <= 1 or all(_is_contiguous(sz, st) for sz, st, _ in operands):
+    same_shape = all(tuple(sz) == shape for sz, _, _ in operands)
+    if nd <= 1 or (same_shape and all(_is_contiguous(sz, st) for sz, st, _ in operands)):
         return contiguous
-    if all(tuple(sz) == shape for sz, _, _ in operands) and \
+    if same_shape and \
             all(is_non_overlapping_and_dense(sz, st) for sz, st, _ in operands) and \
             len({tuple(st) for _, st, _ in operands}) == 1:
         return tuple(operands[0][1])

@@ -6,7 +6,8 @@
 #
 # Columns:
 #   schema   "name(Tensor input, Scalar other, *, Scalar alpha=1, Tensor out=None)": parameter kinds
-#            Tensor (must be a tensor), Scalar (a tensor or a number), Any; "*" starts keyword-only ones;
+#            Tensor (must be a tensor), Scalar (a tensor or a number), int (one dim, not a tuple), Any;
+#            "*" starts keyword-only ones;
 #            `out` present = the op has an out= variant.
 #   kernel   "module.function" in torch._ops: called with the schema's parameters (positional ones by
 #            position, keyword-only ones by name); `out=` reaches it only for the in-place form (out is self).
@@ -112,8 +113,8 @@ OPS = (
      "castable", "", "default"),
     ("sum(Tensor input, Any dim=None, Any keepdim=False, *, Any dtype=None, Tensor out=None)", "reduction.sum",
      "reduction", "reduce_dtype", "", "default"),
-    ("prod(Tensor input, Any dim=None, Any keepdim=False, *, Any dtype=None, Tensor out=None)", "reduction.prod",
-     "reduction", "reduce_dtype", "", "default"),
+    ("prod(Tensor input, int dim=None, Any keepdim=False, *, Any dtype=None, Tensor out=None)", "reduction.prod",
+     "reduction", "reduce_dtype", "method", "default"),
     ("mean(Tensor input, Any dim=None, Any keepdim=False, *, Any dtype=None, Tensor out=None)", "reduction.mean",
      "reduction", "castable", "", "float"),
     ("amax(Tensor input, Any dim=(), Any keepdim=False, *, Tensor out=None)", "reduction.amax", "reduction",

@@ -1,6 +1,8 @@
 # PyTorch's `out=` contract, in one place: the op is computed from its inputs, then written into `out` after
 # the device check, the op family's dtype rule, the overlap checks and a resize (with ATen's deprecation
 # warning when a non-empty `out` had another shape); the caller gets `out` itself back.
+import os
+import sys
 import warnings
 
 import _devicescope_C as _E
@@ -66,6 +68,23 @@ def resize_(t, shape, keep_values=True):
     return t
 
 
+_TORCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def warn_at_caller(message):
+    """A UserWarning attributed to the first frame outside the torch package, as PyTorch's C++ warnings
+    are attributed to the Python line that called the op (whatever the depth of DeviceScope's layers)."""
+    f = sys._getframe(1)
+    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(_TORCH_DIR):
+        f = f.f_back
+    if f is None:
+        warnings.warn(message, UserWarning, stacklevel=2)
+        return
+    warnings.warn_explicit(message, UserWarning, f.f_code.co_filename, f.f_lineno,
+                           module=f.f_globals.get("__name__", "__main__"),
+                           registry=f.f_globals.setdefault("__warningregistry__", {}))
+
+
 def resize_output(out, shape):
     """at::native::resize_output: warns when a non-empty out has another shape, then resizes it."""
     shape = tuple(shape)
@@ -73,11 +92,11 @@ def resize_output(out, shape):
     if old == shape:
         return False
     if out._impl.numel != 0:
-        warnings.warn(f"An output with one or more elements was resized since it had shape {list(old)}, which "
+        warn_at_caller(f"An output with one or more elements was resized since it had shape {list(old)}, which "
                       f"does not match the required output shape {list(shape)}. This behavior is deprecated, and "
                       "in a future PyTorch release outputs will not be resized unless they have zero elements. You "
                       "can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
-                      "t.resize_(0).", UserWarning, stacklevel=4)
+                      "t.resize_(0).")
     resize_(out, shape, keep_values=False)
     return True
 
@@ -137,14 +156,30 @@ def check_device(result, out):
                            f"{from_key(ok)} and {from_key(rk)}!")
 
 
-def store(result, out):
-    """Writes a computed result into out (resized first when needed, then laid out like the result, as
-    TensorIterator lays out an output it resizes), cast to out's dtype; returns out."""
+def _restride_dense(out, strides):
+    sizes = tuple(out._impl.sizes)
+    if strides != _contiguous_strides(sizes) and layout.is_non_overlapping_and_dense(sizes, strides):
+        out._impl.set_data(_E.as_strided(out._impl, sizes, tuple(strides), 0))
+
+
+def resize_like(out, result):
+    """Resizes out to the result's shape (warning as ATen does) and, when it was resized, gives it the
+    result's layout, as TensorIterator lays out an output it allocates."""
     if resize_output(out, result._impl.sizes):
-        strides = tuple(result._impl.strides)
-        if strides != _contiguous_strides(result._impl.sizes) and layout.is_non_overlapping_and_dense(
-                result._impl.sizes, strides):
-            out._impl.set_data(_E.as_strided(out._impl, tuple(result._impl.sizes), strides, 0))
+        _restride_dense(out, tuple(result._impl.strides))
+
+
+def resize_like_pointwise(out, shape, operands):
+    """resize_like for a pointwise op before it runs: the layout comes from the operands."""
+    if resize_output(out, shape):
+        descs = [(t._impl.sizes, t._impl.strides, C.dtype_of(t).itemsize) if isinstance(t, C.Tensor) else ((), (), 0)
+                 for t in operands]
+        _restride_dense(out, layout.pointwise_strides(shape, descs))
+
+
+def store(result, out):
+    """Writes a computed result into out (resized first when still needed), cast to out's dtype; returns out."""
+    resize_like(out, result)
     C.write(out, C.read(result))
     return out
 

@@ -94,9 +94,9 @@ def mean(x, dim=None, keepdim=False, dtype=None):
     n = 1
     for d in (range(len(shape)) if dims is None else dims):
         n *= shape[d]
-    with np.errstate(all="ignore"):
-        res = np.mean(C.values_of(x, np.float64 if xdt is D.float64 else np.float32), axis=_axis(dims),
-                      keepdims=keepdim)
+    with np.errstate(all="ignore"):  # sum / count: an empty mean is NaN without numpy's warning
+        res = np.true_divide(np.sum(C.values_of(x, np.float64 if xdt is D.float64 else np.float32),
+                                    axis=_axis(dims), keepdims=keepdim), n)
     shape = tuple(shape)
     # mean saves the input's sizes and numel, never the input (2.x; 1.13's MeanBackward1 kept self)
     saved = {"self_sym_numel": x._impl.numel, "self_sym_sizes": shape}
@@ -268,6 +268,11 @@ def min(x, dim=None, keepdim=False):  # noqa: A001
 def _amax(x, dim, keepdim, is_max):
     dev, xdt = _prep(x)
     dims = _dims(x, dim)
+    name = "amax" if is_max else "amin"
+    _empty_check(x, name, dims)
+    for d in dims or ():
+        if x._impl.sizes[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     xv = C.values_of(x, C.compute_dtype(xdt))
     f = np.max if is_max else np.min
     res = f(xv, axis=_axis(dims), keepdims=keepdim)

@@ -80,6 +80,9 @@ class Op:
             v = values.get(p.name)
             if v is None or p.kind == "Any":
                 continue
+            if p.kind == "int" and (isinstance(v, bool) or not hasattr(v, "__index__")):
+                raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                                f"({_got(args, kwargs, owner)}), but expected one of:")
             if p.kind == "Tensor" and not isinstance(v, C.Tensor):
                 raise TypeError(f"{name}(): argument '{p.name}' {_position(self, p)}must be Tensor, not "
                                 f"{type(v).__name__}")
@@ -133,9 +136,21 @@ class Op:
                             "expected one of:")
         inputs = self.inputs(values)
         O.check_no_grad(self.name, inputs, out)
+        _argument_checks(self.name, values)
+        if self.name == "mean" and values.get("dtype") is not None:
+            # mean's own checks (dim, dtype) come before its out dtype must equal dtype=
+            dtype = values["dtype"]
+            if not dtype.is_floating_point:
+                raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be either a floating "
+                                   f"point or complex dtype. Got: {O.scalar_name(dtype)}")
+            C.dims_arg(values.get("dim"), values["input"]._impl.dim)
+            if dtype is not C.dtype_of(out):
+                raise RuntimeError(f"Expected out tensor to have dtype {O.TYPEMETA_NAMES[dtype._code]}, but "
+                                   f"got {O.TYPEMETA_NAMES[C.dtype_of(out)._code]} instead")
         if self.out_rule == "reduce_dtype":
             # sum/prod with out=: the reduction runs in out's dtype (dtype= must then agree with it)
             dtype = values.get("dtype")
+            C.dims_arg(values.get("dim"), values["input"]._impl.dim)  # a bad dim is reported first
             if dtype is None:
                 values = dict(values, dtype=C.dtype_of(out))
             elif dtype is not C.dtype_of(out):
@@ -143,20 +158,54 @@ class Op:
                                    f"{O.TYPEMETA_NAMES[C.dtype_of(out)._code]} instead")
             rule = "any"
         else:
-            rule = self.out_rule
-        if self.kind in ("binary", "unary") or self.name == "where":
+            rule = self.out_rule_for(values)
+        pointwise = self.kind in ("binary", "unary") or self.name == "where"
+        if pointwise:
             overlap.check_write(out, inputs)
         else:
             overlap.assert_no_partial_overlap(out, inputs)
         first = values.get("input")
         input_dtype = C.dtype_of(first) if isinstance(first, C.Tensor) else None
+        # ATen's order: out's dtype is checked before out is resized, except where the check lives in the
+        # kernel (cat, mean's castability), which runs after the resize
+        if pointwise:  # TensorIterator: shapes first (broadcast errors), then dtypes
+            operands = self.operands(values)
+            shape = C.broadcast_shapes(*[C.shape_of(v) for v in operands])
         expected = self.result_dtype(values)
-        if expected is not None:  # ATen checks out's dtype before its kernel can refuse a dtype
+        if rule in ("same_as_input", "same_as_input_nan_to_num"):
+            O.check_dtype(rule, input_dtype, out, input_dtype)
+        elif expected is not None:
             O.check_dtype(rule, expected, out, input_dtype)
-        result = self.call(values)
+        if pointwise:
+            # TensorIterator resizes out (laid out like the result) before the kernel runs: a kernel error
+            # leaves out resized
+            O.resize_like_pointwise(out, shape, operands)
+            result = self.call(values)
+            O.check_device(result, out)
+            O.check_dtype(rule, C.dtype_of(result), out, input_dtype)
+            return O.store(result, out)
+        result = self.call(values)  # (the kernel's own shape checks come first)
         O.check_device(result, out)
-        O.check_dtype(rule, C.dtype_of(result), out, input_dtype)
+        checked_in_kernel = rule in ("exact", "index_select") or (rule == "cat" and self.name == "cat")
+        if checked_in_kernel:  # before out is resized
+            O.check_dtype(rule, C.dtype_of(result), out, input_dtype)
+        O.resize_like(out, result)
+        if not checked_in_kernel:  # stack resizes out before cat checks it; mean checks after resizing
+            O.check_dtype(rule, C.dtype_of(result), out, input_dtype)
         return O.store(result, out)
+
+    def operands(self, values):
+        """The tensor/number operands of a pointwise op, in schema order."""
+        return [values[p.name] for p in self.params
+                if p.kind in ("Tensor", "Scalar") and not p.kwonly and values.get(p.name) is not None
+                and isinstance(values[p.name], (C.Tensor, numbers.Number))]
+
+    def out_rule_for(self, values):
+        """The declared out rule; pow with a number exponent is ATen's non-promoting unary pow
+        (pow.Tensor_Scalar: out must be exactly the result's dtype), with a tensor one a binary op."""
+        if self.name in ("pow", "square") and not isinstance(values.get("exponent"), C.Tensor):
+            return "found"
+        return self.out_rule
 
     def result_dtype(self, values):
         """The dtype the op computes, from its declared promotion kind (None: known only from the kernel)."""
@@ -167,9 +216,7 @@ class Op:
             return None
         if self.promote == "same":
             return C.dtype_of(x)
-        operands = [values[p.name] for p in self.params
-                    if p.kind in ("Tensor", "Scalar") and not p.kwonly and values.get(p.name) is not None
-                    and isinstance(values[p.name], (C.Tensor, numbers.Number))]
+        operands = self.operands(values)
         if self.promote == "square":
             operands = [x, 2]
         try:
@@ -195,9 +242,46 @@ class Op:
         if "out" in kwargs:
             raise TypeError(f"{self.name}_() got an unexpected keyword argument 'out'")
         values = self.bind((this,) + tuple(args), kwargs, owner=this)
-        overlap.check_write(this, [v for v in self.inputs(values) if v is not this])
+        _argument_checks(self.name, values)
+        # (the kernels' in-place paths check overlap themselves, after their own argument checks)
+        if self.name in ("pow", "square") and self.out_rule_for(values) == "found":
+            expected = self.result_dtype(values)
+            if expected is not None and expected is not C.dtype_of(this):
+                raise RuntimeError(f"Found dtype {O.scalar_name(C.dtype_of(this))} but expected "
+                                   f"{O.scalar_name(expected)}")
         args, kw = self.kernel_args(values)
         return self.kernel(*args, out=this, **kw)
+
+
+def _argument_checks(name, values):
+    """Checks some ops make on their arguments before TensorIterator looks at out (dtype, overlap)."""
+    x = values.get("input")
+    if name == "sub":
+        from .elementwise import _check_bool_sub
+        _check_bool_sub(x, values.get("other"))
+    elif name == "neg" and isinstance(x, C.Tensor) and C.dtype_of(x) is D.bool:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+    elif name == "pow":
+        e = values.get("exponent")
+        if isinstance(x, C.Tensor) and not C.dtype_of(x).is_floating_point and isinstance(e, numbers.Integral) \
+                and e < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+
+
+def _type_name(v):
+    if isinstance(v, C.Tensor):
+        return "Tensor"
+    t = type(v)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+
+
+def _got(args, kwargs, owner):
+    """The argument types as PyTorch's parser lists them: positional ones (self left out for a method),
+    then keyword ones."""
+    parts = [_type_name(a) for a in (args[1:] if owner is not None else args)]
+    parts += [f"{k}={_type_name(v)}" for k, v in reversed(list(kwargs.items()))]  # (PyTorch lists them last first)
+    return ", ".join(parts)
 
 
 def _position(op, p):

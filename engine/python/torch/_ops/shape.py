@@ -387,7 +387,7 @@ def slice_dim(x, dim, start, stop, step=1):
     start, stop, _ = slice(start, stop, step).indices(size)
     n = max(0, (stop - start + step - 1) // step)
     sizes, strides = list(x._impl.sizes), list(x._impl.strides)
-    offset = x._impl.offset + (start * strides[d] if n > 0 else 0)
+    offset = x._impl.offset + start * strides[d]  # even for an empty slice, as ATen's slice does
     sizes[d] = n
     strides[d] = strides[d] * step
     idx = (slice(None),) * d + (slice(start, start + n * step, step) if n else slice(0, 0),)
@@ -536,8 +536,10 @@ def chunk(x, chunks, dim=0):
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     d = C.wrap_dim(dim, x._impl.dim)
     size = x._impl.sizes[d]
-    s = (size + chunks - 1) // chunks if size else 1
-    return split(x, max(s, 1), d) if size else split(x, 1, d)
+    if size == 0:  # ATen: `chunks` empty pieces
+        return _split_views(x, d, [0] * chunks, "SplitWithSizesBackward0",
+                            {"dim": dim, "self_sym_sizes": tuple(x._impl.sizes), "split_sizes": (0,) * chunks})
+    return split(x, (size + chunks - 1) // chunks, d)
 
 
 def unbind(x, dim=0):

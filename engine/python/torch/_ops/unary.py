@@ -22,6 +22,11 @@ def _saves(which, x, r, extra):
     return saved or None
 
 
+def _kernel_of(name):
+    """The op name of an autograd node name (FloorBackward0 -> floor), for _KERNEL_SUPPORT."""
+    return name.split("Backward")[0].lower()
+
+
 def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, save=None, extra=None):
     if out is not None and out is not x:
         # out= of another tensor: computed out of place, then PyTorch's out= rules (out.py)
@@ -40,6 +45,8 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
     npd = C.compute_dtype(odt if odt.is_floating_point else xdt)
     if precise and npd == np.float32:
         npd = np.float64  # transcendental functions: compute wide, round once (PyTorch's are within 1 ulp)
+    if _kernel_of(name) in _KERNEL_SUPPORT:  # the kernel refuses the dtype after the checks above
+        _check_kernel(_kernel_of(name), x)
     with fp_quiet():
         res = compute(C.values_of(x, npd))
     if out is not None:
@@ -101,7 +108,6 @@ def neg(x, out=None):
 
 
 def abs(x, out=None):  # noqa: A001
-    _check_kernel("abs", x)
     return unary("AbsBackward0", x, np.abs, lambda g, x, r: g * sign(x), out=out, save="x")
 
 
@@ -237,29 +243,24 @@ def erfinv(x, out=None):
 
 
 def floor(x, out=None):
-    _check_kernel("floor", x)
     return unary("FloorBackward0", x, np.floor, lambda g, x, r: g * 0.0, out=out)
 
 
 def ceil(x, out=None):
-    _check_kernel("ceil", x)
     return unary("CeilBackward0", x, np.ceil, lambda g, x, r: g * 0.0, out=out)
 
 
 def trunc(x, out=None):
-    _check_kernel("trunc", x)
     return unary("TruncBackward0", x, np.trunc, lambda g, x, r: g * 0.0, out=out)
 
 
 def round(x, decimals=0, out=None):  # noqa: A001
-    _check_kernel("round", x)
     if decimals:
         return unary("RoundBackward1", x, lambda v: np.round(v, decimals), lambda g, x, r: g * 0.0, out=out)
     return unary("RoundBackward0", x, np.rint, lambda g, x, r: g * 0.0, out=out)
 
 
 def frac(x, out=None):
-    _check_kernel("frac", x)
     return unary("FracBackward0", x, lambda v: v - np.trunc(v), lambda g, x, r: g, out=out)
 
 
@@ -269,7 +270,7 @@ def logical_not(x, out=None):
 
 def bitwise_not(x, out=None):
     if C.dtype_of(x).is_floating_point:
-        raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
+        raise RuntimeError(f"\"bitwise_not_cpu\" not implemented for '{O.scalar_name(C.dtype_of(x))}'")
     return unary("bitwise_not", x, np.invert, None, out=out)
 
 
@@ -286,6 +287,8 @@ def isfinite(x):
 
 
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None, out=None):
+    if not C.dtype_of(x).is_floating_point and (out is None or out is x):
+        return x if out is x else x.clone()  # ATen: integers hold no NaN/inf, nothing runs (no overlap check)
     return unary("NanToNumBackward0", x, lambda v: np.nan_to_num(v, nan=nan, posinf=posinf, neginf=neginf),
                  lambda g, x, r: g * isfinite(x), out=out, save="x")
 
