@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <new>
 
 #include "core/errors.h"
 
@@ -92,7 +93,11 @@ FileBytes read_recording_file(const std::string& path, const FileSniffer& sniff,
   if (head_got < head_size) shrank(head_got);
   if (sniff) sniff(std::string_view(head, head_size), size);
 
-  out.data = std::make_unique_for_overwrite<char[]>(size);
+  try {
+    out.data = std::make_unique_for_overwrite<char[]>(size);
+  } catch (const std::bad_alloc&) {
+    cannot_read(path, "not enough memory to load a file of " + std::to_string(size) + " bytes");
+  }
   std::memcpy(out.data.get(), head, head_size);
   size_t got = head_size;
   if (progress) progress->bytes_read = got;
