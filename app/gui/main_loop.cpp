@@ -128,7 +128,7 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
     // Headless runs wait for the recording: a failure exits 2, after a screenshot's picture of the
     // message as the window shows it. The window itself shows the recording loading.
     bool trace_refused = false;
-    if (rc == 0 && !o.open_trace.empty() && !app.open_trace(o.open_trace, headless, o.hold_loading)) {
+    if (rc == 0 && !o.open_trace.empty() && !app.open_trace(o.open_trace, headless, o.hold_loading && !o.screenshot.empty())) {
       std::fprintf(stderr, "devicescope: %s\n", app.ui().notice.c_str());
       trace_refused = true;
       if (o.screenshot.empty()) rc = 2;
