@@ -269,6 +269,14 @@ void bind_runtime(py::module_& m) {
     meta.link = r.backend().link().name;
     meta.version = "torch.profiler";
     meta.machine = r.device_count() > 0 ? r.backend().props(0).name : "host";
+    // A profiled window longer than the bounded log's (Note [Bounded event log]): its file says what it lacks.
+    const auto& kept_events = r.log().events();
+    const uint64_t first_kept_seq = kept_events.empty() ? r.log().last_seq() + 1 : kept_events.front().seq;
+    if (r.log().totals().events_dropped && first_seq < first_kept_seq) meta.events_dropped = first_kept_seq - std::max<uint64_t>(first_seq, 1);
+    const auto& kept_transfers = r.log().transfers();
+    const uint64_t first_kept_id = kept_transfers.empty() ? 0 : kept_transfers.front().id;
+    if (r.log().totals().transfers_dropped && first_kept_id && first_transfer_id < first_kept_id)
+      meta.transfers_dropped = first_kept_id - std::max<uint64_t>(first_transfer_id, 1);
     write_file_atomically(path, [&](std::ostream& out) { write_chrome_trace(events, transfers, meta, out); });
   });
 }
