@@ -1,0 +1,220 @@
+// From the generic pickle tree to MemorySnapshot: strings, frames and stacks are deduplicated by the
+// tree value they came from (a memoized value is one id however often the file refers to it).
+#include "snapshot/memory_snapshot.h"
+
+#include <unordered_map>
+
+#include "core/errors.h"
+
+namespace ds::snapshot {
+
+const char* block_state_name(BlockState s) {
+  switch (s) {
+    case BlockState::ActiveAllocated: return "active_allocated";
+    case BlockState::ActivePendingFree: return "active_pending_free";
+    case BlockState::Inactive: return "inactive";
+  }
+  return "?";
+}
+
+const char* trace_action_name(TraceAction a) {
+  switch (a) {
+    case TraceAction::Alloc: return "alloc";
+    case TraceAction::FreeRequested: return "free_requested";
+    case TraceAction::FreeCompleted: return "free_completed";
+    case TraceAction::SegmentAlloc: return "segment_alloc";
+    case TraceAction::SegmentFree: return "segment_free";
+    case TraceAction::SegmentMap: return "segment_map";
+    case TraceAction::SegmentUnmap: return "segment_unmap";
+    case TraceAction::Oom: return "oom";
+    case TraceAction::Snapshot: return "snapshot";
+    case TraceAction::Other: return "other";
+  }
+  return "?";
+}
+
+bool looks_like_pickle(std::string_view head) {
+  if (head.empty()) return false;
+  const unsigned char c = head[0];
+  return (c == 0x80 && head.size() >= 2 && uint8_t(head[1]) <= 5) || c == '(' || c == ']' || c == '}';
+}
+
+namespace {
+
+class Converter {
+ public:
+  Converter(const PickleDocument& doc, const std::string& name) : doc_(doc), name_(name) {}
+
+  MemorySnapshot run() {
+    const ValueId root = doc_.root;
+    if (doc_.is_sequence(root)) {  // 1.x: the list of segments itself
+      out_.format_major = 1;
+      read_segments(root);
+      return std::move(out_);
+    }
+    if (doc_.kind(root) != PickleKind::Dict)
+      fail(std::string("the file holds a ") + pickle_kind_name(doc_.kind(root)) + ", not a dict with \"segments\" or a list of segments");
+    const ValueId* segments = doc_.find(root, "segments");
+    if (!segments) fail("the dict has no \"segments\"");
+    read_segments(*segments);
+    if (const ValueId* traces = doc_.find(root, "device_traces")) {
+      if (!doc_.is_sequence(*traces)) fail("\"device_traces\" is not a list");
+      for (ValueId per_device : doc_.items(*traces)) {
+        if (!doc_.is_sequence(per_device)) fail("a device trace is not a list");
+        std::vector<SnapshotTraceEntry> entries;
+        entries.reserve(doc_.items(per_device).size());
+        for (ValueId e : doc_.items(per_device)) entries.push_back(trace_entry(e));
+        out_.device_traces.push_back(std::move(entries));
+      }
+    }
+    return std::move(out_);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    raise(ErrorKind::ValueError, name_ + ": not a PyTorch memory snapshot: " + what);
+  }
+  void need_dict(ValueId v, const char* what) const {
+    if (doc_.kind(v) != PickleKind::Dict) fail(std::string(what) + " is a " + pickle_kind_name(doc_.kind(v)) + ", not a dict");
+  }
+  int64_t int_field(ValueId dict, const char* key, int64_t fallback = 0) const {
+    const ValueId* v = doc_.find(dict, key);
+    if (!v || doc_.kind(*v) == PickleKind::None) return fallback;
+    if (doc_.kind(*v) == PickleKind::Bool) return doc_.as_bool(*v);
+    if (!doc_.is_int(*v)) fail(std::string("\"") + key + "\" is a " + pickle_kind_name(doc_.kind(*v)) + ", not an int");
+    return doc_.as_int(*v);
+  }
+  const std::string* text_field(ValueId dict, const char* key) const {
+    const ValueId* v = doc_.find(dict, key);
+    return v && doc_.is_text(*v) ? &doc_.as_text(*v) : nullptr;
+  }
+
+  uint32_t string_index(ValueId v) {
+    if (!doc_.is_text(v)) return 0;
+    auto [it, added] = strings_.try_emplace(v, uint32_t(out_.strings.size()));
+    if (added) out_.strings.push_back(doc_.as_text(v));
+    return it->second;
+  }
+  uint32_t frame_index(ValueId f) {
+    auto [it, added] = frames_.try_emplace(f, uint32_t(out_.frames.size()));
+    if (added) {
+      need_dict(f, "a frame");
+      SnapshotFrame fr;
+      if (const ValueId* v = doc_.find(f, "filename")) fr.filename = string_index(*v);
+      if (const ValueId* v = doc_.find(f, "name")) fr.name = string_index(*v);
+      fr.line = int_field(f, "line");
+      out_.frames.push_back(fr);
+    }
+    return it->second;
+  }
+  StackId stack(const ValueId* frames) {
+    if (!frames || !doc_.is_sequence(*frames) || doc_.items(*frames).empty()) return 0;
+    auto [it, added] = stacks_.try_emplace(*frames, StackId(out_.stack_begin.size() - 1));
+    if (added) {
+      for (ValueId f : doc_.items(*frames)) out_.stack_frames.push_back(frame_index(f));
+      out_.stack_begin.push_back(uint32_t(out_.stack_frames.size()));
+    }
+    return it->second;
+  }
+
+  void read_segments(ValueId list) {
+    if (!doc_.is_sequence(list)) fail("\"segments\" is not a list");
+    for (ValueId s : doc_.items(list)) {
+      need_dict(s, "a segment");
+      SnapshotSegment seg;
+      seg.device = int(int_field(s, "device"));
+      seg.address = uint64_t(int_field(s, "address"));
+      seg.total_size = uint64_t(int_field(s, "total_size"));
+      seg.allocated_size = uint64_t(int_field(s, "allocated_size"));
+      seg.active_size = uint64_t(int_field(s, "active_size"));
+      seg.requested_size = uint64_t(int_field(s, "requested_size"));
+      seg.stream = int_field(s, "stream");
+      const std::string* type = text_field(s, "segment_type");
+      seg.small_pool = type && *type == "small";
+      seg.is_expandable = int_field(s, "is_expandable") != 0;
+      seg.stack = stack(doc_.find(s, "frames"));
+      if (const ValueId* blocks = doc_.find(s, "blocks")) {
+        if (!doc_.is_sequence(*blocks)) fail("a segment's \"blocks\" is not a list");
+        uint64_t next_address = seg.address;  // 1.x blocks have no address: they tile the segment in order
+        for (ValueId b : doc_.items(*blocks)) {
+          seg.blocks.push_back(block(b, next_address));
+          next_address = seg.blocks.back().address + seg.blocks.back().size;
+        }
+      }
+      out_.segments.push_back(std::move(seg));
+    }
+  }
+
+  SnapshotBlock block(ValueId b, uint64_t default_address) {
+    need_dict(b, "a block");
+    SnapshotBlock blk;
+    blk.address = uint64_t(int_field(b, "address", int64_t(default_address)));
+    blk.size = uint64_t(int_field(b, "size"));
+    blk.requested_size = uint64_t(int_field(b, "requested_size"));
+    const std::string* state = text_field(b, "state");
+    if (!state) fail("a block has no \"state\"");
+    if (*state == "active_allocated") blk.state = BlockState::ActiveAllocated;
+    // PyTorch's docstring once called it "active_awaiting_free"; the allocator writes "active_pending_free".
+    else if (*state == "active_pending_free" || *state == "active_awaiting_free") blk.state = BlockState::ActivePendingFree;
+    else if (*state == "inactive") blk.state = BlockState::Inactive;
+    else fail("a block's state is \"" + state->substr(0, 60) + "\"");
+    blk.stack = stack(doc_.find(b, "frames"));
+    if (const ValueId* history = doc_.find(b, "history"); history && doc_.is_sequence(*history)) {
+      // 1.x: the allocations that share this block; the last one is the block's current owner.
+      uint64_t requested = 0;
+      for (ValueId h : doc_.items(*history)) {
+        need_dict(h, "a block history entry");
+        requested += uint64_t(int_field(h, "real_size"));
+        if (StackId s = stack(doc_.find(h, "frames"))) blk.stack = s;
+      }
+      if (blk.requested_size == 0) blk.requested_size = requested;
+    }
+    return blk;
+  }
+
+  SnapshotTraceEntry trace_entry(ValueId e) {
+    need_dict(e, "a trace entry");
+    SnapshotTraceEntry t;
+    const std::string* action = text_field(e, "action");
+    if (!action) fail("a trace entry has no \"action\"");
+    static const std::pair<const char*, TraceAction> kActions[] = {
+        {"alloc", TraceAction::Alloc}, {"free_requested", TraceAction::FreeRequested},
+        {"free_completed", TraceAction::FreeCompleted}, {"segment_alloc", TraceAction::SegmentAlloc},
+        {"segment_free", TraceAction::SegmentFree}, {"segment_map", TraceAction::SegmentMap},
+        {"segment_unmap", TraceAction::SegmentUnmap}, {"oom", TraceAction::Oom}, {"snapshot", TraceAction::Snapshot}};
+    for (const auto& [text, a] : kActions)
+      if (*action == text) t.action = a;
+    if (t.action == TraceAction::Other) ++out_.other_actions;
+    t.addr = uint64_t(int_field(e, "addr"));
+    t.size = uint64_t(int_field(e, "size"));
+    t.stream = int_field(e, "stream");
+    t.time_us = int_field(e, "time_us");
+    // Before "device_free" existed an oom entry carried the free bytes in "addr".
+    t.device_free = uint64_t(int_field(e, "device_free", t.action == TraceAction::Oom ? int64_t(t.addr) : 0));
+    t.stack = stack(doc_.find(e, "frames"));
+    return t;
+  }
+
+  const PickleDocument& doc_;
+  const std::string& name_;
+  MemorySnapshot out_;
+  std::unordered_map<ValueId, uint32_t> strings_, frames_;
+  std::unordered_map<ValueId, StackId> stacks_;
+};
+
+}  // namespace
+
+MemorySnapshot snapshot_from_pickle(const PickleDocument& doc, const std::string& name) {
+  return Converter(doc, name).run();
+}
+
+MemorySnapshot load_memory_snapshot(const std::string& path, LoadProgress* progress) {
+  MemorySnapshot s;
+  {
+    const PickleDocument doc = read_pickle_file(path, progress);
+    s = snapshot_from_pickle(doc, path);
+  }  // the tree goes before the caller sees the snapshot
+  return s;
+}
+
+}  // namespace ds::snapshot

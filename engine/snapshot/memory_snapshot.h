@@ -1,0 +1,97 @@
+// A PyTorch CUDA caching-allocator snapshot, typed: what torch.cuda.memory._snapshot() returns and
+// _dump_snapshot() pickles. Two forms exist:
+//   2.x: {"segments": [Segment], "device_traces": [[TraceEntry] per device], "allocator_settings": {...}}
+//        Segment: device, address, total_size, allocated_size, active_size, requested_size, stream,
+//                 segment_type ("large"/"small"), segment_pool_id, is_expandable, frames, blocks
+//        Block: address, size, requested_size, state ("active_allocated", "active_pending_free",
+//               "inactive"), frames
+//        TraceEntry: action, addr, size, stream, time_us, frames, device_free (oom), compile_context,
+//                    user_metadata
+//        Frame: {"filename", "line", "name"}
+//   1.x (1.13): a list of segments; a block carries "history": [{"addr", "real_size", "frames"}]
+//        instead of frames and requested_size, and there is no trace.
+// Fields a version lacks read as 0 / empty. Strings and frames are stored once (PyTorch shares
+// them and the pickle memoizes them): a stack is a range of frame indexes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "snapshot/pickle_reader.h"
+#include "trace/load_progress.h"
+
+namespace ds::snapshot {
+
+enum class BlockState : uint8_t { ActiveAllocated, ActivePendingFree, Inactive };
+const char* block_state_name(BlockState s);
+
+enum class TraceAction : uint8_t {
+  Alloc, FreeRequested, FreeCompleted, SegmentAlloc, SegmentFree, SegmentMap, SegmentUnmap, Oom, Snapshot, Other
+};
+const char* trace_action_name(TraceAction a);
+inline constexpr int kTraceActionCount = int(TraceAction::Other) + 1;
+
+using StackId = uint32_t;  // 0: no frames
+
+struct SnapshotFrame {
+  uint32_t filename = 0;  // index into MemorySnapshot::strings
+  uint32_t name = 0;
+  int64_t line = 0;
+};
+
+struct SnapshotBlock {
+  uint64_t address = 0;
+  uint64_t size = 0;
+  uint64_t requested_size = 0;
+  BlockState state = BlockState::Inactive;
+  StackId stack = 0;
+};
+
+struct SnapshotSegment {
+  int device = 0;
+  uint64_t address = 0;
+  uint64_t total_size = 0;
+  uint64_t allocated_size = 0;
+  uint64_t active_size = 0;
+  uint64_t requested_size = 0;
+  int64_t stream = 0;
+  bool small_pool = false;  // segment_type "small"
+  bool is_expandable = false;
+  StackId stack = 0;
+  std::vector<SnapshotBlock> blocks;
+};
+
+struct SnapshotTraceEntry {
+  TraceAction action = TraceAction::Other;
+  uint64_t addr = 0;
+  uint64_t size = 0;
+  int64_t stream = 0;
+  int64_t time_us = 0;
+  uint64_t device_free = 0;  // oom: free bytes on the device when it happened
+  StackId stack = 0;
+};
+
+struct MemorySnapshot {
+  int format_major = 2;  // 1: the list-of-segments form
+  std::vector<std::string> strings{""};  // strings[0] is ""
+  std::vector<SnapshotFrame> frames;
+  std::vector<uint32_t> stack_frames;    // frames of all stacks, innermost first (as PyTorch lists them)
+  std::vector<uint32_t> stack_begin{0, 0};  // stack s is stack_frames[stack_begin[s], stack_begin[s+1])
+  std::vector<SnapshotSegment> segments;
+  std::vector<std::vector<SnapshotTraceEntry>> device_traces;  // index: device
+  uint64_t other_actions = 0;  // trace entries with an action this reader does not know
+
+  size_t stack_size(StackId s) const { return stack_begin[s + 1] - stack_begin[s]; }
+  const SnapshotFrame& stack_frame(StackId s, size_t i) const { return frames[stack_frames[stack_begin[s] + i]]; }
+};
+
+// ValueError "<name>: not a PyTorch memory snapshot: <what>" when the tree is not one of the forms.
+MemorySnapshot snapshot_from_pickle(const PickleDocument& doc, const std::string& name);
+// read_pickle_file + snapshot_from_pickle; the pickle tree is released before returning.
+MemorySnapshot load_memory_snapshot(const std::string& path, LoadProgress* progress = nullptr);
+
+// Whether the first bytes look like a pickle (0x80 PROTO, or a protocol-0/1 container opcode).
+bool looks_like_pickle(std::string_view head);
+
+}  // namespace ds::snapshot
