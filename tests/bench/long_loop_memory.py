@@ -25,7 +25,7 @@ start, t0 = rss_mb(), time.perf_counter()
 growth_at = {}
 done = 0
 while done < OPS:
-    for _ in range(50):  # 100 ops per round: 49 on cpu, 49 on cuda, one copy and its add
+    for _ in range(49):  # 100 ops per round: 49 on cpu, 49 on cuda, one copy and its add
         x = x + 1
         y = y + 1
     y = x.to("cuda") + 0
