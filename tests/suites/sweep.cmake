@@ -1,4 +1,4 @@
-# Random conformance sweep (tests/sweep): 1,000 generated PyTorch programs with a fixed seed, run under real
+# Random conformance sweeps (tests/sweep): generated PyTorch programs with a fixed seed, run under real
 # PyTorch 1.13 and under `devicescope run`, compared per program. Any number by hand:
 #   /usr/bin/python3 tests/sweep/run_sweep.py build/app/devicescope --count 5000 --seed 7
 # Included from tests/CMakeLists.txt, so CMAKE_CURRENT_SOURCE_DIR is tests/.
@@ -12,4 +12,11 @@ if(TARGET ds_python)
                    --count 1000 --seed 1 --batch 50 --jobs 2)
   # 77: real PyTorch missing outside CI (skipped); with CI set the runner fails instead.
   set_tests_properties(sweep_1000 PROPERTIES TIMEOUT 1200 SKIP_RETURN_CODE 77 LABELS "sweep;python")
+  # Op programs (tests/sweep/gen_ops.py): random calls over the op registry (engine/python/torch/_ops/op_table.py)
+  # in every form (torch.NAME, methods, NAME_, out=), views and strides, promotion, broadcasting and errors.
+  # Any number by hand: run_sweep.py build/app/devicescope --kind ops --count 20000 --seed 7
+  add_test(NAME sweep_ops_2000
+           COMMAND ${DS_SWEEP_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/sweep/run_sweep.py $<TARGET_FILE:devicescope>
+                   --kind ops --count 2000 --seed 1 --batch 250 --jobs 2)
+  set_tests_properties(sweep_ops_2000 PROPERTIES TIMEOUT 1200 SKIP_RETURN_CODE 77 LABELS "sweep;python")
 endif()

@@ -72,7 +72,8 @@ def _unpacked(held):
     return {k: (v.unpack() if isinstance(v, graph.SavedOutput) else v) for k, v in held.items()}
 
 
-def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=None, save=None):
+def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=None, save=None,
+           number_operand=True):
     """a op b. compute(x, y) works on numpy arrays in the math dtype. save(a, b, result, need_a, need_b)
     returns what PyTorch's node saves ({name: value}, see graph.attach); grad(g, like_a, like_b, saved)
     returns the gradients of a and b from those alone (like_x: _Like, or None when x needs no gradient).
@@ -83,7 +84,7 @@ def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=
             return binary_inplace(name, out, b, compute, grad, out_dtype, math_dtype, save=save)
         # out= of another tensor: op(a, b) computed out of place, then PyTorch's out= rules (out.py)
         return O.write_out(_public_name(name), lambda: binary(name, a, b, compute, grad, out_dtype, math_dtype,
-                                                              save=save), tensors, out)
+                                                              save=save, number_operand=number_operand), tensors, out)
     dev = C.elementwise_device(tensors)
     C.check_virtual(*tensors)
     pt = C.result_type(a, b)
@@ -93,7 +94,8 @@ def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=
     npd = C.compute_dtype(mdt)
     with fp_quiet():
         res = compute(C.values_of(a, npd), C.values_of(b, npd))
-    result = C.make_pointwise(res, odt, dev, (a, b))
+    # number_operand=False: ATen runs this form as a unary op (pow.Tensor_Scalar): b takes no part in the layout
+    result = C.make_pointwise(res, odt, dev, (a, b) if number_operand else tuple(tensors))
     if grad is not None and odt.is_floating_point and C.needs_grad(a, b):
         la, lb = _like(a), _like(b)
         saved = save(a, b, result, la is not None, lb is not None) if save else None
@@ -286,7 +288,7 @@ def _save_div(a, b, r, need_a, need_b):
 
 
 def _int_div(x, y, trunc):
-    if np.any(y == 0):
+    if np.broadcast(x, y).size and np.any(y == 0):
         raise RuntimeError("ZeroDivisionError")
     if trunc:
         return np.trunc(np.true_divide(x, y)).astype(x.dtype)
@@ -308,8 +310,8 @@ def remainder(a, b, out=None):
     def compute(x, y):
         if x.dtype == np.bool_:
             raise RuntimeError("\"remainder_cpu\" not implemented for 'Bool'")
-        if not np.issubdtype(x.dtype, np.floating) and np.any(y == 0):
-            raise RuntimeError("ZeroDivisionError")
+        if not np.issubdtype(x.dtype, np.floating) and np.broadcast(x, y).size and np.any(y == 0):
+            raise RuntimeError("ZeroDivisionError")  # (an empty result divides nothing)
         return np.mod(x, y)
 
     def grad(g, la, lb, s):
@@ -326,8 +328,8 @@ def fmod(a, b, out=None):
     def compute(x, y):
         if x.dtype == np.bool_:
             raise RuntimeError("\"fmod_cpu\" not implemented for 'Bool'")
-        if not np.issubdtype(x.dtype, np.floating) and np.any(y == 0):
-            raise RuntimeError("ZeroDivisionError")
+        if not np.issubdtype(x.dtype, np.floating) and np.broadcast(x, y).size and np.any(y == 0):
+            raise RuntimeError("ZeroDivisionError")  # (an empty result divides nothing)
         return np.fmod(x, y)
     return binary("FmodBackward1" if isinstance(b, C.Tensor) else "FmodBackward0", a, b, compute, grad, out=out,
                   save=_save_for_other)
@@ -361,7 +363,7 @@ def pow(a, b, out=None):  # noqa: A001
         name = "PowBackward0"   # pow.Tensor_Scalar: the exponent is a plain Scalar
     else:
         name = "PowBackward2"   # pow.Scalar (number ** tensor, Tensor.__rpow__)
-    return binary(name, a, b, compute, grad, out=out, save=_save_pow)
+    return binary(name, a, b, compute, grad, out=out, save=_save_pow, number_operand=isinstance(b, C.Tensor))
 
 
 def _save_pow(a, b, r, need_a, need_b):

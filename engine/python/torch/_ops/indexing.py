@@ -260,6 +260,8 @@ def index_select(x, dim, index):
     C.check_virtual(x)
     iv = C.read(index).reshape(-1)
     size = x._impl.sizes[d] if x._impl.dim else 1
+    if size == 0 and iv.size and x._impl.dim > 1:  # (ATen's matrix path; vectors report the index)
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if iv.size and (iv.max() >= size or iv.min() < -size):
         bad = int(iv.max()) if iv.max() >= size else int(iv.min())
         raise IndexError(f"index out of range in self")
@@ -327,6 +329,10 @@ def _scatter_values(x, dim, index, src, reduce=None):
     sv = C.read(src) if isinstance(src, C.Tensor) else np.full(iv.shape, src)
     sv = sv.reshape(1) if sv.ndim == 0 else sv
     sv = sv[tuple(slice(0, s) for s in iv.shape)]
+    size = xv.shape[d] if xv.ndim else 1
+    bad = iv[(iv >= size) | (iv < -size)] if iv.size else iv
+    if bad.size:
+        raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {d} with size {size}")
     idx = list(np.indices(iv.shape, sparse=True))
     idx[d] = iv
     idx = tuple(idx)
@@ -460,7 +466,12 @@ def argwhere(x):
 
 def take(x, index):
     xv = C.read(x).reshape(-1)
-    return C.make(xv[C.read(index)], C.dtype_of(x), C.device_of(x))
+    iv = C.read(index)
+    n = xv.size
+    bad = iv[(iv >= n) | (iv < -n)] if iv.size else iv
+    if bad.size:
+        raise IndexError(f"out of range: tried to access index {int(bad.reshape(-1)[0])} on a tensor of {n} elements.")
+    return C.make(xv[iv], C.dtype_of(x), C.device_of(x))
 
 
 def sort(x, dim=-1, descending=False, stable=False):

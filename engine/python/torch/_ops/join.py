@@ -123,6 +123,12 @@ def flip(x, dims):
 
 def roll(x, shifts, dims=None):
     C.check_virtual(x)
+    if dims is not None:
+        if x._impl.dim == 0:
+            d0 = dims[0] if isinstance(dims, (list, tuple)) else dims
+            raise IndexError(f"Dimension specified as {d0} but tensor has no dimensions")
+        dims = tuple(C.wrap_dim(d, x._impl.dim) for d in dims) if isinstance(dims, (list, tuple)) \
+            else C.wrap_dim(dims, x._impl.dim)
     res = np.roll(C.read(x), shifts, axis=dims)
     out = C.make(res, C.dtype_of(x), C.device_of(x))
     if C.needs_grad(x):

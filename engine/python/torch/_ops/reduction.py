@@ -1,6 +1,7 @@
 # Reductions (sum, mean, prod, var/std, max/min/amax/argmax, all/any, norm, logsumexp), scans (cumsum)
 # and softmax/log_softmax, with dim/keepdim/dtype arguments, PyTorch's result dtypes and autograd.
 import builtins as _b
+import warnings as _warnings
 
 import numpy as np
 
@@ -162,7 +163,8 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     corr = _correction(unbiased, correction)
     dims = _dims(x, dim)
     xv = C.values_of(x, np.float64)
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"), _warnings.catch_warnings():
+        _warnings.simplefilter("ignore", RuntimeWarning)  # (no degrees of freedom: NaN, silently, as in PyTorch)
         res = np.var(xv, axis=_axis(dims), ddof=corr, keepdims=keepdim)
     shape = x._impl.sizes
     n = 1
@@ -270,8 +272,8 @@ def _amax(x, dim, keepdim, is_max):
     dims = _dims(x, dim)
     name = "amax" if is_max else "amin"
     _empty_check(x, name, dims)
-    for d in dims or ():
-        if x._impl.sizes[d] == 0:
+    for d in (() if dims is None else dim if isinstance(dim, (list, tuple)) else (dim,)):
+        if x._impl.sizes[C.wrap_dim(d, x._impl.dim)] == 0:  # (the message names the dim as given)
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     xv = C.values_of(x, C.compute_dtype(xdt))
     f = np.max if is_max else np.min
@@ -308,7 +310,7 @@ def _arg(x, dim, keepdim, f, name):
     xv = C.values_of(x, C.compute_dtype(xdt))
     if dim is None:
         if x._impl.numel == 0:
-            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
         r = f(xv.reshape(-1))
         if keepdim:
             r = np.reshape(r, (1,) * x._impl.dim)
@@ -364,9 +366,9 @@ def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
 
 def logsumexp(x, dim, keepdim=False):
     dev, xdt = _prep(x)
-    dims = C.dims_arg(dim, x._impl.dim)
+    dims = _dims(x, dim)  # (0-dim: dim 0 or -1, reduces nothing)
     xv = C.values_of(x, np.float64)
-    m = np.max(xv, axis=_axis(dims), keepdims=True)
+    m = np.max(xv, axis=_axis(dims), keepdims=True, initial=-np.inf)  # (an empty slice gives -inf)
     m = np.where(np.isfinite(m), m, 0.0)
     with np.errstate(all="ignore"):
         res = np.log(np.sum(np.exp(xv - m), axis=_axis(dims), keepdims=True)) + m

@@ -176,14 +176,28 @@ class Op:
             O.check_dtype(rule, input_dtype, out, input_dtype)
         elif expected is not None:
             O.check_dtype(rule, expected, out, input_dtype)
+        if self.name == "nan_to_num" and not C.dtype_of(first).is_floating_point:
+            O.resize_output(out, tuple(first._impl.sizes))  # ATen: resize_output + copy_, no TensorIterator
+            out.copy_(first)
+            return out
         if pointwise:
             # TensorIterator resizes out (laid out like the result) before the kernel runs: a kernel error
             # leaves out resized
-            O.resize_like_pointwise(out, shape, operands)
+            # (numbers are TensorIterator operands of binary ops only: clamp, pow(Tensor, Scalar) are unary)
+            unary_form = self.kind == "unary" or (self.name == "pow" and not isinstance(values.get("exponent"), C.Tensor))
+            O.resize_like_pointwise(out, shape, [v for v in operands if isinstance(v, C.Tensor)] if unary_form
+                                    else operands)
             result = self.call(values)
             O.check_device(result, out)
             O.check_dtype(rule, C.dtype_of(result), out, input_dtype)
             return O.store(result, out)
+        if self.name == "index_select":  # ATen checks out's dtype, resizes it, then checks each index
+            O.check_dtype(rule, input_dtype, out, input_dtype)
+            x, index, d = values["input"], values["index"], values["dim"]
+            sizes = list(x._impl.sizes)
+            if sizes:
+                sizes[C.wrap_dim(d, len(sizes))] = index._impl.numel
+            O.resize_output(out, tuple(sizes))
         result = self.call(values)  # (the kernel's own shape checks come first)
         O.check_device(result, out)
         checked_in_kernel = rule in ("exact", "index_select") or (rule == "cat" and self.name == "cat")

@@ -365,7 +365,8 @@ def select(x, dim, index):
     d = C.wrap_dim(dim, nd)
     size = x._impl.sizes[d]
     if index < -size or index >= size:
-        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+        raise IndexError(f"select(): index {index} out of range for tensor of size {_fmt(x._impl.sizes)} at "
+                         f"dimension {d}")
     saved = {"dim": dim, "index": index, "self_sym_sizes": tuple(x._impl.sizes)}
     if index < 0:
         index += size
@@ -474,7 +475,7 @@ def split(x, split_size_or_sections, dim=0):
         s = split_size_or_sections
         if s <= 0 and size > 0:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
-        sections = [s] * (size // s) + ([size % s] if size % s else []) if s > 0 else [0]
+        sections = ([s] * (size // s) + ([size % s] if size % s else []) if s > 0 else [0]) or [0]  # (empty: one piece)
         name = "SplitBackward0"
         saved = {"dim": dim, "self_sym_sizes": tuple(x._impl.sizes), "split_size": s}
     else:

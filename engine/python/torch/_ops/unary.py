@@ -86,12 +86,17 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
 # CPU kernels that PyTorch does not build for some dtypes: (kernel name in its message, refused kind).
 _KERNEL_SUPPORT = {"floor": ("floor_vml_cpu", "bool"), "ceil": ("ceil_vml_cpu", "bool"),
                    "trunc": ("trunc_vml_cpu", "bool"), "round": ("round_vml_cpu", "bool"),
-                   "frac": ("frac_cpu", "integral"), "abs": ("abs_cpu", "bool")}
+                   "frac": ("frac_cpu", "integral"), "abs": ("abs_cpu", "bool"),
+                   "bitwise_not": ("bitwise_not_cpu", "floating")}
 
 
 def _check_kernel(op, x):
     kernel, refused = _KERNEL_SUPPORT[op]
     d = C.dtype_of(x)
+    if refused == "floating":
+        if d.is_floating_point:
+            raise RuntimeError(f"\"{kernel}\" not implemented for '{O.scalar_name(d)}'")
+        return
     if d is D.bool or (refused == "integral" and not d.is_floating_point):
         raise RuntimeError(f"\"{kernel}\" not implemented for '{O.scalar_name(d)}'")
 
@@ -269,8 +274,6 @@ def logical_not(x, out=None):
 
 
 def bitwise_not(x, out=None):
-    if C.dtype_of(x).is_floating_point:
-        raise RuntimeError(f"\"bitwise_not_cpu\" not implemented for '{O.scalar_name(C.dtype_of(x))}'")
     return unary("bitwise_not", x, np.invert, None, out=out)
 
 
@@ -321,10 +324,15 @@ def clamp(x, min=None, max=None, out=None):  # noqa: A002
         odt_final = xdt
 
     def compute(v):
-        lo = -np.inf if min is None else min
-        hi = np.inf if max is None else max
-        r = np.minimum(np.maximum(v, lo), hi)
-        return r if min is None or max is None or min <= max else np.full_like(v, hi)
+        # the bounds in the compute dtype first, as ATen casts them (uint8: -1 is 255)
+        lo = None if min is None else np.asarray(min).astype(v.dtype)
+        hi = None if max is None else np.asarray(max).astype(v.dtype)
+        r = v
+        if lo is not None:
+            r = np.maximum(r, lo)
+        if hi is not None:
+            r = np.minimum(r, hi)
+        return r if lo is None or hi is None or lo <= hi else np.full_like(v, hi)
 
     def grad(g, x_, r):
         mask = None
