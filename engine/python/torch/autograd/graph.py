@@ -353,12 +353,46 @@ def _apply_output_hooks(node, buf):
                 t._grad = g if t._grad is None else t._grad + g
 
 
+def _obeys_layout_contract(grad, var):
+    """torch/csrc/autograd/utils/grad_layout_contract.h: a dense leaf's .grad has the leaf's strides (dims of
+    size 1 aside); any other leaf's .grad is contiguous."""
+    from .._ops.layout import is_non_overlapping_and_dense
+    g, v = grad._impl, var._impl
+    if is_non_overlapping_and_dense(v.sizes, v.strides):
+        for size, gs, vs in zip(g.sizes, g.strides, v.strides):
+            if (size != 1 and gs != vs) or (size == 1 and gs == 0):
+                return False
+        return True
+    return g.is_contiguous
+
+
+def _clone_obey_contract(grad, var):
+    """clone_obey_contract: a copy of grad laid out like a dense leaf (else contiguous), without history."""
+    import _devicescope_C as _E
+    from .._ops import _core as C
+    from .._ops.layout import is_non_overlapping_and_dense
+    v = var._impl
+    if not is_non_overlapping_and_dense(v.sizes, v.strides):
+        g = grad._impl
+        return C.wrap(_E.clone(g) if g.is_contiguous else _E.contiguous(g))
+    base = C.new_empty((grad._impl.numel,), C.dtype_of(grad), C.device_of(grad), False, grad._impl.is_virtual)
+    out = C.wrap(_E.as_strided(base._impl, v.sizes, v.strides, 0))
+    _E.copy_(out._impl, grad._impl, False)
+    return out
+
+
 def _accumulate(var, grad, owned, create_graph):
     if grad is None:
         return
     if var._grad is None:
-        if not create_graph and (not owned or grad._grad_fn is not None):
-            grad = grad.detach().clone() if not owned else grad.detach()
+        if not create_graph:
+            # AccumulateGrad: the incoming gradient is stolen only when nothing else holds it and it obeys
+            # the layout contract; otherwise .grad is a copy in the leaf's layout (nn.Linear's weight.grad
+            # stays contiguous whatever layout the backward produced).
+            if not owned or not _obeys_layout_contract(grad, var):
+                grad = _clone_obey_contract(grad, var)
+            elif grad._grad_fn is not None:
+                grad = grad.detach()
         var.grad = grad
     elif create_graph:
         var.grad = var._grad + grad
