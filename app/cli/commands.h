@@ -33,6 +33,7 @@ Command devices_command();
 Command bench_command();
 Command run_command();  // devicescope run SCRIPT.py (cmd_run.cpp)
 Command lessons_command();  // devicescope lessons [--list] [--check] (cmd_lessons.cpp)
+Command inspect_command();  // devicescope inspect FILE [--json] (cmd_inspect.cpp)
 
 // No subcommand: open the desktop app (or say why it cannot).
 int run_default(const BackendFlags& flags);

@@ -102,7 +102,7 @@ class ByteSource {
     for (;;) {
       const char c = char(byte());
       if (c == '\n') return s;
-      if (s.size() > 4096) fail("a text argument longer than 4096 bytes", offset());
+      if (s.size() > (size_t(1) << 20)) fail("a text argument longer than 1 MiB", offset());
       s.push_back(c);
     }
   }
@@ -171,7 +171,6 @@ const char* refused_opcode_name(uint8_t op) {
     case 0x91: return "FROZENSET";
     case 0x97: return "NEXT_BUFFER";
     case 0x98: return "READONLY_BUFFER";
-    case 'V': return "UNICODE";
     default: return nullptr;
   }
 }
@@ -240,6 +239,29 @@ class Unpickler {
     if (index >= memo_.size() || memo_[size_t(index)] == kUnset) in_.fail("memo index " + std::to_string(index) + " was never stored", at);
     push(memo_[size_t(index)]);
   }
+  // Nesting depth: a child is complete before it is added (pickle builds bottom-up), so one number
+  // per container, raised as children arrive, is the depth of the finished tree.
+  uint32_t depth(ValueId v) const {
+    const PickleKind k = doc_.kind(v);
+    if (k != PickleKind::List && k != PickleKind::Tuple && k != PickleKind::Dict) return 0;
+    return depth_[doc_.at(v).bits];
+  }
+  ValueId container(PickleKind kind, std::vector<ValueId> items, uint64_t at) {
+    uint32_t d = 1;
+    for (ValueId v : items) d = std::max(d, depth(v) + 1);
+    check_depth(d, at);
+    const ValueId id = doc_.add_container(kind, std::move(items));
+    depth_.push_back(d);
+    return id;
+  }
+  void added_children(ValueId c, const ValueId* begin, const ValueId* end, uint64_t at) {
+    uint32_t& d = depth_[doc_.at(c).bits];
+    for (const ValueId* v = begin; v != end; ++v) d = std::max(d, depth(*v) + 1);
+    check_depth(d, at);
+  }
+  void check_depth(uint32_t d, uint64_t at) {
+    if (d > limits_.max_depth) in_.fail("containers nested more than " + std::to_string(limits_.max_depth) + " deep", at);
+  }
   ValueId make_int(int64_t v) { return doc_.add(PickleKind::Int, uint64_t(v)); }
   // LONG1/LONG4: little-endian two's complement of n bytes; only what fits in 64 bits.
   ValueId long_bytes(uint64_t n, uint64_t at) {
@@ -265,6 +287,35 @@ class Unpickler {
     in_.take(n, s);
     return doc_.add_text(kind, std::move(s));
   }
+  // Protocol 0 strings: bytes are Latin-1 code points, \uXXXX and \UXXXXXXXX escape the rest; out as UTF-8.
+  std::string raw_unicode_escape(const std::string& in, uint64_t at) {
+    std::string out;
+    auto put = [&](uint32_t cp) {
+      if (cp > 0x10FFFF) in_.fail("a \\U escape beyond Unicode", at);
+      if (cp < 0x80) out.push_back(char(cp));
+      else if (cp < 0x800) { out.push_back(char(0xC0 | (cp >> 6))); out.push_back(char(0x80 | (cp & 0x3F))); }
+      else if (cp < 0x10000) { out.push_back(char(0xE0 | (cp >> 12))); out.push_back(char(0x80 | ((cp >> 6) & 0x3F))); out.push_back(char(0x80 | (cp & 0x3F))); }
+      else { out.push_back(char(0xF0 | (cp >> 18))); out.push_back(char(0x80 | ((cp >> 12) & 0x3F))); out.push_back(char(0x80 | ((cp >> 6) & 0x3F))); out.push_back(char(0x80 | (cp & 0x3F))); }
+    };
+    for (size_t i = 0; i < in.size(); ++i) {
+      const size_t digits = (in[i] == '\\' && i + 1 < in.size()) ? (in[i + 1] == 'u' ? 4 : in[i + 1] == 'U' ? 8 : 0) : 0;
+      if (digits == 0) {
+        put(uint8_t(in[i]));
+        continue;
+      }
+      if (i + 2 + digits > in.size()) in_.fail("a truncated \\u escape", at);
+      uint32_t cp = 0;
+      for (size_t k = 0; k < digits; ++k) {
+        const char c = in[i + 2 + k];
+        const int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (v < 0) in_.fail("a malformed \\u escape", at);
+        cp = cp * 16 + uint32_t(v);
+      }
+      put(cp);
+      i += 1 + digits;
+    }
+    return out;
+  }
   int64_t parse_decimal(const std::string& s, uint64_t at) {
     try {
       size_t used = 0;
@@ -288,15 +339,15 @@ class Unpickler {
         if (marks_.size() >= limits_.max_marks) in_.fail("more than " + std::to_string(limits_.max_marks) + " nested MARKs", at);
         marks_.push_back(stack_.size());
         return;
-      case '}': push(doc_.add_container(PickleKind::Dict)); return;
-      case ']': push(doc_.add_container(PickleKind::List)); return;
-      case ')': push(doc_.add_container(PickleKind::Tuple)); return;
-      case 'l': push(doc_.add_container(PickleKind::List, pop_mark(at))); return;
-      case 't': push(doc_.add_container(PickleKind::Tuple, pop_mark(at))); return;
+      case '}': push(container(PickleKind::Dict, {}, at)); return;
+      case ']': push(container(PickleKind::List, {}, at)); return;
+      case ')': push(container(PickleKind::Tuple, {}, at)); return;
+      case 'l': push(container(PickleKind::List, pop_mark(at), at)); return;
+      case 't': push(container(PickleKind::Tuple, pop_mark(at), at)); return;
       case 'd': {
         std::vector<ValueId> kv = pop_mark(at);
         if (kv.size() % 2) in_.fail("DICT with an odd number of items", at);
-        push(doc_.add_container(PickleKind::Dict, std::move(kv)));
+        push(container(PickleKind::Dict, std::move(kv), at));
         return;
       }
       case 0x85: case 0x86: case 0x87: {  // TUPLE1..3
@@ -304,12 +355,15 @@ class Unpickler {
         if (stack_.size() < stack_floor() + n) in_.fail("TUPLE" + std::to_string(n) + " with too few values", at);
         std::vector<ValueId> items(stack_.end() - long(n), stack_.end());
         stack_.resize(stack_.size() - n);
-        push(doc_.add_container(PickleKind::Tuple, std::move(items)));
+        push(container(PickleKind::Tuple, std::move(items), at));
         return;
       }
       case 's': {  // SETITEM
         const ValueId v = pop(at), k = pop(at);
-        std::vector<ValueId>& d = doc_.mutable_items(top_container(PickleKind::Dict, at, "SETITEM"));
+        const ValueId c = top_container(PickleKind::Dict, at, "SETITEM");
+        const ValueId kv[2] = {k, v};
+        added_children(c, kv, kv + 2, at);
+        std::vector<ValueId>& d = doc_.mutable_items(c);
         d.push_back(k);
         d.push_back(v);
         return;
@@ -317,18 +371,24 @@ class Unpickler {
       case 'u': {  // SETITEMS
         std::vector<ValueId> kv = pop_mark(at);
         if (kv.size() % 2) in_.fail("SETITEMS with an odd number of items", at);
-        std::vector<ValueId>& d = doc_.mutable_items(top_container(PickleKind::Dict, at, "SETITEMS"));
+        const ValueId c = top_container(PickleKind::Dict, at, "SETITEMS");
+        added_children(c, kv.data(), kv.data() + kv.size(), at);
+        std::vector<ValueId>& d = doc_.mutable_items(c);
         d.insert(d.end(), kv.begin(), kv.end());
         return;
       }
       case 'a': {  // APPEND
         const ValueId v = pop(at);
-        doc_.mutable_items(top_container(PickleKind::List, at, "APPEND")).push_back(v);
+        const ValueId c = top_container(PickleKind::List, at, "APPEND");
+        added_children(c, &v, &v + 1, at);
+        doc_.mutable_items(c).push_back(v);
         return;
       }
       case 'e': {  // APPENDS
         std::vector<ValueId> items = pop_mark(at);
-        std::vector<ValueId>& l = doc_.mutable_items(top_container(PickleKind::List, at, "APPENDS"));
+        const ValueId c = top_container(PickleKind::List, at, "APPENDS");
+        added_children(c, items.data(), items.data() + items.size(), at);
+        std::vector<ValueId>& l = doc_.mutable_items(c);
         l.insert(l.end(), items.begin(), items.end());
         return;
       }
@@ -360,6 +420,7 @@ class Unpickler {
         push(doc_.add(PickleKind::Float, bits));
         return;
       }
+      case 'V': push(doc_.add_text(PickleKind::String, raw_unicode_escape(in_.line(), at))); return;  // UNICODE (protocol 0)
       case 0x8c: push(text(PickleKind::String, in_.byte(), at)); return;             // SHORT_BINUNICODE
       case 'X': push(text(PickleKind::String, in_.little_endian(4), at)); return;    // BINUNICODE
       case 0x8d: push(text(PickleKind::String, in_.little_endian(8), at)); return;   // BINUNICODE8
@@ -408,6 +469,7 @@ class Unpickler {
   std::vector<ValueId> stack_;
   std::vector<size_t> marks_;
   std::vector<ValueId> memo_;
+  std::vector<uint32_t> depth_;  // by container index
 };
 
 class Fd {

@@ -36,6 +36,7 @@ struct PickleLimits {
   uint64_t max_file_bytes = uint64_t(64) << 30;  // refuse larger files unread
   size_t max_stack = size_t(1) << 20;            // values waiting on the unpickler's stack
   size_t max_marks = 1024;                       // open MARKs: how deeply MARK-built containers nest
+  uint32_t max_depth = 512;                      // containers inside containers (a snapshot needs about 6)
 };
 
 class PickleDocument {

@@ -1,0 +1,238 @@
+// `devicescope inspect FILE [--json]`: a headless summary of a file the app opens - a PyTorch memory
+// snapshot (torch.cuda.memory._dump_snapshot pickle, 2.x or 1.x form), a DeviceScope recording
+// (`run --trace` Chrome trace JSON, `run --csv` transfers CSV) or a bench sweep JSON. Exit 2 with
+// the loader's message on a file it refuses; opening a snapshot never runs code (snapshot/pickle_reader.h).
+//
+// JSON keys (scripts read them; keep in step with the README):
+//   file             the path given
+//   kind             "pytorch-snapshot" | "devicescope-trace" | "devicescope-csv" | "devicescope-bench"
+//   format           "pickle-2.x" | "pickle-1.x" | "chrome-trace" | "csv" | "bench-json"
+//   devices          [{device ("cuda:0", "pinned", ...), segments (snapshot only, else null),
+//                      live_blocks, allocated_bytes, reserved_bytes (now: at the snapshot / the end of the recording),
+//                      peak_allocated_bytes, peak_reserved_bytes,
+//                      peak_allocated_at, peak_reserved_at: null when the peak is the state before the trace
+//                      or there is no trace; snapshot {"entry": index in the device trace, "time_us": ...};
+//                      recording {"seq": event seq, "time_ns": ...}}]
+//   top_owners       up to ten [{owner, bytes, blocks}], largest first. Snapshot: live active_allocated blocks
+//                    by innermost user frame "file:line name"; recording: storages live at the moment the
+//                    total live bytes peaked, by owner name ("<unnamed>" when none)
+//   events           number of events (snapshot: trace entries); event_counts {kind or action: n}
+//   transfers        number of transfers (0 for a snapshot); transfer_bytes
+//   snapshot only:   distinct_frames, distinct_stacks, other_actions (unknown trace actions)
+//   bench only:      points, backend, simulated
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/sweep_io.h"
+#include "cli/commands.h"
+#include "core/format.h"
+#include "snapshot/memory_snapshot.h"
+#include "snapshot/snapshot_summary.h"
+#include "trace/load_trace.h"
+
+namespace ds::cli {
+namespace {
+
+using nlohmann::json;
+
+struct InspectArgs {
+  std::string path;
+  bool json = false;
+};
+
+json snapshot_report(const std::string& path) {
+  const snapshot::MemorySnapshot s = snapshot::load_memory_snapshot(path);
+  const snapshot::SnapshotSummary sum = snapshot::summarize_snapshot(s);
+  json out = {{"file", path}, {"kind", "pytorch-snapshot"}, {"format", sum.format_major == 1 ? "pickle-1.x" : "pickle-2.x"}};
+  auto at = [](int64_t entry, int64_t time_us) -> json {
+    if (entry < 0) return nullptr;
+    return {{"entry", entry}, {"time_us", time_us}};
+  };
+  json devices = json::array();
+  for (const snapshot::DeviceSummary& d : sum.devices)
+    devices.push_back({{"device", "cuda:" + std::to_string(d.device)}, {"segments", d.segments},
+                       {"live_blocks", d.live_blocks}, {"allocated_bytes", d.allocated_bytes},
+                       {"reserved_bytes", d.reserved_bytes}, {"peak_allocated_bytes", d.peak_allocated},
+                       {"peak_reserved_bytes", d.peak_reserved},
+                       {"peak_allocated_at", at(d.peak_allocated_entry, d.peak_allocated_time_us)},
+                       {"peak_reserved_at", at(d.peak_reserved_entry, d.peak_reserved_time_us)}});
+  out["devices"] = devices;
+  json owners = json::array();
+  for (const snapshot::OwnerBytes& o : sum.top_owners) owners.push_back({{"owner", o.owner}, {"bytes", o.bytes}, {"blocks", o.blocks}});
+  out["top_owners"] = owners;
+  out["events"] = sum.trace_entries;
+  json counts = json::object();
+  for (int a = 0; a < snapshot::kTraceActionCount; ++a)
+    if (sum.action_counts[size_t(a)]) counts[snapshot::trace_action_name(snapshot::TraceAction(a))] = sum.action_counts[size_t(a)];
+  out["event_counts"] = counts;
+  out["transfers"] = 0;
+  out["transfer_bytes"] = 0;
+  out["distinct_frames"] = sum.distinct_frames;
+  out["distinct_stacks"] = sum.distinct_stacks;
+  out["other_actions"] = s.other_actions;
+  return out;
+}
+
+struct PlaceFigures {
+  uint64_t live_blocks = 0, allocated = 0, reserved = 0, peak_allocated = 0, peak_reserved = 0;
+  json peak_allocated_at = nullptr, peak_reserved_at = nullptr;
+};
+
+json recording_report(const std::string& path, const LoadedTrace& t) {
+  json out = {{"file", path}, {"kind", t.format == "csv" ? "devicescope-csv" : "devicescope-trace"}, {"format", t.format}};
+  std::map<std::string, PlaceFigures> places;
+  struct Live { uint64_t bytes; std::string place; const std::string* label; };
+  std::unordered_map<uint64_t, Live> live;
+  uint64_t live_total = 0, best_total = 0;
+  std::unordered_map<uint64_t, Live> at_best;
+  std::map<std::string, uint64_t> counts;
+  for (const Event& e : t.events) {
+    ++counts[event_kind_name(e.kind)];
+    if (e.kind != EventKind::Alloc && e.kind != EventKind::Free) continue;
+    PlaceFigures& p = places[e.place.str()];
+    if (e.kind == EventKind::Alloc) {
+      live[e.storage_id] = {e.bytes, e.place.str(), &e.label};
+      live_total += e.bytes;
+      ++p.live_blocks;
+    } else if (auto it = live.find(e.storage_id); it != live.end()) {
+      live_total -= it->second.bytes;
+      live.erase(it);
+      if (p.live_blocks) --p.live_blocks;
+    }
+    p.allocated = e.allocated_after;
+    p.reserved = e.reserved_after;
+    if (e.allocated_after > p.peak_allocated) {
+      p.peak_allocated = e.allocated_after;
+      p.peak_allocated_at = {{"seq", e.seq}, {"time_ns", e.time_ns}};
+    }
+    if (e.reserved_after > p.peak_reserved) {
+      p.peak_reserved = e.reserved_after;
+      p.peak_reserved_at = {{"seq", e.seq}, {"time_ns", e.time_ns}};
+    }
+    if (live_total > best_total) {  // a copy per new peak: recordings are small next to snapshots
+      best_total = live_total;
+      at_best = live;
+    }
+  }
+  json devices = json::array();
+  for (const auto& [name, p] : places)
+    devices.push_back({{"device", name}, {"segments", nullptr}, {"live_blocks", p.live_blocks},
+                       {"allocated_bytes", p.allocated}, {"reserved_bytes", p.reserved},
+                       {"peak_allocated_bytes", p.peak_allocated}, {"peak_reserved_bytes", p.peak_reserved},
+                       {"peak_allocated_at", p.peak_allocated_at}, {"peak_reserved_at", p.peak_reserved_at}});
+  out["devices"] = devices;
+  std::map<std::string, std::pair<uint64_t, uint64_t>> by_owner;
+  for (const auto& [id, l] : at_best) {
+    auto& o = by_owner[l.label->empty() ? "<unnamed>" : *l.label];
+    o.first += l.bytes;
+    ++o.second;
+  }
+  std::vector<std::pair<std::string, std::pair<uint64_t, uint64_t>>> owners(by_owner.begin(), by_owner.end());
+  std::sort(owners.begin(), owners.end(), [](const auto& a, const auto& b) {
+    return a.second.first != b.second.first ? a.second.first > b.second.first : a.first < b.first;
+  });
+  if (owners.size() > 10) owners.resize(10);
+  json top = json::array();
+  for (const auto& [name, o] : owners) top.push_back({{"owner", name}, {"bytes", o.first}, {"blocks", o.second}});
+  out["top_owners"] = top;
+  out["events"] = t.events.size();
+  out["event_counts"] = counts;
+  uint64_t bytes = 0;
+  for (const TransferRecord& r : t.transfers) bytes += r.bytes;
+  out["transfers"] = t.transfers.size();
+  out["transfer_bytes"] = bytes;
+  return out;
+}
+
+json bench_report(const std::string& path, const SweepResult& r) {
+  return {{"file", path}, {"kind", "devicescope-bench"}, {"format", "bench-json"}, {"devices", json::array()},
+          {"top_owners", json::array()}, {"events", 0}, {"event_counts", json::object()},
+          {"transfers", 0}, {"transfer_bytes", 0}, {"points", r.points.size()}, {"backend", r.backend},
+          {"simulated", r.simulated}};
+}
+
+bool starts_like_pickle(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;  // the loaders say why
+  std::ifstream in(path, std::ios::binary);
+  char head[2] = {0, 0};
+  in.read(head, 2);
+  return snapshot::looks_like_pickle(std::string_view(head, size_t(in.gcount())));
+}
+
+bool starts_like_bench(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(size_t(in.gcount()));
+  return head.find("\"traceEvents\"") == std::string::npos && head.find("\"points\"") != std::string::npos;
+}
+
+json inspect(const std::string& path) {
+  if (starts_like_pickle(path)) return snapshot_report(path);
+  if (starts_like_bench(path)) return bench_report(path, load_sweep_json(path));
+  return recording_report(path, load_trace(path));
+}
+
+void print_text(const json& r) {
+  std::cout << r["file"].get<std::string>() << ": " << r["kind"].get<std::string>() << " (" << r["format"].get<std::string>() << ")\n";
+  auto bytes = [](const json& v) { return format_bytes(v.get<uint64_t>()); };
+  auto when = [](const json& at) -> std::string {
+    if (at.is_null()) return "";
+    if (at.contains("time_us")) return " at entry " + std::to_string(at["entry"].get<int64_t>()) + " (t=" + std::to_string(at["time_us"].get<int64_t>()) + " us)";
+    return " at event " + std::to_string(at["seq"].get<uint64_t>()) + " (t=" + std::to_string(at["time_ns"].get<uint64_t>()) + " ns)";
+  };
+  for (const json& d : r["devices"]) {
+    std::cout << "  " << d["device"].get<std::string>() << ":";
+    if (!d["segments"].is_null()) std::cout << " " << d["segments"].get<uint64_t>() << " segments,";
+    std::cout << " " << d["live_blocks"].get<uint64_t>() << " live blocks, allocated " << bytes(d["allocated_bytes"])
+              << ", reserved " << bytes(d["reserved_bytes"]) << "\n";
+    std::cout << "    peak allocated " << bytes(d["peak_allocated_bytes"]) << when(d["peak_allocated_at"])
+              << "; peak reserved " << bytes(d["peak_reserved_bytes"]) << when(d["peak_reserved_at"]) << "\n";
+  }
+  if (!r["top_owners"].empty()) std::cout << "  largest owners:\n";
+  for (const json& o : r["top_owners"])
+    std::cout << "    " << bytes(o["bytes"]) << "  " << o["blocks"].get<uint64_t>() << " blocks  " << o["owner"].get<std::string>() << "\n";
+  std::cout << "  events: " << r["events"].get<uint64_t>();
+  for (const auto& [k, v] : r["event_counts"].items()) std::cout << "  " << k << "=" << v.get<uint64_t>();
+  std::cout << "\n  transfers: " << r["transfers"].get<uint64_t>() << " (" << bytes(r["transfer_bytes"]) << ")\n";
+  if (r.contains("points")) std::cout << "  bench points: " << r["points"].get<uint64_t>() << ", backend " << r["backend"].get<std::string>() << "\n";
+}
+
+}  // namespace
+
+Command inspect_command() {
+  auto args = std::make_shared<InspectArgs>();
+  Command c;
+  c.setup = [args](CLI::App& app, BackendFlags&) {
+    CLI::App* sub = app.add_subcommand("inspect", "summarize a PyTorch memory snapshot or a DeviceScope recording / bench file");
+    sub->add_option("file", args->path, "the file: a torch.cuda.memory._dump_snapshot pickle, a run --trace/--csv file or a bench --json file")->required();
+    sub->add_flag("--json", args->json, "print the summary as JSON (keys documented in cmd_inspect.cpp and the README)");
+    return sub;
+  };
+  c.run = [args]() {
+    json report;
+    try {
+      report = inspect(args->path);
+    } catch (const std::exception& e) {
+      std::cerr << "devicescope inspect: refused " << args->path << ": " << e.what() << "\n";
+      return 2;
+    }
+    if (args->json) std::cout << report.dump(2) << "\n";
+    else print_text(report);
+    return 0;
+  };
+  return c;
+}
+
+}  // namespace ds::cli

@@ -1,0 +1,201 @@
+#!/usr/bin/python3
+"""Writes PyTorch memory snapshot fixtures (plain pickle.dump of dicts and lists, the layout
+torch.cuda.memory._snapshot() documents) and hostile pickles, for tests/unit/snapshot and the
+`devicescope inspect` ctest. No torch needed.
+
+    make_fixtures.py OUT_DIR                 the fixtures below
+    make_fixtures.py --large N OUT_FILE      one 2.x snapshot with N trace entries (the benchmark)
+
+Fixtures (figures the tests check are in the comments):
+  v2_small.pickle   2.x dict form, devices 0 and 1, every trace action, protocol 4.
+  v2_proto2.pickle  the same object with pickle protocol 2 (no MEMOIZE/FRAME; BINPUT/BINGET).
+  v2_proto0.pickle  the same with protocol 0 (text opcodes).
+  v1_list.pickle    1.13's list-of-segments form with block "history".
+  hostile_reduce.pickle   a __reduce__ that would create MARKER (os.system touch): must be refused.
+  hostile_deep.pickle     a list nested 100000 deep (written by hand: pickle.dump would recurse).
+  hostile_huge_len.pickle BINUNICODE8 claiming 2**60 bytes.
+  not_snapshot.pickle     a pickled int.
+"""
+import os
+import pickle
+import struct
+import sys
+
+MiB = 1 << 20
+KiB = 1 << 10
+
+
+def frame(filename, line, name):
+    return {"filename": filename, "line": line, "name": name}
+
+
+# PyTorch shares frame objects; the same dict objects are reused here so the pickle memoizes them.
+F_TRAIN = frame("/home/u/train.py", 42, "train_step")
+F_MODEL = frame("/home/u/model.py", 17, "forward")
+F_LINEAR = frame("/usr/lib/python3/dist-packages/torch/nn/modules/linear.py", 114, "forward")
+F_CPP = frame("??", 0, "c10::cuda::CUDACachingAllocator::malloc")
+F_OPT = frame("/home/u/train.py", 50, "optimizer_step")
+
+STACK_MODEL = [F_CPP, F_LINEAR, F_MODEL, F_TRAIN]  # innermost first: owner "/home/u/model.py:17 forward"
+STACK_OPT = [F_CPP, F_OPT]                         # owner "/home/u/train.py:50 optimizer_step"
+
+
+def v2_snapshot():
+    # Device 0: one 20 MiB large segment: 8 MiB (model), 4 MiB (optimizer, pending free), 8 MiB inactive.
+    #           one 2 MiB small segment: 512 KiB (model), rest inactive.
+    # Device 1: one 2 MiB small segment, a 1 MiB block (optimizer).
+    base0 = 0x7F0000000000
+    seg0 = {
+        "device": 0, "address": base0, "total_size": 20 * MiB, "allocated_size": 12 * MiB,
+        "active_size": 12 * MiB, "requested_size": 12 * MiB - 100, "stream": 0, "segment_type": "large",
+        "segment_pool_id": (0, 0), "is_expandable": False, "frames": STACK_MODEL,
+        "blocks": [
+            {"address": base0, "size": 8 * MiB, "requested_size": 8 * MiB - 100, "state": "active_allocated",
+             "frames": list(STACK_MODEL)},
+            {"address": base0 + 8 * MiB, "size": 4 * MiB, "requested_size": 4 * MiB,
+             "state": "active_pending_free", "frames": list(STACK_OPT)},
+            {"address": base0 + 12 * MiB, "size": 8 * MiB, "requested_size": 0, "state": "inactive", "frames": []},
+        ],
+    }
+    base_s = 0x7F0010000000
+    seg1 = {
+        "device": 0, "address": base_s, "total_size": 2 * MiB, "allocated_size": 512 * KiB,
+        "active_size": 512 * KiB, "requested_size": 500 * KiB, "stream": 0, "segment_type": "small",
+        "segment_pool_id": (0, 0), "is_expandable": False, "frames": [],
+        "blocks": [
+            {"address": base_s, "size": 512 * KiB, "requested_size": 500 * KiB, "state": "active_allocated",
+             "frames": list(STACK_MODEL)},
+            {"address": base_s + 512 * KiB, "size": 2 * MiB - 512 * KiB, "requested_size": 0,
+             "state": "inactive", "frames": []},
+        ],
+    }
+    base1 = 0x7E0000000000
+    seg2 = {
+        "device": 1, "address": base1, "total_size": 2 * MiB, "allocated_size": 1 * MiB,
+        "active_size": 1 * MiB, "requested_size": 1 * MiB, "stream": 7, "segment_type": "small",
+        "segment_pool_id": (0, 0), "is_expandable": True, "frames": [],
+        "blocks": [
+            {"address": base1, "size": 1 * MiB, "requested_size": 1 * MiB, "state": "active_allocated",
+             "frames": list(STACK_OPT)},
+            {"address": base1 + MiB, "size": MiB, "requested_size": 0, "state": "inactive", "frames": []},
+        ],
+    }
+
+    def entry(action, addr, size, t, frames=(), stream=0, **extra):
+        e = {"action": action, "addr": addr, "size": size, "stream": stream, "time_us": t,
+             "frames": list(frames), "compile_context": "N/A", "user_metadata": ""}
+        e.update(extra)
+        return e
+
+    # Device 0's trace, replayed from the state before it (allocated 0, reserved 0) to the snapshot:
+    #   reserved: +20 MiB, +2 MiB, +64 MiB, -64 MiB             -> peak 86 MiB at entry 6 (time 1006)
+    #   allocated: +8, +4, +0.5, +32 MiB, free 32 MiB, ...      -> peak 44.5 MiB at entry 7 (time 1007)
+    # The 4 MiB block is free_requested but not completed: still counted (active_pending_free).
+    t0 = [
+        entry("segment_alloc", base0, 20 * MiB, 1000, STACK_MODEL),
+        entry("alloc", base0, 8 * MiB, 1001, STACK_MODEL),
+        entry("alloc", base0 + 8 * MiB, 4 * MiB, 1002, STACK_OPT),
+        entry("segment_alloc", base_s, 2 * MiB, 1003, STACK_MODEL),
+        entry("alloc", base_s, 512 * KiB, 1004, STACK_MODEL),
+        entry("oom", 0, 64 * MiB, 1005, STACK_MODEL, device_free=3 * MiB),
+        entry("segment_alloc", 0x7F0100000000, 64 * MiB, 1006, STACK_MODEL),
+        entry("alloc", 0x7F0100000000, 32 * MiB, 1007, STACK_MODEL),
+        entry("free_requested", 0x7F0100000000, 32 * MiB, 1008, STACK_MODEL),
+        entry("free_completed", 0x7F0100000000, 32 * MiB, 1009, STACK_MODEL),
+        entry("segment_free", 0x7F0100000000, 64 * MiB, 1010, STACK_MODEL),
+        entry("free_requested", base0 + 8 * MiB, 4 * MiB, 1011, STACK_OPT),
+        entry("snapshot", 0, 0, 1012),
+    ]
+    # Device 1 (an expandable segment): map 2 MiB, alloc 1 MiB, map/unmap 2 MiB more.
+    #   reserved peak 4 MiB at entry 2; allocated peak 1 MiB at entry 1.
+    t1 = [
+        entry("segment_map", base1, 2 * MiB, 2000, STACK_OPT, stream=7),
+        entry("alloc", base1, 1 * MiB, 2001, STACK_OPT, stream=7),
+        entry("segment_map", base1 + 2 * MiB, 2 * MiB, 2002, STACK_OPT, stream=7),
+        entry("segment_unmap", base1 + 2 * MiB, 2 * MiB, 2003, STACK_OPT, stream=7),
+    ]
+    return {
+        "segments": [seg0, seg1, seg2],
+        "device_traces": [t0, t1],
+        "allocator_settings": {"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True", "max_split_size": -1,
+                               "garbage_collection_threshold": 0.0, "roundup_power2_divisions": {"1": 1}},
+    }
+
+
+def v1_snapshot():
+    # 1.13: one segment, blocks with history, no addresses on blocks (they tile the segment).
+    return [{
+        "device": 0, "address": 0x7F0000000000, "total_size": 4 * MiB, "allocated_size": 3 * MiB,
+        "active_size": 3 * MiB, "stream": 0, "segment_type": "large",
+        "blocks": [
+            {"size": 2 * MiB, "state": "active_allocated",
+             "history": [{"addr": 0x7F0000000000, "real_size": 2 * MiB - 8, "frames": list(STACK_MODEL)}]},
+            {"size": 1 * MiB, "state": "active_allocated",
+             "history": [{"addr": 0x7F0000200000, "real_size": MiB, "frames": list(STACK_OPT)}]},
+            {"size": 1 * MiB, "state": "inactive"},
+        ],
+    }]
+
+
+class RunsCode:
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, ("touch " + self.marker,))
+
+
+def deep_list_pickle(depth):
+    # PROTO 2, then depth x (EMPTY_LIST), then depth-1 x APPEND, STOP: [[[...]]] without recursion.
+    return b"\x80\x02" + b"]" * depth + b"a" * (depth - 1) + b"."
+
+
+def large_snapshot(n):
+    """A 2.x snapshot with n trace entries on device 0 (alloc/free_requested/free_completed triples
+    over a pool of 64 stacks) and one segment with 1000 blocks."""
+    files = ["/home/u/project/module_%d.py" % i for i in range(64)]
+    frames = [[frame(files[i], 10 + i, "fn_%d" % i),
+               frame("/usr/lib/python3/dist-packages/torch/nn/modules/module.py", 1501, "_call_impl")]
+              for i in range(64)]
+    blocks = [{"address": 0x7F0000000000 + i * MiB, "size": MiB, "requested_size": MiB,
+               "state": "active_allocated" if i % 2 == 0 else "inactive", "frames": frames[i % 64]}
+              for i in range(1000)]
+    seg = {"device": 0, "address": 0x7F0000000000, "total_size": 1000 * MiB, "allocated_size": 500 * MiB,
+           "active_size": 500 * MiB, "requested_size": 500 * MiB, "stream": 0, "segment_type": "large",
+           "segment_pool_id": (0, 0), "is_expandable": False, "frames": [], "blocks": blocks}
+    trace = []
+    actions = ("alloc", "free_requested", "free_completed")
+    for i in range(n):
+        k = i // 3
+        trace.append({"action": actions[i % 3], "addr": 0x7F1000000000 + (k % 4096) * 4096,
+                      "size": 4096 * (1 + k % 16), "stream": 0, "time_us": 1_700_000_000_000 + i,
+                      "frames": frames[k % 64], "compile_context": "N/A", "user_metadata": ""})
+    return {"segments": [seg], "device_traces": [trace], "allocator_settings": {}}
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--large":
+        with open(sys.argv[3], "wb") as f:
+            pickle.dump(large_snapshot(int(sys.argv[2])), f, protocol=4)
+        return
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    snap = v2_snapshot()
+    for name, proto in (("v2_small.pickle", 4), ("v2_proto2.pickle", 2), ("v2_proto0.pickle", 0)):
+        with open(os.path.join(out, name), "wb") as f:
+            pickle.dump(snap, f, protocol=proto)
+    with open(os.path.join(out, "v1_list.pickle"), "wb") as f:
+        pickle.dump(v1_snapshot(), f, protocol=2)
+    marker = os.path.join(out, "MARKER_reduce_ran")
+    with open(os.path.join(out, "hostile_reduce.pickle"), "wb") as f:
+        pickle.dump({"segments": [], "device_traces": [[RunsCode(marker)]]}, f, protocol=4)
+    with open(os.path.join(out, "hostile_deep.pickle"), "wb") as f:
+        f.write(deep_list_pickle(100000))
+    with open(os.path.join(out, "hostile_huge_len.pickle"), "wb") as f:
+        f.write(b"\x80\x04\x8d" + struct.pack("<Q", 1 << 60) + b"abc.")
+    with open(os.path.join(out, "not_snapshot.pickle"), "wb") as f:
+        pickle.dump(12345, f, protocol=4)
+
+
+if __name__ == "__main__":
+    main()
