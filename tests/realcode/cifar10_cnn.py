@@ -1,8 +1,8 @@
 # source: https://pytorch.org/tutorials/beginner/blitz/cifar10_tutorial.html (Training a Classifier)
 # changed: CIFAR-10 replaced by 800 synthetic 3x32x32 images whose class sets a colour/position pattern (no
 #          torchvision, no download); batch 8, lr 0.01, 4 epochs instead of batch 4, lr 0.001, 2 epochs; the
-#          "Training on GPU" section's net.to(device) is used when a device exists; checks at the end (loss falls, accuracy above chance,
-#          per-class accuracy computed, reloaded weights predict the same).
+#          "Training on GPU" section's net.to(device) is used when a device exists; checks at the end (loss
+#          falls, accuracy above chance, per-class accuracy computed, reloaded weights predict the same).
 # reference: real
 import os
 import tempfile

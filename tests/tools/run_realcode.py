@@ -146,7 +146,8 @@ def main(argv):
                               lambda d, r: max(d - ds_start, 0.05) / max(r - ref_start, 0.05))):
             ratios = sorted((ratio(d, r), n) for (d, r), n in pairs)
             print(f"slowdown vs real PyTorch, {label}, over {len(ratios)} scripts: "
-                  f"median x{statistics.median(x for x, _ in ratios):.1f}, worst x{ratios[-1][0]:.1f} ({ratios[-1][1]})")
+                  f"median x{statistics.median(x for x, _ in ratios):.1f}, "
+                  f"worst x{ratios[-1][0]:.1f} ({ratios[-1][1]})")
             if label.startswith("script"):
                 print("  per script: " + ", ".join(f"{n[:-3]} x{x:.1f}" for x, n in ratios))
     print(f"{passed} passed, {failed} failed")

@@ -40,7 +40,10 @@ def _mismatch_msg(identifier, default, extra, abs_diff, abs_idx, atol, rel_diff,
     if extra:
         msg += extra.strip() + "\n"
     for kind, diff, idx, tol in (("absolute", abs_diff, abs_idx, atol), ("relative", rel_diff, rel_idx, rtol)):
-        msg += f"{kind.title()} difference: {diff}" if idx is None else f"Greatest {kind} difference: {diff} at index {idx}"
+        if idx is None:
+            msg += f"{kind.title()} difference: {diff}"
+        else:
+            msg += f"Greatest {kind} difference: {diff} at index {idx}"
         msg += "" if equality else f" (up to {tol} allowed)"
         msg += "\n"
     return msg

@@ -150,7 +150,8 @@ class Measurement:
         lines = [object.__repr__(self), self.task_spec.summarize(),
                  f"  {'Median: ' if n > 1 else ''}{self._median / scale:.2f} {unit}"]
         if n >= 4:
-            lines.append(f"  IQR:    {self.iqr / scale:.2f} {unit} ({self._p25 / scale:.2f} to {self._p75 / scale:.2f})")
+            lines.append(f"  IQR:    {self.iqr / scale:.2f} {unit} "
+                         f"({self._p25 / scale:.2f} to {self._p75 / scale:.2f})")
         threads = f"{self.num_threads} thread{'s' if self.num_threads > 1 else ''}"
         lines.append(f"  {n} measurement{'s' if n > 1 else ''}, {self.number_per_run} runs "
                      f"{'per measurement,' if n > 1 else ','} {threads}")
