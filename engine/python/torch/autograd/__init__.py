@@ -3,6 +3,7 @@ from . import grad_mode
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled)  # noqa: F401
 from . import graph
 from .function import Function, FunctionCtx  # noqa: F401
+from .gradcheck import gradcheck, GradcheckError  # noqa: F401
 
 
 def _tensor_cls():
