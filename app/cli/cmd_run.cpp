@@ -153,7 +153,9 @@ Command run_command() {
     sub->add_option("--trace", args->trace_path, "write the run's event log as Chrome trace JSON (Perfetto)");
     sub->add_option("--csv", args->csv_path, "write every host/device transfer as CSV");
     sub->add_option("--timeout", args->timeout,
-                    "stop the script after SECONDS with KeyboardInterrupt (exit 130); exports are still written");
+                    "stop the script after SECONDS with KeyboardInterrupt (exit 130; counted from the script's first line, "
+                    "start-up and `import torch` excluded); exports are still written. SIGTERM stops a run the same way "
+                    "(exit 143)");
     add_backend_flags(*sub, flags);  // also accepted after the subcommand
     return sub;
   };
