@@ -1,0 +1,146 @@
+// The typed snapshot model and its summary, on the fixtures of tests/snapshot/make_fixtures.py (the
+// figures below are derived in that file's comments).
+#include <gtest/gtest.h>
+
+#include "snapshot/memory_snapshot.h"
+#include "snapshot/snapshot_summary.h"
+#include "snapshot_fixtures.h"
+
+using namespace ds::snapshot;
+using snapshot_test::fixture;
+
+namespace {
+constexpr uint64_t MiB = 1 << 20, KiB = 1 << 10;
+}
+
+TEST(MemorySnapshot, V2SegmentsBlocksAndFrames) {
+  const MemorySnapshot s = load_memory_snapshot(fixture("v2_small.pickle"));
+  EXPECT_EQ(s.format_major, 2);
+  ASSERT_EQ(s.segments.size(), 3u);
+  const SnapshotSegment& seg = s.segments[0];
+  EXPECT_EQ(seg.device, 0);
+  EXPECT_EQ(seg.address, 0x7F0000000000u);
+  EXPECT_EQ(seg.total_size, 20 * MiB);
+  EXPECT_EQ(seg.requested_size, 12 * MiB - 100);
+  EXPECT_FALSE(seg.small_pool);
+  EXPECT_TRUE(s.segments[1].small_pool);
+  EXPECT_TRUE(s.segments[2].is_expandable);
+  EXPECT_EQ(s.segments[2].stream, 7);
+  ASSERT_EQ(seg.blocks.size(), 3u);
+  EXPECT_EQ(seg.blocks[0].state, BlockState::ActiveAllocated);
+  EXPECT_EQ(seg.blocks[1].state, BlockState::ActivePendingFree);
+  EXPECT_EQ(seg.blocks[2].state, BlockState::Inactive);
+  EXPECT_EQ(seg.blocks[1].address, 0x7F0000000000u + 8 * MiB);
+  EXPECT_EQ(seg.blocks[0].requested_size, 8 * MiB - 100);
+  ASSERT_EQ(s.stack_size(seg.blocks[0].stack), 4u);
+  const SnapshotFrame& inner = s.stack_frame(seg.blocks[0].stack, 0);
+  EXPECT_EQ(s.strings[inner.filename], "??");
+  EXPECT_EQ(s.strings[inner.name], "c10::cuda::CUDACachingAllocator::malloc");
+  EXPECT_EQ(stack_owner(s, seg.blocks[0].stack), "/home/u/model.py:17 forward");
+  EXPECT_EQ(stack_owner(s, seg.blocks[1].stack), "/home/u/train.py:50 optimizer_step");
+  EXPECT_EQ(stack_owner(s, seg.blocks[2].stack), "<no frames>");
+  // PyTorch shares frame objects and the pickle memoizes them: five frames, each stored once.
+  EXPECT_EQ(s.frames.size(), 5u);
+}
+
+TEST(MemorySnapshot, V2TraceHasEveryAction) {
+  const MemorySnapshot s = load_memory_snapshot(fixture("v2_small.pickle"));
+  ASSERT_EQ(s.device_traces.size(), 2u);
+  ASSERT_EQ(s.device_traces[0].size(), 13u);
+  ASSERT_EQ(s.device_traces[1].size(), 4u);
+  const auto& t = s.device_traces[0];
+  EXPECT_EQ(t[0].action, TraceAction::SegmentAlloc);
+  EXPECT_EQ(t[1].action, TraceAction::Alloc);
+  EXPECT_EQ(t[1].size, 8 * MiB);
+  EXPECT_EQ(t[1].time_us, 1001);
+  EXPECT_EQ(t[5].action, TraceAction::Oom);
+  EXPECT_EQ(t[5].device_free, 3 * MiB);
+  EXPECT_EQ(t[8].action, TraceAction::FreeRequested);
+  EXPECT_EQ(t[9].action, TraceAction::FreeCompleted);
+  EXPECT_EQ(t[10].action, TraceAction::SegmentFree);
+  EXPECT_EQ(t[12].action, TraceAction::Snapshot);
+  EXPECT_EQ(s.device_traces[1][0].action, TraceAction::SegmentMap);
+  EXPECT_EQ(s.device_traces[1][3].action, TraceAction::SegmentUnmap);
+  EXPECT_EQ(s.device_traces[1][0].stream, 7);
+  EXPECT_EQ(s.other_actions, 0u);
+  EXPECT_EQ(stack_owner(s, t[2].stack), "/home/u/train.py:50 optimizer_step");
+}
+
+TEST(MemorySnapshot, SummaryPeaksByReplayAndOwners) {
+  const SnapshotSummary sum = summarize_snapshot(load_memory_snapshot(fixture("v2_small.pickle")));
+  ASSERT_EQ(sum.devices.size(), 2u);
+  const DeviceSummary& d0 = sum.devices[0];
+  EXPECT_EQ(d0.segments, 2u);
+  EXPECT_EQ(d0.live_blocks, 3u);
+  EXPECT_EQ(d0.allocated_bytes, 12 * MiB + 512 * KiB);
+  EXPECT_EQ(d0.reserved_bytes, 22 * MiB);
+  EXPECT_EQ(d0.peak_allocated, 44 * MiB + 512 * KiB);
+  EXPECT_EQ(d0.peak_allocated_entry, 7);
+  EXPECT_EQ(d0.peak_allocated_time_us, 1007);
+  EXPECT_EQ(d0.peak_reserved, 86 * MiB);
+  EXPECT_EQ(d0.peak_reserved_entry, 6);
+  const DeviceSummary& d1 = sum.devices[1];
+  EXPECT_EQ(d1.device, 1);
+  EXPECT_EQ(d1.peak_reserved, 4 * MiB);
+  EXPECT_EQ(d1.peak_reserved_entry, 2);
+  EXPECT_EQ(d1.peak_allocated, 1 * MiB);
+  EXPECT_EQ(sum.trace_entries, 17u);
+  EXPECT_EQ(sum.action_counts[size_t(TraceAction::Alloc)], 5u);
+  EXPECT_EQ(sum.action_counts[size_t(TraceAction::SegmentMap)], 2u);
+  ASSERT_EQ(sum.top_owners.size(), 2u);
+  EXPECT_EQ(sum.top_owners[0].owner, "/home/u/model.py:17 forward");
+  EXPECT_EQ(sum.top_owners[0].bytes, 8 * MiB + 512 * KiB);
+  EXPECT_EQ(sum.top_owners[0].blocks, 2u);
+  EXPECT_EQ(sum.top_owners[1].bytes, 1 * MiB);
+}
+
+TEST(MemorySnapshot, EveryProtocolGivesTheSameSummary) {
+  const SnapshotSummary a = summarize_snapshot(load_memory_snapshot(fixture("v2_small.pickle")));
+  for (const char* name : {"v2_proto2.pickle", "v2_proto0.pickle"}) {
+    const SnapshotSummary b = summarize_snapshot(load_memory_snapshot(fixture(name)));
+    ASSERT_EQ(b.devices.size(), a.devices.size()) << name;
+    for (size_t i = 0; i < a.devices.size(); ++i) {
+      EXPECT_EQ(b.devices[i].peak_allocated, a.devices[i].peak_allocated) << name;
+      EXPECT_EQ(b.devices[i].peak_reserved, a.devices[i].peak_reserved) << name;
+    }
+    EXPECT_EQ(b.action_counts, a.action_counts) << name;
+    EXPECT_EQ(b.top_owners.size(), a.top_owners.size()) << name;
+    EXPECT_EQ(b.distinct_frames, a.distinct_frames) << name;
+  }
+}
+
+TEST(MemorySnapshot, V1ListOfSegmentsWithHistory) {
+  const MemorySnapshot s = load_memory_snapshot(fixture("v1_list.pickle"));
+  EXPECT_EQ(s.format_major, 1);
+  EXPECT_TRUE(s.device_traces.empty());
+  ASSERT_EQ(s.segments.size(), 1u);
+  const auto& b = s.segments[0].blocks;
+  ASSERT_EQ(b.size(), 3u);
+  EXPECT_EQ(b[1].address, 0x7F0000000000u + 2 * MiB) << "1.x blocks tile their segment";
+  EXPECT_EQ(b[2].address, 0x7F0000000000u + 3 * MiB);
+  EXPECT_EQ(b[0].requested_size, 2 * MiB - 8) << "from history real_size";
+  EXPECT_EQ(stack_owner(s, b[0].stack), "/home/u/model.py:17 forward");
+  const SnapshotSummary sum = summarize_snapshot(s);
+  ASSERT_EQ(sum.devices.size(), 1u);
+  EXPECT_EQ(sum.devices[0].allocated_bytes, 3 * MiB);
+  EXPECT_EQ(sum.devices[0].peak_allocated, 3 * MiB);
+  EXPECT_EQ(sum.devices[0].peak_allocated_entry, -1);
+}
+
+TEST(MemorySnapshot, WrongShapesAreValueErrors) {
+  auto refusal = [](const std::string& bytes) -> std::string {
+    try {
+      snapshot_from_pickle(read_pickle_bytes(bytes, "mem"), "mem");
+    } catch (const ds::Error& e) {
+      EXPECT_EQ(e.kind(), ds::ErrorKind::ValueError);
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(refusal("\x80\x04K\x05.").find("not a PyTorch memory snapshot: the file holds a int"), std::string::npos);
+  EXPECT_NE(refusal("\x80\x04}.").find("no \"segments\""), std::string::npos);
+  // {"segments": [{"blocks": [{"size": 1}]}]}: a block without a state
+  EXPECT_NE(refusal("\x80\x04}\x8c\x08segments](}\x8c\x06" "blocks](}\x8c\x04sizeK\x01seses.").find("no \"state\""),
+            std::string::npos);
+  EXPECT_THROW(load_memory_snapshot(fixture("not_snapshot.pickle")), ds::Error);
+}
