@@ -67,6 +67,12 @@ void App::run_script_blocking() {
   poll_runner();
 }
 
+void App::run_script() {
+  Commands c;
+  c.push(Commands::Kind::RunScript);
+  execute(c);
+}
+
 void App::step_blocking(int steps) {
   for (int i = 0; i < steps; ++i) {
     wait_idle_blocking();

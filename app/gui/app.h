@@ -38,6 +38,7 @@ class App {
   void load_script(const std::string& code, const std::string& path);
   // Synchronous runs for the command line (headless screenshots).
   void run_script_blocking();
+  void run_script();  // starts the whole script on the session thread, as F5 does, and returns at once
   void step_blocking(int steps);
   // Steps up to (not including) the statement at or after `line` (the starter's "step from here").
   void step_to_line_blocking(int line);

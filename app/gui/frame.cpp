@@ -163,6 +163,7 @@ bool load_initial_script(App& app, const GuiOptions& o) {
     ss << in.rdbuf();
     app.load_script(ss.str(), o.script_path);
     if (o.steps >= 0) app.step_blocking(std::max(0, o.steps - (o.screenshot.empty() ? 0 : 1)));
+    else if (o.screenshot.empty() && o.bench_frames == 0) app.run_script();  // a window opens while it runs
     else app.run_script_blocking();
     return true;
   }

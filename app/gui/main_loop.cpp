@@ -57,6 +57,13 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
   // Find a display, or say how to get one
   if (int rc = ensure_display(o, headless, ""); rc >= 0) return rc;
 
+  // Ctrl+C is always honoured, also when SIGINT was inherited as ignored (`devicescope &` from a script), and
+  // from the first instant: a window stops running code or quits (the main loop reads the flag, even one set
+  // while the starter ran), a headless run ends at once. The app's Python has no SIGINT handler of its own
+  // (PythonGuiSession): a KeyboardInterrupt raised in whatever the session thread was doing killed the app
+  // with std::terminate when the signal came during start-up.
+  std::signal(SIGINT, headless ? SIG_DFL : on_sigint);
+
   // Setup window
   glfwSetErrorCallback(on_glfw_error);
   if (!glfwInit()) return ensure_display(o, headless, g_glfw_error);
@@ -116,9 +123,6 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
     app.setup_bench(o.backend, o.bench_view || !o.bench_open.empty(), o.bench_sizes, o.bench_open,
                     o.bench_view && !o.screenshot.empty());
     if (!o.screenshot.empty()) app.set_blocking_timeout(o.script_timeout);  // a headless run never hangs
-    // Ctrl+C ends a headless run at once (Python's SIGINT handler, installed with the session, would only
-    // set a flag that no Python code on this thread ever checks).
-    if (headless) std::signal(SIGINT, SIG_DFL);
     if (o.bench_frames == 0 && !load_initial_script(app, o)) rc = 2;
     if (o.presenter) app.set_presenter(true);
     if (rc == 0 && (!o.lesson.empty() || o.presenter) && !app.open_lesson_blocking(o.lesson, o.lesson_step, o.lesson_answer)) {
@@ -136,7 +140,6 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
     if (rc == 0 && !o.screenshot.empty()) rc = trace_refused ? std::max(render_screenshot(window, app, o), 2) : render_screenshot(window, app, o);
     else if (rc == 0 && o.bench_frames > 0) rc = run_benchmark(window, app, o);
     else if (rc == 0) {
-      std::signal(SIGINT, on_sigint);
       glfwSetDropCallback(window, on_drop);
 
       // Main loop

@@ -18,6 +18,9 @@ PythonGuiSession::PythonGuiSession(RuntimeOptions runtime) {
     try {
       python::SessionOptions o;
       o.runtime = std::move(runtime);
+      // The app stops scripts with interrupt(); SIGINT belongs to the window (main_loop.cpp: Ctrl+C in the
+      // terminal stops running code or quits), never to a KeyboardInterrupt on this thread.
+      o.install_signal_handlers = false;
       o.output = [this](std::string_view text, bool) {
         std::lock_guard<std::mutex> lock(output_mutex_);
         output_.append(text);

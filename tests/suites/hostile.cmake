@@ -41,4 +41,8 @@ if(TARGET ds_python AND DEVICESCOPE_GUI AND DS_XVFB_RUN)
            COMMAND ${DS_HOSTILE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/cli/gui_script_timeout.py
                    $<TARGET_FILE:devicescope>)
   set_tests_properties(hostile_gui_script_timeout PROPERTIES TIMEOUT 600 LABELS "hostile;gui")
+  # Ctrl+C to the window quits it cleanly at any moment, also when SIGINT was inherited as ignored.
+  add_test(NAME hostile_gui_sigint
+           COMMAND ${DS_HOSTILE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/cli/gui_sigint.py $<TARGET_FILE:devicescope>)
+  set_tests_properties(hostile_gui_sigint PROPERTIES TIMEOUT 900 LABELS "hostile;gui")
 endif()
