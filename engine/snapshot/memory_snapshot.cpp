@@ -2,6 +2,8 @@
 // tree value they came from (a memoized value is one id however often the file refers to it).
 #include "snapshot/memory_snapshot.h"
 
+#include <malloc.h>
+
 #include <unordered_map>
 
 #include "core/errors.h"
@@ -214,6 +216,7 @@ MemorySnapshot load_memory_snapshot(const std::string& path, LoadProgress* progr
     const PickleDocument doc = read_pickle_file(path, progress);
     s = snapshot_from_pickle(doc, path);
   }  // the tree goes before the caller sees the snapshot
+  ::malloc_trim(0);  // and its pages go back to the system (glibc keeps freed small blocks otherwise)
   return s;
 }
 

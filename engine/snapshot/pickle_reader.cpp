@@ -469,7 +469,7 @@ class Unpickler {
   std::vector<ValueId> stack_;
   std::vector<size_t> marks_;
   std::vector<ValueId> memo_;
-  std::vector<uint32_t> depth_;  // by container index
+  std::deque<uint32_t> depth_;  // by container index
 };
 
 class Fd {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,9 +66,11 @@ class PickleDocument {
   std::vector<ValueId>& mutable_items(ValueId id) { return containers_[values_[id].bits]; }
 
  private:
-  std::vector<PickleValue> values_;
-  std::vector<std::string> strings_;
-  std::vector<std::vector<ValueId>> containers_;
+  // Deques: growing never copies what is there (a vector's doubling would briefly hold both copies,
+  // 1.5x the tree at the peak).
+  std::deque<PickleValue> values_;
+  std::deque<std::string> strings_;
+  std::deque<std::vector<ValueId>> containers_;
 };
 
 // Reads `path` with read(2) in 1 MiB chunks (regular files only: a FIFO or device is refused,
