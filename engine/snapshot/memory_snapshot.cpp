@@ -4,6 +4,7 @@
 
 #include <malloc.h>
 
+#include <cstring>
 #include <unordered_map>
 
 #include "core/errors.h"
@@ -91,32 +92,48 @@ class Converter {
     return v && doc_.is_text(*v) ? &doc_.as_text(*v) : nullptr;
   }
 
+  // Strings, frames and stacks are stored once by content too: a file written without shared objects
+  // (each frame its own dict) still costs memory per distinct frame, not per reference.
   uint32_t string_index(ValueId v) {
     if (!doc_.is_text(v)) return 0;
-    auto [it, added] = strings_.try_emplace(v, uint32_t(out_.strings.size()));
+    if (auto it = strings_.find(v); it != strings_.end()) return it->second;
+    auto [by_text, added] = strings_by_text_.try_emplace(doc_.as_text(v), uint32_t(out_.strings.size()));
     if (added) out_.strings.push_back(doc_.as_text(v));
-    return it->second;
+    strings_.emplace(v, by_text->second);
+    return by_text->second;
   }
   uint32_t frame_index(ValueId f) {
-    auto [it, added] = frames_.try_emplace(f, uint32_t(out_.frames.size()));
-    if (added) {
-      need_dict(f, "a frame");
-      SnapshotFrame fr;
-      if (const ValueId* v = doc_.find(f, "filename")) fr.filename = string_index(*v);
-      if (const ValueId* v = doc_.find(f, "name")) fr.name = string_index(*v);
-      fr.line = int_field(f, "line");
-      out_.frames.push_back(fr);
-    }
-    return it->second;
+    if (auto it = frames_.find(f); it != frames_.end()) return it->second;
+    need_dict(f, "a frame");
+    SnapshotFrame fr;
+    if (const ValueId* v = doc_.find(f, "filename")) fr.filename = string_index(*v);
+    if (const ValueId* v = doc_.find(f, "name")) fr.name = string_index(*v);
+    fr.line = int_field(f, "line");
+    const std::string key = std::to_string(fr.filename) + ":" + std::to_string(fr.name) + ":" + std::to_string(fr.line);
+    auto [by_content, added] = frames_by_content_.try_emplace(key, uint32_t(out_.frames.size()));
+    if (added) out_.frames.push_back(fr);
+    frames_.emplace(f, by_content->second);
+    return by_content->second;
   }
   StackId stack(const ValueId* frames) {
     if (!frames || !doc_.is_sequence(*frames) || doc_.items(*frames).empty()) return 0;
-    auto [it, added] = stacks_.try_emplace(*frames, StackId(out_.stack_begin.size() - 1));
+    if (auto it = stacks_.find(*frames); it != stacks_.end()) return it->second;
+    std::string key;  // the frame indexes' bytes
+    for (ValueId f : doc_.items(*frames)) {
+      const uint32_t i = frame_index(f);
+      key.append(reinterpret_cast<const char*>(&i), sizeof i);
+    }
+    auto [by_content, added] = stacks_by_content_.try_emplace(key, StackId(out_.stack_begin.size() - 1));
     if (added) {
-      for (ValueId f : doc_.items(*frames)) out_.stack_frames.push_back(frame_index(f));
+      for (size_t i = 0; i < key.size(); i += sizeof(uint32_t)) {
+        uint32_t f;
+        std::memcpy(&f, key.data() + i, sizeof f);
+        out_.stack_frames.push_back(f);
+      }
       out_.stack_begin.push_back(uint32_t(out_.stack_frames.size()));
     }
-    return it->second;
+    stacks_.emplace(*frames, by_content->second);
+    return by_content->second;
   }
 
   void read_segments(ValueId list) {
@@ -202,6 +219,8 @@ class Converter {
   MemorySnapshot out_;
   std::unordered_map<ValueId, uint32_t> strings_, frames_;
   std::unordered_map<ValueId, StackId> stacks_;
+  std::unordered_map<std::string, uint32_t> strings_by_text_, frames_by_content_;
+  std::unordered_map<std::string, StackId> stacks_by_content_;
 };
 
 }  // namespace

@@ -61,7 +61,7 @@ def main():
                                     "segment_free": 1, "segment_map": 2, "segment_unmap": 1, "oom": 1, "snapshot": 1},
           f"event_counts {r.get('event_counts')}")
     check(r.get("transfers") == 0 and r.get("distinct_frames") == 5, f"transfers/frames {r.get('transfers')} {r.get('distinct_frames')}")
-    for other in ("v2_proto2.pickle", "v2_proto0.pickle"):
+    for other in ("v2_proto2.pickle", "v2_proto0.pickle", "v2_unshared.pickle"):
         o = report(ds, fx(other))
         o["file"] = r.get("file")
         check(o == r, f"{other} differs from the protocol-4 pickle")

@@ -10,12 +10,15 @@ Fixtures (figures the tests check are in the comments):
   v2_small.pickle   2.x dict form, devices 0 and 1, every trace action, protocol 4.
   v2_proto2.pickle  the same object with pickle protocol 2 (no MEMOIZE/FRAME; BINPUT/BINGET).
   v2_proto0.pickle  the same with protocol 0 (text opcodes).
+  v2_unshared.pickle the same with no object shared (a JSON round trip): every frame and string is its
+                    own object in the file, so the reader must deduplicate them by content.
   v1_list.pickle    1.13's list-of-segments form with block "history".
   hostile_reduce.pickle   a __reduce__ that would create MARKER (os.system touch): must be refused.
   hostile_deep.pickle     a list nested 100000 deep (written by hand: pickle.dump would recurse).
   hostile_huge_len.pickle BINUNICODE8 claiming 2**60 bytes.
   not_snapshot.pickle     a pickled int.
 """
+import json
 import os
 import pickle
 import struct
@@ -184,6 +187,8 @@ def main():
     for name, proto in (("v2_small.pickle", 4), ("v2_proto2.pickle", 2), ("v2_proto0.pickle", 0)):
         with open(os.path.join(out, name), "wb") as f:
             pickle.dump(snap, f, protocol=proto)
+    with open(os.path.join(out, "v2_unshared.pickle"), "wb") as f:
+        pickle.dump(json.loads(json.dumps(snap)), f, protocol=4)
     with open(os.path.join(out, "v1_list.pickle"), "wb") as f:
         pickle.dump(v1_snapshot(), f, protocol=2)
     marker = os.path.join(out, "MARKER_reduce_ran")

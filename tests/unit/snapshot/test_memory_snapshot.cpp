@@ -96,7 +96,7 @@ TEST(MemorySnapshot, SummaryPeaksByReplayAndOwners) {
 
 TEST(MemorySnapshot, EveryProtocolGivesTheSameSummary) {
   const SnapshotSummary a = summarize_snapshot(load_memory_snapshot(fixture("v2_small.pickle")));
-  for (const char* name : {"v2_proto2.pickle", "v2_proto0.pickle"}) {
+  for (const char* name : {"v2_proto2.pickle", "v2_proto0.pickle", "v2_unshared.pickle"}) {
     const SnapshotSummary b = summarize_snapshot(load_memory_snapshot(fixture(name)));
     ASSERT_EQ(b.devices.size(), a.devices.size()) << name;
     for (size_t i = 0; i < a.devices.size(); ++i) {
@@ -106,6 +106,9 @@ TEST(MemorySnapshot, EveryProtocolGivesTheSameSummary) {
     EXPECT_EQ(b.action_counts, a.action_counts) << name;
     EXPECT_EQ(b.top_owners.size(), a.top_owners.size()) << name;
     EXPECT_EQ(b.distinct_frames, a.distinct_frames) << name;
+    EXPECT_EQ(b.distinct_stacks, a.distinct_stacks) << name;
+    for (size_t i = 0; i < a.top_owners.size() && i < b.top_owners.size(); ++i)
+      EXPECT_EQ(b.top_owners[i].owner, a.top_owners[i].owner) << name;
   }
 }
 
