@@ -257,7 +257,7 @@ class OpsGen:
         rng = self.rng
         name, schema, out_rule, variants, promote = rng.choice(OPS["unary"])
         # clamp_ of bool or of integers with float bounds, relu of bool: 1.13 words these errors its own way
-        a, adt, ashape = self.new_tensor(dtype=rng.choice(DTYPES[:6]) if name in ("clamp", "relu") else None)
+        a, adt, ashape = self.new_tensor(dtype=rng.choice(DTYPES[:6]) if name.startswith(("clamp", "relu")) else None)
         a, ashape = self.view_of(a, ashape)
         extra = ""
         if name == "clamp":
@@ -266,6 +266,8 @@ class OpsGen:
             extra = f"{lo}, {hi}" if rng.random() < 0.5 else f"min={lo}, max={hi}"
             if extra == "None, None" or extra == "min=None, max=None":
                 extra = "0"
+        if name in ("clamp_min", "clamp_max"):
+            extra = rng.choice(["0", "1", "-1"]) if rng.random() < 0.95 else ""
         if name == "round" and rng.random() < 0.3 and adt in FLOATS:
             extra = "decimals=1"
         lab = self.label()

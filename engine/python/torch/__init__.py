@@ -116,8 +116,6 @@ less_equal = le
 not_equal = ne
 arctan2 = atan2
 fix = trunc
-fmax = maximum
-fmin = minimum
 
 
 def cdist(x1, x2, p=2.0, compute_mode=None):

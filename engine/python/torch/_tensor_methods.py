@@ -21,46 +21,8 @@ def _method(fn):
     return m
 
 
-def _inplace(fn):
-    """x.op_(...) through the op's `out=` path (which checks leaves, devices and castability)."""
-    def m(self, *args, **kwargs):
-        return fn(self, *args, out=self, **kwargs)
-    return m
-
-
-_BINARY = {
-    "add": E.add, "sub": E.sub, "mul": E.mul, "div": E.div, "true_divide": E.div, "floor_divide": E.floor_divide,
-    "remainder": E.remainder, "fmod": E.fmod, "pow": E.pow, "atan2": E.atan2, "maximum": E.maximum,
-    "minimum": E.minimum, "eq": E.eq, "ne": E.ne, "lt": E.lt, "le": E.le, "gt": E.gt, "ge": E.ge,
-    "logical_and": E.logical_and, "logical_or": E.logical_or, "logical_xor": E.logical_xor,
-    "bitwise_and": E.bitwise_and, "bitwise_or": E.bitwise_or, "bitwise_xor": E.bitwise_xor,
-}
-_ALIASES = {"subtract": "sub", "multiply": "mul", "divide": "div", "greater": "gt", "greater_equal": "ge",
-            "less": "lt", "less_equal": "le", "not_equal": "ne", "fmax": "maximum", "fmin": "minimum"}
-_UNARY = {
-    "neg": E.neg, "abs": E.abs, "sign": E.sign, "exp": E.exp, "expm1": E.expm1, "log": E.log, "log2": E.log2,
-    "log10": E.log10, "log1p": E.log1p, "sqrt": E.sqrt, "rsqrt": E.rsqrt, "reciprocal": E.reciprocal,
-    "sin": E.sin, "cos": E.cos, "tan": E.tan, "tanh": E.tanh, "sigmoid": E.sigmoid, "relu": E.relu,
-    "erf": E.erf, "erfinv": E.erfinv, "floor": E.floor, "ceil": E.ceil, "trunc": E.trunc, "round": E.round,
-    "frac": E.frac, "logical_not": E.logical_not, "bitwise_not": E.bitwise_not, "square": E.square,
-    "nan_to_num": E.nan_to_num, "clamp": E.clamp, "clamp_min": E.clamp_min, "clamp_max": E.clamp_max,
-}
-
-for _name, _fn in _BINARY.items():
-    setattr(Tensor, _name, _method(_fn))
-    setattr(Tensor, _name + "_", _inplace(_fn))
-for _alias, _name in _ALIASES.items():
-    setattr(Tensor, _alias, getattr(Tensor, _name))
-    setattr(Tensor, _alias + "_", getattr(Tensor, _name + "_"))
-for _name, _fn in _UNARY.items():
-    setattr(Tensor, _name, _method(_fn))
-    setattr(Tensor, _name + "_", _inplace(_fn))
-Tensor.negative = Tensor.neg
-Tensor.absolute = Tensor.abs
-Tensor.clip = Tensor.clamp
-Tensor.clip_ = Tensor.clamp_
-Tensor.arctan2 = Tensor.atan2
-Tensor.fix = Tensor.trunc
+# The elementwise ops (add, exp, clamp, ...) with their in-place and out= forms and their aliases are built
+# from their declarations in _ops/op_table.py by _ops/registry.py (installed by torch/__init__).
 
 for _name in ("isnan", "isinf", "isfinite", "isclose", "allclose", "equal", "where", "lerp", "addcmul", "addcdiv"):
     setattr(Tensor, _name, _method(getattr(E, _name)))

@@ -394,6 +394,22 @@ def minimum(a, b, out=None):
     return binary("MinimumBackward0", a, b, np.minimum, grad, out=out, save=_save_both)
 
 
+def fmax(a, b, out=None):
+    """maximum that ignores NaN (NaN only where both are NaN)."""
+    def grad(g, la, lb, s):
+        mask = logical_or(ge(s["self"], s["other"]), isnan(s["other"]))
+        return _sum_to(where(mask, g, 0.0), la), _sum_to(where(mask, 0.0, g), lb)
+    return binary("FmaxBackward0", a, b, np.fmax, grad, out=out, save=_save_both)
+
+
+def fmin(a, b, out=None):
+    """minimum that ignores NaN (NaN only where both are NaN)."""
+    def grad(g, la, lb, s):
+        mask = logical_or(le(s["self"], s["other"]), isnan(s["other"]))
+        return _sum_to(where(mask, g, 0.0), la), _sum_to(where(mask, 0.0, g), lb)
+    return binary("FminBackward0", a, b, np.fmin, grad, out=out, save=_save_both)
+
+
 def _bool_out(pt):
     return D.bool
 

@@ -64,10 +64,10 @@ def preserved_strides(sizes, strides):
 
 def _is_contiguous(sizes, strides):
     """PyTorch's is_contiguous: size-1 dims are ignored, empty tensors are contiguous."""
+    if 0 in sizes:
+        return True
     expected = 1
     for sz, st in zip(reversed(sizes), reversed(strides)):
-        if sz == 0:
-            return True
         if sz != 1:
             if st != expected:
                 return False

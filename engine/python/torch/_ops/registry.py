@@ -55,9 +55,9 @@ class Op:
         self.promote = promote
 
     # ------------------------------------------------------------------ arguments
-    def bind(self, args, kwargs, owner=None):
+    def bind(self, args, kwargs, owner=None, name=None):
         """The arguments as {param name: value} (defaults left out), with PyTorch's argument errors."""
-        name = self.name
+        name = name or self.name
         npos = len(self.positional)
         if len(args) > npos:
             raise TypeError(f"{name}() takes {npos} positional argument{'s' if npos != 1 else ''} but "
@@ -73,6 +73,9 @@ class Op:
                 raise TypeError(f"{name}() got multiple values for argument '{k}'")
             values[k] = v
         missing = [p.name for p in self.params if p.required and p.name not in values]
+        if missing and any(p.kind == "Scalar" for p in self.params):  # (Tensor and Scalar overloads in PyTorch)
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            f"({_got(args, kwargs, owner)}), but expected one of:")
         if missing:
             raise TypeError(f"{name}() missing {len(missing)} required positional arguments: "
                             + ", ".join(f'"{m}"' for m in missing))
@@ -255,10 +258,11 @@ class Op:
     def inplace(self, this, args, kwargs):
         if "out" in kwargs:
             raise TypeError(f"{self.name}_() got an unexpected keyword argument 'out'")
-        values = self.bind((this,) + tuple(args), kwargs, owner=this)
+        values = self.bind((this,) + tuple(args), kwargs, owner=this, name=self.name + "_")
         _argument_checks(self.name, values)
         # (the kernels' in-place paths check overlap themselves, after their own argument checks)
         if self.name in ("pow", "square") and self.out_rule_for(values) == "found":
+            overlap.assert_no_internal_overlap(this)  # TensorIterator: overlap before dtypes
             expected = self.result_dtype(values)
             if expected is not None and expected is not C.dtype_of(this):
                 raise RuntimeError(f"Found dtype {O.scalar_name(C.dtype_of(this))} but expected "

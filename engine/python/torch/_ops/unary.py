@@ -346,9 +346,9 @@ def clamp(x, min=None, max=None, out=None):  # noqa: A002
                  extra={"min": min, "max": max})
 
 
-def clamp_min(x, min):  # noqa: A002
-    return clamp(x, min=min)
+def clamp_min(x, min, out=None):  # noqa: A002
+    return clamp(x, min=min, out=out)
 
 
-def clamp_max(x, max):  # noqa: A002
-    return clamp(x, max=max)
+def clamp_max(x, max, out=None):  # noqa: A002
+    return clamp(x, max=max, out=out)
