@@ -64,16 +64,36 @@ class Converter {
       if (!doc_.is_sequence(*traces)) fail("\"device_traces\" is not a list");
       for (ValueId per_device : doc_.items(*traces)) {
         if (!doc_.is_sequence(per_device)) fail("a device trace is not a list");
-        std::vector<SnapshotTraceEntry> entries;
-        entries.reserve(doc_.items(per_device).size());
-        for (ValueId e : doc_.items(per_device)) entries.push_back(trace_entry(e));
-        out_.device_traces.push_back(std::move(entries));
+        out_.device_traces.push_back(device_trace(doc_.items(per_device)));
       }
     }
     return std::move(out_);
   }
 
+  // The AppendHook: a dict with a text "action" is a trace entry; convert it now and let the reader
+  // drop it from the tree.
+  bool take_entry(PickleDocument& doc, ValueId dict) {
+    const ValueId* action = doc_.find(dict, "action");
+    if (!action || !doc_.is_text(*action)) return false;
+    taken_.push_back(trace_entry(dict));
+    doc.take_dict(dict, taken_.size() - 1);
+    return true;
+  }
+
  private:
+  std::vector<SnapshotTraceEntry> device_trace(const std::vector<ValueId>& items) {
+    // The usual case: one device's entries were taken in order while reading; hand them over whole.
+    bool in_order = items.size() == taken_.size() && !taken_.empty();
+    for (size_t i = 0; in_order && i < items.size(); ++i)
+      in_order = doc_.kind(items[i]) == PickleKind::Taken && doc_.at(items[i]).bits == i;
+    if (in_order) return std::move(taken_);
+    std::vector<SnapshotTraceEntry> entries;
+    entries.reserve(items.size());
+    for (ValueId e : items)
+      entries.push_back(doc_.kind(e) == PickleKind::Taken ? taken_.at(doc_.at(e).bits) : trace_entry(e));
+    return entries;
+  }
+
   [[noreturn]] void fail(const std::string& what) const {
     raise(ErrorKind::ValueError, name_ + ": not a PyTorch memory snapshot: " + what);
   }
@@ -217,6 +237,7 @@ class Converter {
   const PickleDocument& doc_;
   const std::string& name_;
   MemorySnapshot out_;
+  std::vector<SnapshotTraceEntry> taken_;  // converted while reading, by the index take_dict stored
   std::unordered_map<ValueId, uint32_t> strings_, frames_;
   std::unordered_map<ValueId, StackId> stacks_;
   std::unordered_map<std::string, uint32_t> strings_by_text_, frames_by_content_;
@@ -232,8 +253,11 @@ MemorySnapshot snapshot_from_pickle(const PickleDocument& doc, const std::string
 MemorySnapshot load_memory_snapshot(const std::string& path, LoadProgress* progress) {
   MemorySnapshot s;
   {
-    const PickleDocument doc = read_pickle_file(path, progress);
-    s = snapshot_from_pickle(doc, path);
+    PickleDocument doc;
+    Converter converter(doc, path);
+    read_pickle_file_into(doc, path, progress, PickleLimits{},
+                          [&](PickleDocument& d, ValueId dict) { return converter.take_entry(d, dict); });
+    s = converter.run();
   }  // the tree goes before the caller sees the snapshot
   ::malloc_trim(0);  // and its pages go back to the system (glibc keeps freed small blocks otherwise)
   return s;

@@ -25,6 +25,8 @@ const char* pickle_kind_name(PickleKind k) {
     case PickleKind::List: return "list";
     case PickleKind::Tuple: return "tuple";
     case PickleKind::Dict: return "dict";
+    case PickleKind::Taken: return "dict";
+    case PickleKind::Freed: return "freed";
   }
   return "?";
 }
@@ -46,14 +48,44 @@ const ValueId* PickleDocument::find(ValueId dict, std::string_view key) const {
 }
 
 ValueId PickleDocument::add(PickleKind kind, uint64_t bits) {
-  values_.push_back({kind, bits});
+  if (!free_values_.empty()) {
+    const ValueId id = free_values_.back();
+    free_values_.pop_back();
+    values_[id] = {kind, false, bits};
+    return id;
+  }
+  values_.push_back({kind, false, bits});
   return ValueId(values_.size() - 1);
+}
+
+void PickleDocument::take_dict(ValueId dict, uint64_t index) {
+  PickleValue& d = values_[dict];
+  std::vector<ValueId>& items = containers_[d.bits];
+  for (ValueId v : items) {
+    PickleValue& x = values_[v];
+    const bool scalar = x.kind == PickleKind::None || x.kind == PickleKind::Bool || x.kind == PickleKind::Int ||
+                        x.kind == PickleKind::Float;
+    if (scalar && !x.shared) {  // referred to by this dict alone
+      x.kind = PickleKind::Freed;
+      free_values_.push_back(v);
+    }
+  }
+  std::vector<ValueId>().swap(items);
+  free_containers_.push_back(d.bits);
+  d.kind = PickleKind::Taken;
+  d.bits = index;
 }
 ValueId PickleDocument::add_text(PickleKind kind, std::string text) {
   strings_.push_back(std::move(text));
   return add(kind, strings_.size() - 1);
 }
 ValueId PickleDocument::add_container(PickleKind kind, std::vector<ValueId> items) {
+  if (!free_containers_.empty()) {
+    const uint64_t c = free_containers_.back();
+    free_containers_.pop_back();
+    containers_[c] = std::move(items);
+    return add(kind, c);
+  }
   containers_.push_back(std::move(items));
   return add(kind, containers_.size() - 1);
 }
@@ -182,16 +214,17 @@ std::string hex_byte(uint8_t b) {
 
 class Unpickler {
  public:
-  Unpickler(ByteSource& in, const PickleLimits& limits) : in_(in), limits_(limits) {}
+  Unpickler(ByteSource& in, const PickleLimits& limits, PickleDocument& doc, const AppendHook& hook)
+      : in_(in), limits_(limits), doc_(doc), hook_(hook) {}
 
-  PickleDocument run() {
+  void run() {
     for (;;) {
       const uint64_t at = in_.offset();
       const uint8_t op = in_.byte();
       if (op == '.') {  // STOP
         if (stack_.size() != 1 || !marks_.empty()) in_.fail("STOP with " + std::to_string(stack_.size()) + " values on the stack", at);
         doc_.root = stack_.back();
-        return std::move(doc_);
+        return;
       }
       step(op, at);
       if (stack_.size() > limits_.max_stack) in_.fail("more than " + std::to_string(limits_.max_stack) + " values nested or pending", at);
@@ -228,12 +261,17 @@ class Unpickler {
       in_.fail("a length of " + std::to_string(n) + " bytes runs past the end of the file (" +
                    std::to_string(in_.remaining()) + " left; truncated or corrupt)", at);
   }
+  // A dict appended to a list goes to the hook, which may convert it and take it out of the tree.
+  void offer(ValueId v) {
+    if (hook_ && doc_.kind(v) == PickleKind::Dict) hook_(doc_, v);
+  }
   void memo_put(uint64_t index, uint64_t at) {
     if (stack_.size() <= stack_floor()) in_.fail("a memo store with an empty stack", at);
     // Each memo entry costs the file at least one byte; a larger index is a corrupt or hostile file.
     if (index > memo_.size() + in_.remaining() + 16) in_.fail("memo index " + std::to_string(index) + " out of range", at);
     if (index >= memo_.size()) memo_.resize(size_t(index) + 1, kUnset);
     memo_[size_t(index)] = stack_.back();
+    doc_.mark_shared(stack_.back());
   }
   void memo_get(uint64_t index, uint64_t at) {
     if (index >= memo_.size() || memo_[size_t(index)] == kUnset) in_.fail("memo index " + std::to_string(index) + " was never stored", at);
@@ -251,7 +289,9 @@ class Unpickler {
     for (ValueId v : items) d = std::max(d, depth(v) + 1);
     check_depth(d, at);
     const ValueId id = doc_.add_container(kind, std::move(items));
-    depth_.push_back(d);
+    const uint64_t c = doc_.at(id).bits;  // a recycled container index, or a new one
+    if (c == depth_.size()) depth_.push_back(d);
+    else depth_[c] = d;
     return id;
   }
   void added_children(ValueId c, const ValueId* begin, const ValueId* end, uint64_t at) {
@@ -381,6 +421,7 @@ class Unpickler {
         const ValueId v = pop(at);
         const ValueId c = top_container(PickleKind::List, at, "APPEND");
         added_children(c, &v, &v + 1, at);
+        offer(v);
         doc_.mutable_items(c).push_back(v);
         return;
       }
@@ -388,6 +429,7 @@ class Unpickler {
         std::vector<ValueId> items = pop_mark(at);
         const ValueId c = top_container(PickleKind::List, at, "APPENDS");
         added_children(c, items.data(), items.data() + items.size(), at);
+        for (ValueId v : items) offer(v);
         std::vector<ValueId>& l = doc_.mutable_items(c);
         l.insert(l.end(), items.begin(), items.end());
         return;
@@ -448,6 +490,7 @@ class Unpickler {
       case '1': pop_mark(at); return;                          // POP_MARK
       case '2': {                                              // DUP
         const ValueId v = pop(at);
+        doc_.mark_shared(v);
         push(v);
         push(v);
         return;
@@ -465,7 +508,8 @@ class Unpickler {
   static constexpr ValueId kUnset = ~ValueId(0);
   ByteSource& in_;
   PickleLimits limits_;
-  PickleDocument doc_;
+  PickleDocument& doc_;
+  const AppendHook& hook_;
   std::vector<ValueId> stack_;
   std::vector<size_t> marks_;
   std::vector<ValueId> memo_;
@@ -490,22 +534,32 @@ class Fd {
   raise(ErrorKind::RuntimeError, "cannot read " + path + ": " + why);
 }
 
-PickleDocument unpickle(ByteSource& in, uint64_t size, const std::string& name, const PickleLimits& limits) {
+void unpickle(PickleDocument& doc, ByteSource& in, uint64_t size, const std::string& name, const PickleLimits& limits,
+              const AppendHook& hook) {
   if (size == 0) raise(ErrorKind::ValueError, name + ": not a plain-data pickle: the file is empty");
   if (size > limits.max_file_bytes)
     raise(ErrorKind::ValueError, name + ": not a plain-data pickle: " + std::to_string(size) +
                                      " bytes is more than the limit of " + std::to_string(limits.max_file_bytes));
-  return Unpickler(in, limits).run();
+  Unpickler(in, limits, doc, hook).run();
 }
 
 }  // namespace
 
 PickleDocument read_pickle_bytes(std::string_view data, const std::string& name, const PickleLimits& limits) {
   ByteSource in(data, data.size(), name);
-  return unpickle(in, data.size(), name, limits);
+  PickleDocument doc;
+  unpickle(doc, in, data.size(), name, limits, {});
+  return doc;
 }
 
 PickleDocument read_pickle_file(const std::string& path, LoadProgress* progress, const PickleLimits& limits) {
+  PickleDocument doc;
+  read_pickle_file_into(doc, path, progress, limits, {});
+  return doc;
+}
+
+void read_pickle_file_into(PickleDocument& doc, const std::string& path, LoadProgress* progress,
+                           const PickleLimits& limits, const AppendHook& hook) {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
   Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   if (fd.get() < 0) cannot_read(path, std::strerror(errno));
@@ -520,9 +574,8 @@ PickleDocument read_pickle_file(const std::string& path, LoadProgress* progress,
     if (progress->cancel.load()) throw LoadCancelled(path);
   }
   ByteSource in(fd.get(), size, path, progress);
-  PickleDocument doc = unpickle(in, size, path, limits);
+  unpickle(doc, in, size, path, limits, hook);
   if (progress) progress->bytes_done = size;
-  return doc;
 }
 
 }  // namespace ds::snapshot

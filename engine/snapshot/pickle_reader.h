@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +22,9 @@
 
 namespace ds::snapshot {
 
-enum class PickleKind : uint8_t { None, Bool, Int, Float, String, Bytes, List, Tuple, Dict };
+// Taken: a dict an AppendHook converted while reading (bits: the hook's own index for it); Freed: a
+// recycled slot (never reachable from the tree).
+enum class PickleKind : uint8_t { None, Bool, Int, Float, String, Bytes, List, Tuple, Dict, Taken, Freed };
 const char* pickle_kind_name(PickleKind k);
 
 using ValueId = uint32_t;
@@ -29,6 +32,7 @@ using ValueId = uint32_t;
 // 16 bytes: a snapshot has tens of millions of values.
 struct PickleValue {
   PickleKind kind = PickleKind::None;
+  bool shared = false;  // stored in the memo (or DUP'ed): other places may refer to it
   uint64_t bits = 0;  // Bool: 0/1; Int: int64 bits; Float: double bits; String/Bytes: string index;
                       // List/Tuple/Dict: container index (Dict items are key, value, key, value, ...)
 };
@@ -64,6 +68,10 @@ class PickleDocument {
   ValueId add_text(PickleKind kind, std::string text);
   ValueId add_container(PickleKind kind, std::vector<ValueId> items = {});
   std::vector<ValueId>& mutable_items(ValueId id) { return containers_[values_[id].bits]; }
+  void mark_shared(ValueId id) { values_[id].shared = true; }
+  // For an AppendHook that converted `dict`: it becomes Taken(index); its container and the scalars
+  // only it refers to are recycled, so a streamed trace holds one batch of entries, not all of them.
+  void take_dict(ValueId dict, uint64_t index);
 
  private:
   // Deques: growing never copies what is there (a vector's doubling would briefly hold both copies,
@@ -71,7 +79,13 @@ class PickleDocument {
   std::deque<PickleValue> values_;
   std::deque<std::string> strings_;
   std::deque<std::vector<ValueId>> containers_;
+  std::vector<ValueId> free_values_;
+  std::vector<uint64_t> free_containers_;
 };
+
+// Called for every dict appended to a list, once it is complete; returns true when it converted the
+// dict and called doc.take_dict (how load_memory_snapshot streams the trace instead of keeping it as a tree).
+using AppendHook = std::function<bool(PickleDocument& doc, ValueId dict)>;
 
 // Reads `path` with read(2) in 1 MiB chunks (regular files only: a FIFO or device is refused,
 // opened without blocking). Raises RuntimeError "cannot read <path>: <why>" when the file cannot
@@ -79,6 +93,9 @@ class PickleDocument {
 // opcode, a truncated or malformed file or a limit, and LoadCancelled when progress->cancel is set.
 PickleDocument read_pickle_file(const std::string& path, LoadProgress* progress = nullptr,
                                 const PickleLimits& limits = {});
+// The same into `doc` (which the hook may keep a reference to while reading).
+void read_pickle_file_into(PickleDocument& doc, const std::string& path, LoadProgress* progress,
+                           const PickleLimits& limits, const AppendHook& hook);
 // The same from memory (`name` stands for the path in messages).
 PickleDocument read_pickle_bytes(std::string_view data, const std::string& name, const PickleLimits& limits = {});
 

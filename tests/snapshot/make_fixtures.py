@@ -12,6 +12,7 @@ Fixtures (figures the tests check are in the comments):
   v2_proto0.pickle  the same with protocol 0 (text opcodes).
   v2_unshared.pickle the same with no object shared (a JSON round trip): every frame and string is its
                     own object in the file, so the reader must deduplicate them by content.
+  v2_one_device.pickle  device 0 of v2_small alone (the loader hands a lone streamed trace over whole).
   v1_list.pickle    1.13's list-of-segments form with block "history".
   hostile_reduce.pickle   a __reduce__ that would create MARKER (os.system touch): must be refused.
   hostile_deep.pickle     a list nested 100000 deep (written by hand: pickle.dump would recurse).
@@ -189,6 +190,9 @@ def main():
             pickle.dump(snap, f, protocol=proto)
     with open(os.path.join(out, "v2_unshared.pickle"), "wb") as f:
         pickle.dump(json.loads(json.dumps(snap)), f, protocol=4)
+    one = dict(snap, segments=[g for g in snap["segments"] if g["device"] == 0], device_traces=snap["device_traces"][:1])
+    with open(os.path.join(out, "v2_one_device.pickle"), "wb") as f:
+        pickle.dump(one, f, protocol=4)
     with open(os.path.join(out, "v1_list.pickle"), "wb") as f:
         pickle.dump(v1_snapshot(), f, protocol=2)
     marker = os.path.join(out, "MARKER_reduce_ran")
