@@ -81,14 +81,13 @@ class Converter {
   }
 
  private:
-  std::vector<SnapshotTraceEntry> device_trace(const std::vector<ValueId>& items) {
+  TraceEntries device_trace(const std::vector<ValueId>& items) {
     // The usual case: one device's entries were taken in order while reading; hand them over whole.
     bool in_order = items.size() == taken_.size() && !taken_.empty();
     for (size_t i = 0; in_order && i < items.size(); ++i)
       in_order = doc_.kind(items[i]) == PickleKind::Taken && doc_.at(items[i]).bits == i;
     if (in_order) return std::move(taken_);
-    std::vector<SnapshotTraceEntry> entries;
-    entries.reserve(items.size());
+    TraceEntries entries;
     for (ValueId e : items)
       entries.push_back(doc_.kind(e) == PickleKind::Taken ? taken_.at(doc_.at(e).bits) : trace_entry(e));
     return entries;
@@ -237,7 +236,7 @@ class Converter {
   const PickleDocument& doc_;
   const std::string& name_;
   MemorySnapshot out_;
-  std::vector<SnapshotTraceEntry> taken_;  // converted while reading, by the index take_dict stored
+  TraceEntries taken_;  // converted while reading, by the index take_dict stored
   std::unordered_map<ValueId, uint32_t> strings_, frames_;
   std::unordered_map<ValueId, StackId> stacks_;
   std::unordered_map<std::string, uint32_t> strings_by_text_, frames_by_content_;

