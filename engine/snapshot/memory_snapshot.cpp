@@ -99,12 +99,15 @@ class Converter {
   void need_dict(ValueId v, const char* what) const {
     if (doc_.kind(v) != PickleKind::Dict) fail(std::string(what) + " is a " + pickle_kind_name(doc_.kind(v)) + ", not a dict");
   }
+  int64_t int_value(ValueId v, const char* key, int64_t fallback) const {
+    if (doc_.kind(v) == PickleKind::None) return fallback;
+    if (doc_.kind(v) == PickleKind::Bool) return doc_.as_bool(v);
+    if (!doc_.is_int(v)) fail(std::string("\"") + key + "\" is a " + pickle_kind_name(doc_.kind(v)) + ", not an int");
+    return doc_.as_int(v);
+  }
   int64_t int_field(ValueId dict, const char* key, int64_t fallback = 0) const {
     const ValueId* v = doc_.find(dict, key);
-    if (!v || doc_.kind(*v) == PickleKind::None) return fallback;
-    if (doc_.kind(*v) == PickleKind::Bool) return doc_.as_bool(*v);
-    if (!doc_.is_int(*v)) fail(std::string("\"") + key + "\" is a " + pickle_kind_name(doc_.kind(*v)) + ", not an int");
-    return doc_.as_int(*v);
+    return v ? int_value(*v, key, fallback) : fallback;
   }
   const std::string* text_field(ValueId dict, const char* key) const {
     const ValueId* v = doc_.find(dict, key);
@@ -213,24 +216,42 @@ class Converter {
   SnapshotTraceEntry trace_entry(ValueId e) {
     need_dict(e, "a trace entry");
     SnapshotTraceEntry t;
-    const std::string* action = text_field(e, "action");
-    if (!action) fail("a trace entry has no \"action\"");
-    static const std::pair<const char*, TraceAction> kActions[] = {
+    bool has_action = false;
+    const ValueId *frames = nullptr, *device_free = nullptr;
+    // One pass over the entry's keys rather than a lookup per field: this runs once per trace entry.
+    const std::vector<ValueId>& kv = doc_.items(e);
+    for (size_t i = 0; i + 1 < kv.size(); i += 2) {
+      if (!doc_.is_text(kv[i])) continue;
+      const std::string& key = doc_.as_text(kv[i]);
+      const ValueId v = kv[i + 1];
+      if (key == "action") {
+        has_action = doc_.is_text(v);
+        if (has_action) t.action = action_of(doc_.as_text(v));
+      } else if (key == "addr") t.addr = uint64_t(int_value(v, "addr", 0));
+      else if (key == "size") t.size = uint64_t(int_value(v, "size", 0));
+      else if (key == "stream") t.stream = int_value(v, "stream", 0);
+      else if (key == "time_us") t.time_us = int_value(v, "time_us", 0);
+      else if (key == "frames") frames = &kv[i + 1];
+      else if (key == "device_free") device_free = &kv[i + 1];
+    }
+    if (!has_action) fail("a trace entry has no \"action\"");
+    if (t.action == TraceAction::Other) ++out_.other_actions;
+    // Before "device_free" existed an oom entry carried the free bytes in "addr".
+    const int64_t free_fallback = t.action == TraceAction::Oom ? int64_t(t.addr) : 0;
+    t.device_free = uint64_t(device_free ? int_value(*device_free, "device_free", free_fallback) : free_fallback);
+    t.stack = stack(frames);
+    return t;
+  }
+
+  static TraceAction action_of(const std::string& text) {
+    static const std::pair<std::string_view, TraceAction> kActions[] = {
         {"alloc", TraceAction::Alloc}, {"free_requested", TraceAction::FreeRequested},
         {"free_completed", TraceAction::FreeCompleted}, {"segment_alloc", TraceAction::SegmentAlloc},
         {"segment_free", TraceAction::SegmentFree}, {"segment_map", TraceAction::SegmentMap},
         {"segment_unmap", TraceAction::SegmentUnmap}, {"oom", TraceAction::Oom}, {"snapshot", TraceAction::Snapshot}};
-    for (const auto& [text, a] : kActions)
-      if (*action == text) t.action = a;
-    if (t.action == TraceAction::Other) ++out_.other_actions;
-    t.addr = uint64_t(int_field(e, "addr"));
-    t.size = uint64_t(int_field(e, "size"));
-    t.stream = int_field(e, "stream");
-    t.time_us = int_field(e, "time_us");
-    // Before "device_free" existed an oom entry carried the free bytes in "addr".
-    t.device_free = uint64_t(int_field(e, "device_free", t.action == TraceAction::Oom ? int64_t(t.addr) : 0));
-    t.stack = stack(doc_.find(e, "frames"));
-    return t;
+    for (const auto& [name, a] : kActions)
+      if (text == name) return a;
+    return TraceAction::Other;
   }
 
   const PickleDocument& doc_;
