@@ -55,6 +55,11 @@ from ._ops.indexing import (argsort, argwhere, bincount, gather, index_add, inde
                             masked_select, nonzero, scatter, scatter_add, searchsorted, sort, take, topk, unique)
 from ._ops import registry as _registry
 _registry.install(_sys.modules[__name__], Tensor)  # torch.add & co. with out=, Tensor.add / add_ (op_table.py)
+from ._numpy_names import accepting_numpy_names as _accepting_numpy_names
+for _name in ("all", "any", "argmax", "argmin", "aminmax", "count_nonzero", "cumprod", "cumsum", "log_softmax",
+              "logsumexp", "max", "min", "nanmean", "nansum", "norm", "softmax", "std", "std_mean", "var", "var_mean"):
+    if _name not in _registry.REGISTRY:  # declared ops parse NumPy's names themselves
+        globals()[_name] = _accepting_numpy_names(globals()[_name])  # torch.max(x, axis=0) as in PyTorch
 from . import _devicescope_hooks  # noqa: F401
 from . import linalg  # noqa: F401
 from . import testing  # noqa: F401,E402

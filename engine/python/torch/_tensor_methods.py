@@ -4,6 +4,7 @@ import numpy as np
 
 from . import _default
 from . import _dtype as D
+from ._numpy_names import accepting_numpy_names
 from . import _random
 from ._ops import _core as C
 from ._ops import elementwise as E
@@ -130,11 +131,17 @@ def _cmp_ok(other):
 for _name in ("sum", "nansum", "mean", "nanmean", "prod", "var", "std", "max", "min", "amax", "amin", "argmax",
               "argmin", "all", "any", "norm", "logsumexp", "cumsum", "cumprod", "softmax", "log_softmax",
               "count_nonzero", "aminmax"):
-    setattr(Tensor, _name, _method(getattr(R, _name)))
+    setattr(Tensor, _name, accepting_numpy_names(_method(getattr(R, _name))))  # x.max(axis=1) as in PyTorch
 
 # Linear algebra
-for _name in ("mm", "bmm", "matmul", "dot", "mv", "outer", "inner"):
-    setattr(Tensor, _name, _method(getattr(L, _name)))
+# PyTorch's parameter names, so that keywords work as there: a.matmul(other=b), a.mm(mat2=b).
+Tensor.mm = lambda self, mat2: L.mm(self, mat2)
+Tensor.bmm = lambda self, mat2: L.bmm(self, mat2)
+Tensor.matmul = lambda self, other: L.matmul(self, other)
+Tensor.dot = lambda self, tensor: L.dot(self, tensor)
+Tensor.mv = lambda self, vec: L.mv(self, vec)
+Tensor.outer = lambda self, vec2: L.outer(self, vec2)
+Tensor.inner = lambda self, other: L.inner(self, other)
 Tensor.addmm = lambda self, mat1, mat2, *, beta=1, alpha=1: L.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
 Tensor.addmm_ = lambda self, mat1, mat2, *, beta=1, alpha=1: _assign(self, L.addmm(self, mat1, mat2, beta=beta,
                                                                                     alpha=alpha))
@@ -295,7 +302,6 @@ Tensor.is_neg = lambda self: False
 Tensor.real = property(lambda self: self)
 Tensor.ravel = lambda self: S.reshape(self, (-1,))
 Tensor.positive = lambda self: self
-Tensor.outer = lambda self, other: L.outer(self, other)
 
 
 def _index_fill(self, dim, index, value):

@@ -6,6 +6,7 @@ import inspect
 import numbers
 
 from .. import _dtype as D
+from .. import _numpy_names as numpy_names
 from . import _core as C
 from . import out as O
 from . import overlap
@@ -65,6 +66,7 @@ class Op:
         values = {}
         for p, v in zip(self.positional, args):
             values[p.name] = v
+        kwargs = numpy_names.renamed(kwargs, self.by_name.keys() - ({"input"} if owner is not None else set()))
         for k, v in kwargs.items():
             p = self.by_name.get(k)
             if p is None or (k == "input" and owner is not None):
