@@ -1,5 +1,6 @@
 # torch.optim.Adadelta (PyTorch 2.x single-tensor rule): square_avg and acc_delta made at the first step.
 import torch
+from . import _hyperparameters as H
 from . import _lazy_state as S
 from .optimizer import Optimizer
 
@@ -9,25 +10,14 @@ __all__ = ["Adadelta"]
 class Adadelta(Optimizer):
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
                  maximize=False, differentiable=False):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= rho <= 1.0:
-            raise ValueError(f"Invalid rho value: {rho}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        H.check(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay)
         defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize, capturable=capturable,
                         foreach=foreach, differentiable=differentiable)
         super().__init__(params, defaults)
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("capturable", False)
+        H.set_group_defaults(self, foreach=None, maximize=False, differentiable=False, capturable=False)
 
     def step(self, closure=None):
         loss = S.run_closure(closure)

@@ -1,6 +1,7 @@
 # torch.optim.Adagrad (PyTorch 2.x single-tensor rule). As in PyTorch its state (step, sum) is made in the
 # constructor, on each parameter's device at that moment, not at the first step.
 import torch
+from . import _hyperparameters as H
 from . import _lazy_state as S
 from .optimizer import Optimizer
 
@@ -10,16 +11,8 @@ __all__ = ["Adagrad"]
 class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
                  foreach=None, *, maximize=False, differentiable=False, fused=None):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= lr_decay:
-            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not 0.0 <= initial_accumulator_value:
-            raise ValueError(f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+        H.check(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
+                initial_accumulator_value=initial_accumulator_value, eps=eps)
         defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
                         initial_accumulator_value=initial_accumulator_value, foreach=foreach, maximize=maximize,
                         differentiable=differentiable, fused=fused)
@@ -32,11 +25,7 @@ class Adagrad(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", None)
+        H.set_group_defaults(self, foreach=None, maximize=False, differentiable=False, fused=None)
 
     def share_memory(self):
         for group in self.param_groups:
