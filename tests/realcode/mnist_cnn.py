@@ -1,9 +1,9 @@
 # source: https://github.com/pytorch/examples/blob/main/mnist/main.py (Basic MNIST Example: two-conv CNN with
 #         Dropout, max_pool2d, flatten, log_softmax + nll_loss, Adadelta and StepLR)
 # changed: MNIST replaced by 192 synthetic 28x28 images whose class is a bright band of columns (normalized with
-#          the example's mean/std); 2 epochs instead of 14, log_interval 1 instead of 10; argparse replaced by a dict of its defaults (no mps
-#          branch, no DataLoader workers); checks at the end (loss falls, accuracy rises, Adadelta/StepLR state,
-#          shapes, devices, the saved state_dict).
+#          the example's mean/std); 2 epochs instead of 14, log_interval 1 instead of 10, save_model on (to a
+#          temporary folder); argparse replaced by a dict of its defaults (no mps branch, no DataLoader workers);
+#          checks at the end (loss falls, accuracy rises, Adadelta/StepLR state, shapes, devices, the saved file).
 # reference: real
 import os
 import tempfile
