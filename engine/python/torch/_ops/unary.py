@@ -175,6 +175,52 @@ def tan(x, out=None):
     return unary("TanBackward0", x, np.tan, lambda g, x, r: g * (1 + r * r), _floatify, out=out, precise=True, save="r")
 
 
+# Inverse and hyperbolic trigonometry: gradients as tools/autograd/derivatives.yaml writes them.
+def asin(x, out=None):
+    return unary("AsinBackward0", x, np.arcsin, lambda g, x, r: g * rsqrt(1 - x * x), _floatify, out=out,
+                 precise=True, save="x")
+
+
+def acos(x, out=None):
+    return unary("AcosBackward0", x, np.arccos, lambda g, x, r: -(g * rsqrt(1 - x * x)), _floatify, out=out,
+                 precise=True, save="x")
+
+
+def atan(x, out=None):
+    return unary("AtanBackward0", x, np.arctan, lambda g, x, r: g / (x * x + 1), _floatify, out=out, precise=True,
+                 save="x")
+
+
+def sinh(x, out=None):
+    return unary("SinhBackward0", x, np.sinh, lambda g, x, r: g * cosh(x), _floatify, out=out, precise=True,
+                 save="x")
+
+
+def cosh(x, out=None):
+    return unary("CoshBackward0", x, np.cosh, lambda g, x, r: g * sinh(x), _floatify, out=out, precise=True,
+                 save="x")
+
+
+def asinh(x, out=None):
+    return unary("AsinhBackward0", x, np.arcsinh, lambda g, x, r: g * rsqrt(x * x + 1), _floatify, out=out,
+                 precise=True, save="x")
+
+
+def acosh(x, out=None):
+    return unary("AcoshBackward0", x, np.arccosh, lambda g, x, r: g * rsqrt(x * x - 1), _floatify, out=out,
+                 precise=True, save="x")
+
+
+def atanh(x, out=None):
+    return unary("AtanhBackward0", x, np.arctanh, lambda g, x, r: g * (1 / (1 - x * x)), _floatify, out=out,
+                 precise=True, save="x")
+
+
+def exp2(x, out=None):
+    return unary("Exp2Backward0", x, np.exp2, lambda g, x, r: g * r * math.log(2.0), _floatify, out=out,
+                 precise=True, save="r")
+
+
 def tanh(x, out=None):
     return unary("TanhBackward0", x, np.tanh, lambda g, x, r: g * (1 - r * r), _floatify, out=out, precise=True, save="r")
 
