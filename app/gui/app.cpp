@@ -191,6 +191,8 @@ void App::on_interrupt_signal() {
   if (runner_.busy()) {
     runner_.interrupt();
     notice("Interrupted (Ctrl+C)");
+  } else if (loader_.busy()) {
+    loader_.cancel();  // a recording being opened: Ctrl+C cancels it, as its Cancel button does
   } else {
     quit_ = true;
   }
