@@ -6,6 +6,8 @@
 # max-seconds: 300
 # Before, every recorded event stayed in the engine for good (~106 bytes per Event, plus one per async copy):
 # 300,000 steps kept ~45 MB. Transfers are recorded too, so the copy here runs once every 100 steps.
+import os
+
 import torch
 
 STEPS = 300_000
@@ -41,7 +43,9 @@ for i in range(STEPS):
 growth = rss_mb() - before
 print(f"RSS growth over {STEPS} steps: {growth:.1f} MB")
 print("elapsed times ok:", ok)
-print("RSS growth under 12 MB:", growth < 12)
+# Under AddressSanitizer (.ci/sanitize) freed memory sits in its quarantine, so RSS measures ASan, not us: the
+# bound is checked by the plain build's run (ctest hostile_cuda_events_loop).
+print("RSS growth under 12 MB:", growth < 12 or "ASAN_OPTIONS" in os.environ)
 e, f = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
 e.record()
 e.record()  # the first engine event is forgotten; the second one times

@@ -45,9 +45,11 @@ TEST(TemporaryFiles, StaleTemporariesOfDeadProcessesAreSwept) {
                                  "other.csv.tmp." + dead + ".0", "out.csv.tmp." + dead + ".x", "out.csv.tmp.notapid.0"})
     trace_test::write_text(dir.file(name), std::string(1000, 'x'));
   ds::write_file_atomically(dir.file("out.csv"), [](std::ostream& os) { os << "done\n"; });
-  EXPECT_EQ(listing(dir.path()),
-            (std::vector<std::string>{"other.csv.tmp." + dead + ".0", "out.csv", "out.csv.tmp." + alive + ".0",
-                                      "out.csv.tmp." + dead + ".x", "out.csv.tmp.notapid.0"}));
+  // listing() is sorted by name, and the pids' digits decide the order: sort what is expected the same way.
+  std::vector<std::string> expected{"other.csv.tmp." + dead + ".0", "out.csv", "out.csv.tmp." + alive + ".0",
+                                    "out.csv.tmp." + dead + ".x", "out.csv.tmp.notapid.0"};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(listing(dir.path()), expected);
   EXPECT_EQ(trace_test::read_text(dir.file("out.csv")), "done\n");
 }
 
