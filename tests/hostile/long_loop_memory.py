@@ -8,6 +8,8 @@
 # max-seconds: 300
 # Every op allocates and frees a storage (two events). Before the log was bounded it kept all of them
 # (~105 bytes each: ~310 MB here, growing without end); the window of the last 500,000 events needs ~55 MB.
+import os
+
 import _devicescope_C as engine
 import torch
 
@@ -28,7 +30,9 @@ for _ in range(OPS // 2):
 print("loop done")
 growth = rss_mb() - start
 print(f"RSS growth: {growth} MB")
-print("RSS growth under 150 MB:", growth < 150)
+# Under AddressSanitizer (.ci/sanitize) freed memory sits in its quarantine, so RSS measures ASan, not us: the
+# bound is checked by the plain build's run (ctest hostile_long_loop_memory); the totals below still are.
+print("RSS growth under 150 MB:", growth < 150 or "ASAN_OPTIONS" in os.environ)
 print("values:", x.tolist(), y.cpu().tolist())
 t = engine.log_totals()
 print(t["note"])
