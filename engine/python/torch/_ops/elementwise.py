@@ -12,21 +12,7 @@ from . import _core as C
 from . import out as O
 from . import overlap
 
-_SCALAR_NAMES = {0: "Float", 1: "Double", 2: "Half", 3: "BFloat16", 4: "Long", 5: "Int", 6: "Short",
-                 7: "Char", 8: "Byte", 9: "Bool"}
-
-
-def scalar_name(d):
-    return _SCALAR_NAMES[d._code]
-
-
-def can_cast(src, dst):
-    """c10::canCast: no floating -> integral, nothing non-bool -> bool."""
-    if src.is_floating_point and not dst.is_floating_point:
-        return False
-    if src is not D.bool and dst is D.bool:
-        return False
-    return True
+can_cast, scalar_name = O.can_cast, O.scalar_name  # c10::canCast and ScalarType names live with out= (out.py)
 
 
 def _default_float():
