@@ -103,6 +103,10 @@ print(next(model_copy.parameters()).device) #Always prints the correct device.
 # | The article's worry: "if `model` is passed to other functions or parts of the code, those components might
 # | still retain a reference to the *old* location". Let's hold on to the model in every way we can - another
 # | name, a dict, a list, even a direct reference to its weight Parameter - and then move it once.
+# ? After one `model.to(device)`, which of `alias`, `registry["net"]`, `pipeline[0]` and `weight` are on the GPU?
+# - only `model` itself - the others still hold the old CPU model
+# - `alias`, `registry` and `pipeline`, but not `weight`: it was taken before the move
+# = all four - they refer to the one model (and its one weight Parameter), which moved in place
 model = torch.nn.Linear(10, 2)
 alias = model
 registry = {"net": model}

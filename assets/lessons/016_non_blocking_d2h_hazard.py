@@ -32,6 +32,11 @@ print(h.device, h.is_pinned())
 # > what else the stream is doing, so the same script can print right numbers one run and stale ones the next.)
 
 # %% step: The fix: synchronise before reading
+# | Same `h`, nothing else changed: the host now waits for the device before it reads.
+# ? After `torch.cuda.synchronize()`, what does `h[0, 0]` hold?
+# - still 0.0 - the buffer was read too early once, so it stays stale
+# = 7.0 - the queued copy has finished and written the pinned buffer
+# - it raises: `h` must be copied again after a stale read
 torch.cuda.synchronize()
 late = h[0, 0].item()
 print(late, bool((h == 7.0).all()))

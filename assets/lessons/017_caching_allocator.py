@@ -13,9 +13,9 @@
 
 # %% step: Small tensors share a 2 MiB segment
 # ? After allocating 1000 floats (4000 bytes), what are `memory_allocated()` and `memory_reserved()`?
-# - 4000 and 4000
-# - 4096 and 4096
-# = 4096 and 2097152
+# - 4000 B allocated, 4000 B reserved (4000 and 4000)
+# - 4 KiB allocated, 4 KiB reserved (4096 and 4096)
+# = 4 KiB allocated, 2 MiB reserved (4096 and 2097152)
 import torch
 
 MiB = 1024 * 1024
@@ -39,9 +39,9 @@ print(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())
 
 # %% step: `del` does not shrink the reservation
 # ? What does `memory_reserved()` show after `del c`?
-# - 2097152 - the 20 MiB segment is returned
-# = 23068672 - the segment stays cached
-# - 6295552
+# - 2 MiB (2097152) - the 20 MiB segment is returned
+# = 22 MiB (23068672) - the segment stays cached
+# - 6 MiB + 4 KiB (6295552) - what was allocated before `del`
 del c
 print(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())
 c2 = torch.empty(5 * MiB // 4, device="cuda")
