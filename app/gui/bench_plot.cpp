@@ -8,6 +8,7 @@
 
 #include "gui/bench_view.h"
 #include "gui/loglog_plot.h"
+#include "gui/model/plot_axes.h"
 #include "gui/theme.h"
 
 namespace ds::gui {
@@ -125,26 +126,26 @@ void BenchView::draw_plot() {
       if (it->color != s.color) it->color = theme::kTextDim;
     }
   }
-  // Labels sit right-aligned above their line; one that would overlap a label already placed moves left.
-  std::vector<ImVec4> placed;  // x0, y0, x1, y1
+  // Labels sit on their line, clear of the series' lines and markers and of each other
+  // (place_line_label slides them left, or below the line, until nothing is covered).
+  std::vector<LabelSegment> curves;
+  for (const BenchSeries& s : plot_.series)
+    for (size_t k = 0; k < s.points.size(); ++k) {
+      const ImVec2 b(plot.X(s.points[k].first), plot.Y(s.points[k].second));
+      curves.push_back({b.x - 5, b.y - 5, b.x + 5, b.y + 5});  // the marker
+      if (k) curves.push_back({plot.X(s.points[k - 1].first), plot.Y(s.points[k - 1].second), b.x, b.y});
+    }
+  std::vector<LabelRect> placed;
   for (const Nominal& n : nominal) {
     const ImU32 col = with_alpha(n.color, 0.6f);
     const float y = plot.Y(std::log10(n.gbps));
     dashed_line(dl, ImVec2(plot.p0.x, y), ImVec2(plot.p1.x, y), col, 1.0f, 3, 4);
     const std::string label = "link " + fmt_rate(n.gbps) + " (" + n.routes + ")";
-    const float w = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, label.c_str()).x;
-    ImVec4 r(plot.p1.x - w - 6, y - fs->FontSize - 1, plot.p1.x - 6, y - 1);
-    for (bool moved = true; moved;) {
-      moved = false;
-      for (const ImVec4& q : placed)
-        if (r.y < q.w && r.w > q.y && r.x < q.z && r.z > q.x) {
-          r.z = q.x - 14, r.x = r.z - w;
-          moved = true;
-        }
-    }
+    const ImVec2 ts = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, label.c_str());
+    const LabelRect r = place_line_label(y, ts.x, ts.y, plot.p0.x, plot.p1.x, plot.p0.y, plot.p1.y, placed, curves);
     placed.push_back(r);
-    dl->AddRectFilled(ImVec2(r.x - 2, r.y), ImVec2(r.z + 2, r.w), IM_COL32(0x14, 0x17, 0x1d, 0xc0));
-    dl->AddText(fs, fs->FontSize, ImVec2(r.x, r.y), lighten(col, 0.2f), label.c_str());
+    dl->AddRectFilled(ImVec2(r.x0 - 2, r.y0), ImVec2(r.x1 + 2, r.y1), IM_COL32(0x14, 0x17, 0x1d, 0xc0));
+    dl->AddText(fs, fs->FontSize, ImVec2(r.x0, r.y0), lighten(col, 0.2f), label.c_str());
   }
   // Lines, then markers on top; the point nearest the mouse gets a tooltip.
   const ImVec2 mouse = ImGui::GetIO().MousePos;

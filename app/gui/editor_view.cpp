@@ -10,6 +10,7 @@
 #include "gui/keys.h"
 #include "gui/model/script_statements.h"
 #include "gui/theme.h"
+#include "render/embedded_files.h"
 
 namespace ds::gui {
 namespace {
@@ -66,7 +67,7 @@ void EditorView::toolbar(UiState& ui, Commands& cmds) {
 void EditorView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   std::string title = "Editor";
   if (!ui.script_path.empty()) title += " \xe2\x80\x94 " + ui.script_path.substr(ui.script_path.find_last_of('/') + 1);
-  else title += " \xe2\x80\x94 untitled";  // not saved yet: Save asks where to write it
+  else title += ui.script == render::embedded_file("starter.py") ? " \xe2\x80\x94 starter.py (example)" : " \xe2\x80\x94 untitled";  // not saved yet: Save asks where
   if (ui.script_dirty) title += " \xe2\x97\x8f";
   title += "###Editor";
   if (!ImGui::Begin(title.c_str(), &ui.show_editor)) {

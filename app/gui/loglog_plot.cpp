@@ -6,18 +6,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "gui/model/plot_axes.h"
 #include "gui/theme.h"
 
 namespace ds::gui {
-namespace {
-
-const char* size_label(int decade) {
-  static const char* labels[] = {"1 B", "10 B", "100 B", "1 kB", "10 kB", "100 kB", "1 MB", "10 MB", "100 MB", "1 GB", "10 GB", "100 GB"};
-  return decade >= 0 && decade < 12 ? labels[decade] : "";
-}
-
-}  // namespace
-
 bool begin_loglog_plot(const char* id, ImVec2 size, LogLogPlot* plot) {
   LogLogPlot& P = *plot;
   const ImVec2 c0 = ImGui::GetCursorScreenPos();
@@ -30,13 +22,14 @@ bool begin_loglog_plot(const char* id, ImVec2 size, LogLogPlot* plot) {
   if (P.p1.x - P.p0.x < 40 || P.p1.y - P.p0.y < 40) return false;
   dl->AddRectFilled(P.p0, P.p1, IM_COL32(0x14, 0x17, 0x1d, 0xff), 3);
   ImFont* fs = fonts().small;
-  // Decade grid and labels.
-  for (int d = int(std::ceil(P.x_min)); d <= int(P.x_max); ++d) {
-    const float x = P.X(d);
+  // Sizes at powers of two in the app's binary units (KiB, MiB), as far apart as their labels need.
+  const float label_w = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, "512 KiB").x + 14;
+  for (const AxisTick& t : binary_size_ticks(P.x_min, P.x_max, P.p1.x - P.p0.x, label_w)) {
+    const float x = P.X(t.value);
     dl->AddLine(ImVec2(x, P.p0.y), ImVec2(x, P.p1.y), IM_COL32(0xff, 0xff, 0xff, 0x12));
-    const char* l = size_label(d);
-    const float w = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, l).x;
-    dl->AddText(fs, fs->FontSize, ImVec2(x - w * 0.5f, P.p1.y + 4), theme::kTextDim, l);
+    const float w = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, t.label.c_str()).x;
+    dl->AddText(fs, fs->FontSize, ImVec2(std::clamp(x - w * 0.5f, P.p0.x - 20, P.p1.x - w + 8), P.p1.y + 4), theme::kTextDim,
+                t.label.c_str());
   }
   for (int d = int(std::ceil(P.y_min)); d <= int(P.y_max); ++d) {
     const float y = P.Y(d);

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "gui/model/palette.h"
+#include "gui/model/plot_axes.h"
 
 namespace ds::gui {
 
@@ -31,13 +32,14 @@ Series transfer_series(const TransferRecord& t) {
 }
 
 uint32_t series_color(Series s) {
+  // Okabe-Ito-like hues, brightened for the dark plot: readable with the common colour-vision deficiencies.
   switch (s) {
-    case Series::H2DPinned: return transfer_color(Place::pinned(), Place::cuda(0));
-    case Series::H2DPageable: return rgba(0x8f, 0xc8, 0xff);
-    case Series::D2HPinned: return transfer_color(Place::cuda(0), Place::pinned());
-    case Series::D2HPageable: return rgba(0xff, 0xd0, 0x9a);
-    case Series::D2D: return transfer_color(Place::cuda(0), Place::cuda(1));
-    case Series::H2H: return transfer_color(Place::pageable(), Place::pinned());
+    case Series::H2DPinned: return rgba(0x4c, 0x9a, 0xff);    // blue (the timeline's H2D pinned)
+    case Series::H2DPageable: return rgba(0xc7, 0x7d, 0xff);  // violet
+    case Series::D2HPinned: return rgba(0xff, 0x9f, 0x43);    // orange (the timeline's D2H pinned)
+    case Series::D2HPageable: return rgba(0xe8, 0xe0, 0x5a);  // yellow
+    case Series::D2D: return rgba(0x4e, 0xd1, 0x8a);          // green
+    case Series::H2H: return rgba(0xa0, 0xa8, 0xb4);          // grey: never crosses a device link
     case Series::Count: break;
   }
   return 0xffffffff;
@@ -49,13 +51,48 @@ double BandwidthModel::modelled_gbs(const RouteRate& r, double bytes) {
   return ns > 0 ? bytes / ns : 0;
 }
 
+namespace {
+
+bool plotted(const TransferRecord& t) {
+  if (!t.complete || t.gbps() <= 0 || t.bytes == 0) return false;
+  return !(t.src.is_host() && t.dst.is_host());  // a host memcpy is not a device link
+}
+
+}  // namespace
+
 void BandwidthModel::build(const Snapshot& snap, const LinkProfile* profile) {
   for (SeriesData& s : series) s = {};
+  link = {};
+  if (profile) {
+    link.known = true;
+    link.name = profile->name;
+    link.rates[size_t(Series::H2DPinned)] = profile->h2d_pinned;
+    link.rates[size_t(Series::H2DPageable)] = profile->h2d_pageable;
+    link.rates[size_t(Series::D2HPinned)] = profile->d2h_pinned;
+    link.rates[size_t(Series::D2HPageable)] = profile->d2h_pageable;
+    link.rates[size_t(Series::D2D)] = profile->p2p;
+  }
+  // Ranges first: every transfer, and the peak of every plotted series' link curve, must fall inside.
+  double lo_x = 1e300, hi_x = -1e300, lo_y = 1e300, hi_y = -1e300;
+  bool seen[size_t(Series::Count)] = {};
+  for (const TransferRecord& t : snap.transfers) {
+    if (!plotted(t)) continue;
+    const double lx = std::log10(double(t.bytes)), ly = std::log10(t.gbps());
+    lo_x = std::min(lo_x, lx), hi_x = std::max(hi_x, lx), lo_y = std::min(lo_y, ly), hi_y = std::max(hi_y, ly);
+    seen[size_t(transfer_series(t))] = true;
+  }
+  if (lo_x > hi_x) {  // nothing yet: 100 B .. 10 GB, 1 MB/s .. 1 TB/s
+    x_min = 2, x_max = 10, y_min = -3, y_max = 3;
+  } else {
+    for (size_t s = 0; s < size_t(Series::Count); ++s)
+      if (seen[s] && link.rates[s].bandwidth_gbs > 0) hi_y = std::max(hi_y, std::log10(link.rates[s].bandwidth_gbs));
+    fit_log_range(lo_x, hi_x, 0.15, 4, &x_min, &x_max);
+    fit_log_range(lo_y, hi_y, 0.15, 3, &y_min, &y_max);
+  }
   std::array<std::map<uint32_t, uint32_t>, size_t(Series::Count)> bins;  // (x << 16 | y) -> count
   for (const TransferRecord& t : snap.transfers) {
+    if (!plotted(t)) continue;
     const double gbs = t.gbps();
-    if (!t.complete || gbs <= 0 || t.bytes == 0) continue;
-    if (t.src.is_host() && t.dst.is_host()) continue;  // a host memcpy is not a device link
     const Series s = transfer_series(t);
     const double lx = std::log10(double(t.bytes)), ly = std::log10(gbs);
     const int xb = std::clamp(int((lx - x_min) / (x_max - x_min) * x_bins), 0, x_bins - 1);
@@ -90,16 +127,6 @@ void BandwidthModel::build(const Snapshot& snap, const LinkProfile* profile) {
       }
       it = col_end;
     }
-  }
-  link = {};
-  if (profile) {
-    link.known = true;
-    link.name = profile->name;
-    link.rates[size_t(Series::H2DPinned)] = profile->h2d_pinned;
-    link.rates[size_t(Series::H2DPageable)] = profile->h2d_pageable;
-    link.rates[size_t(Series::D2HPinned)] = profile->d2h_pinned;
-    link.rates[size_t(Series::D2HPageable)] = profile->d2h_pageable;
-    link.rates[size_t(Series::D2D)] = profile->p2p;
   }
 }
 

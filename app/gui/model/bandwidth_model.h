@@ -16,11 +16,14 @@ namespace ds::gui {
 enum class Series : int8_t { H2DPinned, H2DPageable, D2HPinned, D2HPageable, D2D, H2H, Count };
 const char* series_name(Series s);  // "H2D pinned", ...
 Series transfer_series(const TransferRecord& t);
+// One hue per series (pinned and pageable of a route differ in hue, not just in shade), shared by the
+// bandwidth plot's legend, its points and the Bench view.
 uint32_t series_color(Series s);
 
 struct BandwidthModel {
-  // Plot ranges in log10 units: bytes 10^x_min .. 10^x_max, GB/s 10^y_min .. 10^y_max.
-  static constexpr double x_min = 2, x_max = 10.5, y_min = -3, y_max = 3.5;
+  // Plot ranges in log10 units: bytes 10^x_min .. 10^x_max, GB/s 10^y_min .. 10^y_max; whole decades
+  // around every transfer (and the link's peaks), so that no point is clamped onto an edge.
+  double x_min = 2, x_max = 10, y_min = -3, y_max = 3;
   static constexpr int x_bins = 170, y_bins = 130;
 
   struct Cell {
