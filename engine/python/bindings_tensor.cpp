@@ -8,6 +8,7 @@
 #include "bindings_common.h"
 #include "core/errors.h"
 #include "tensor/tensor_ops.h"
+#include "to_arguments.h"
 
 namespace ds::python {
 namespace {
@@ -35,111 +36,6 @@ int device_key(const Device& d) {
   if (d.is_cpu()) return -1;
   if (d.type() == DeviceType::Meta) return -3;
   return d.has_index() ? d.index() : -2;
-}
-
-// The three `to` signatures, as PyTorch 2.x prints them in its argument errors.
-const char* kToSignatures =
-    " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, bool copy = False, *, "
-    "torch.memory_format memory_format = None)\n"
-    " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
-    "None)\n"
-    " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None)\n";
-
-[[noreturn]] void to_invalid(const py::tuple& args, const py::dict& kwargs) {
-  std::string got;
-  for (py::handle a : args) got += (got.empty() ? "" : ", ") + arg_type_name(a);
-  for (auto kv : kwargs) {
-    got += (got.empty() ? "" : ", ") + kv.first.cast<std::string>() + "=" + arg_type_name(kv.second);
-  }
-  if (args.size() == 0 && kwargs.size() > 0) got += ", ";
-  raise(ErrorKind::TypeError,
-        "to() received an invalid combination of arguments - got (" + got + "), but expected one of:\n" +
-            kToSignatures);
-}
-
-bool bool_arg(py::handle v, bool& out) {
-  if (v.ptr() == Py_True) { out = true; return true; }
-  if (v.ptr() == Py_False) { out = false; return true; }
-  return false;
-}
-
-// Parses Tensor.to's arguments into ToOptions; raises PyTorch's TypeError for bad combinations.
-ToOptions parse_to_args(const py::tuple& args, const py::dict& kwargs) {
-  ToOptions o;
-  const size_t n = args.size();
-  // Which signature: decided by the first positional argument (or the keywords when there is none).
-  enum Form { DeviceForm, DTypeForm, TensorForm } form = DeviceForm;
-  size_t pos = 0;
-  if (n > 0) {
-    DType dt;
-    if (is_tensor(args[0])) form = TensorForm;
-    else if (dtype_from_py(args[0], dt)) form = DTypeForm;
-  } else if (kwargs.contains("tensor") || kwargs.contains("other")) {
-    form = TensorForm;
-  }
-  auto take = [&](const char* name, size_t position, bool& present) -> py::object {
-    py::object v;
-    present = false;
-    if (position < n) {
-      v = args[position];
-      present = true;
-      if (kwargs.contains(name)) to_invalid(args, kwargs);
-    } else if (kwargs.contains(name)) {
-      v = kwargs[name];
-      present = true;
-    }
-    return v;
-  };
-  size_t used_kw = 0;
-  auto count_kw = [&](const char* name) {
-    if (kwargs.contains(name)) ++used_kw;
-  };
-  bool present = false;
-  size_t max_pos = 0;
-  if (form == TensorForm) {
-    max_pos = 3;
-    py::object other = n > 0 ? py::object(args[0]) : (kwargs.contains("tensor") ? kwargs["tensor"] : kwargs["other"]);
-    count_kw("tensor");
-    count_kw("other");
-    TensorPtr ot = impl_of(other);
-    if (!ot) to_invalid(args, kwargs);
-    o.device = ot->device();
-    o.dtype = ot->dtype();
-    pos = 1;
-  } else if (form == DTypeForm) {
-    max_pos = 3;
-    DType dt;
-    dtype_from_py(args[0], dt);
-    o.dtype = dt;
-    pos = 1;
-  } else {
-    max_pos = 4;
-    py::object dev = take("device", 0, present);
-    count_kw("device");
-    if (present && !dev.is_none()) {
-      Device d;
-      if (!device_from_py(dev, d)) to_invalid(args, kwargs);
-      o.device = d;
-    }
-    py::object dt = take("dtype", 1, present);
-    count_kw("dtype");
-    if (present && !dt.is_none()) {
-      DType t;
-      if (!dtype_from_py(dt, t)) to_invalid(args, kwargs);
-      o.dtype = t;
-    }
-    pos = 2;
-  }
-  if (n > max_pos) to_invalid(args, kwargs);
-  py::object nb = take("non_blocking", pos, present);
-  count_kw("non_blocking");
-  if (present && !bool_arg(nb, o.non_blocking)) to_invalid(args, kwargs);
-  py::object cp = take("copy", pos + 1, present);
-  count_kw("copy");
-  if (present && !bool_arg(cp, o.copy)) to_invalid(args, kwargs);
-  count_kw("memory_format");  // preserve/contiguous formats both keep dense layouts here
-  if (used_kw != kwargs.size()) to_invalid(args, kwargs);
-  return o;
 }
 
 std::string list_str(const Shape& s) {
@@ -301,11 +197,21 @@ void bind_tensor(py::module_& m) {
 
   // Tensor.to(*args, **kwargs): the new TensorImpl, or None when `to` returns self.
   m.def("to", [](const TensorPtr& self, py::tuple args, py::dict kwargs) -> py::object {
-    const ToOptions o = parse_to_args(args, kwargs);
-    TensorPtr out = ds::to(rt(), self, o);
+    TensorPtr out = ds::to(rt(), self, parse_to_arguments(args, kwargs).options);
     if (out == self) return py::none();
     return py::cast(std::move(out));
   });
+  // The parsed arguments, for torch._C._nn._parse_to and Tensor.to's memory_format path:
+  // (device or None, dtype or None, non_blocking, copy or None, memory_format or None).
+  m.def("parse_to", [](py::tuple args, py::dict kwargs) {
+    const ToArguments a = parse_to_arguments(args, kwargs);
+    const PyTypes& t = py_types();
+    py::object device = a.options.device ? t.device_cls(a.options.device->str()) : py::none();
+    py::object dtype = a.options.dtype ? dtype_to_py(*a.options.dtype) : py::none();
+    py::object copy = a.copy_given ? py::object(py::bool_(a.options.copy)) : py::none();
+    return py::make_tuple(device, dtype, a.options.non_blocking, copy, a.memory_format);
+  });
+  m.def("_register_memory_format", [](py::object cls) { register_memory_format_type(cls); });
   // Direct form for internal callers (autograd, Module helpers): device/dtype may be None.
   m.def("to_device_dtype", [](const TensorPtr& self, py::handle device, py::handle dtype, bool non_blocking,
                               bool copy) -> py::object {

@@ -248,6 +248,7 @@ preserve_format = memory_format("preserve_format")
 contiguous_format = memory_format("contiguous_format")
 channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
+_C_engine._register_memory_format(memory_format)  # to() arguments are parsed in C++
 
 
 # ----------------------------------------------------------------------------- legacy tensor types

@@ -368,6 +368,10 @@ class Tensor(TensorProtocols):
         impl = _E_to(self._impl, args, kwargs)
         if impl is None:
             return self
+        return self._wrap_to(impl)
+
+    def _wrap_to(self, impl):
+        """The Tensor around to()'s new TensorImpl, with its autograd edge."""
         out = _new(Tensor)
         out._impl = impl
         if _enabled[0] and (self._grad_fn is not None or self._requires_grad):
@@ -375,8 +379,9 @@ class Tensor(TensorProtocols):
         return out
 
     def _to_memory_format(self, args, kwargs):
-        mf = kwargs.pop("memory_format")
-        r = self.to(*args, **kwargs)
+        device, dtype, non_blocking, copy, mf = _E.parse_to(args, kwargs)
+        impl = _E.to_device_dtype(self._impl, device, dtype, non_blocking, bool(copy))
+        r = self if impl is None else self._wrap_to(impl)
         if mf is None or mf.name == "preserve_format":
             return r
         out = _in_format(r, mf)

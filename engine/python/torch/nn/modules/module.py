@@ -10,7 +10,6 @@ from ...utils import hooks
 from . import _state_dict
 from ._state_dict import _IncompatibleKeys  # noqa: F401 (PyTorch exposes it here)
 from ._conversion import _apply_params, _compatible_types, _conv, _overwrite_on_conversion
-from ._parse_to import parse_to
 
 _forward_depth = 0  # Module.__call__ nesting (see _call_impl)
 
@@ -363,7 +362,7 @@ class Module:
         to(tensor, non_blocking=False), to(memory_format=torch.channels_last).
         Only floating point / complex tensors are cast to ``dtype``; a device move moves everything.
         """
-        device, dtype, non_blocking, convert_to_format = parse_to(*args, **kwargs)
+        device, dtype, non_blocking, convert_to_format = torch._C._nn._parse_to(*args, **kwargs)
 
         if dtype is not None:
             if not (dtype.is_floating_point or dtype.is_complex):
