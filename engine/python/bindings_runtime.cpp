@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "trace/atomic_file.h"
 #include "trace/export_chrome_trace.h"
+#include "trace/transfer_fields.h"
 
 namespace ds::python {
 namespace {
@@ -27,6 +28,21 @@ Role role_from_name(const std::string& name) {
   for (const auto& [n, r] : table)
     if (name == n) return r;
   raise(ErrorKind::ValueError, "unknown DeviceScope role '" + name + "'");
+}
+
+py::object field_to_py(const TransferField& f, const TransferRecord& r) {
+  const FieldValue v = f.get(r);
+  switch (f.kind) {
+    case FieldKind::U64: return py::int_(v.u);
+    case FieldKind::I32: return py::int_(v.i);
+    case FieldKind::Double:
+    case FieldKind::Rate: return py::float_(v.d);
+    case FieldKind::Bool: return py::bool_(v.b);
+    case FieldKind::String: return py::str(v.s.data(), v.s.size());
+    case FieldKind::PlaceText: return py::str(v.place.str());
+    case FieldKind::RouteText: return py::str(route_name(v.route));
+  }
+  return py::none();
 }
 
 ObjectKind object_kind_from_name(std::string name) {
@@ -196,27 +212,13 @@ void bind_runtime(py::module_& m) {
     d["note"] = rt().log().window_note();
     return d;
   });
-  // The transfers recorded so far, as dicts (tests and the lessons read them).
+  // The transfers recorded so far, as dicts keyed by kTransferFields' names (tests and the lessons read them).
   m.def("transfers", [] {
     rt().poll();
     py::list out;
     for (const TransferRecord& r : rt().log().transfers()) {
       py::dict d;
-      d["id"] = r.id;
-      d["src"] = r.src.str();
-      d["dst"] = r.dst.str();
-      d["bytes"] = r.bytes;
-      d["route"] = route_name(r.route);
-      d["non_blocking"] = r.non_blocking;
-      d["async"] = r.async;
-      d["stream_device"] = r.stream_device;
-      d["stream"] = r.stream;
-      d["complete"] = r.complete;
-      d["enqueue_ns"] = r.enqueue_ns;
-      d["start_ns"] = r.start_ns;
-      d["end_ns"] = r.end_ns;
-      d["duration_ns"] = r.duration_ns();
-      d["owner"] = r.owner;
+      for (const TransferField& f : kTransferFields) d[py::str(f.name.data(), f.name.size())] = field_to_py(f, r);
       out.append(std::move(d));
     }
     return out;

@@ -22,6 +22,7 @@
 
 #include "trace/text_out.h"
 #include "trace/trace_text.h"
+#include "trace/transfer_fields.h"
 
 namespace ds {
 namespace {
@@ -224,26 +225,22 @@ void write_transfer(EventOut& o, const TransferRecord& t, int pid, int tid) {
     o.put(' ');
     json_string_body(o, t.owner);
   }
-  o.put("\",\"cat\":\"transfer\",\"args\":{\"id\":").u64(t.id);
-  o.put(",\"bytes\":").u64(t.bytes);
-  o.put(",\"GB/s\":").fixed(t.gbps(), 3);
-  o.put(",\"route\":\"").put(route_name(t.route));
-  o.put("\",\"src\":\"").put(t.src.str());
-  o.put("\",\"dst\":\"").put(t.dst.str());
-  o.put("\",\"owner\":");
-  json_string(o, t.owner);
-  o.put(",\"simulated\":").put(t.simulated ? "true" : "false");
-  o.put(",\"non_blocking\":").put(t.non_blocking ? "true" : "false");
-  o.put(",\"async\":").put(t.async ? "true" : "false");
-  o.put(",\"complete\":").put(t.complete ? "true" : "false");
-  o.put(",\"stream_device\":").i64(t.stream_device);
-  o.put(",\"stream\":").i64(t.stream);
-  o.put(",\"enqueue_ns\":").u64(t.enqueue_ns);
-  o.put(",\"start_ns\":").u64(t.start_ns);
-  o.put(",\"end_ns\":").u64(t.end_ns);
-  o.put(",\"measured_ns\":").dbl(t.measured_ns);
-  o.put(",\"src_storage\":").u64(t.src_storage);
-  o.put(",\"dst_storage\":").u64(t.dst_storage);
+  o.put("\",\"cat\":\"transfer\",\"args\":{");
+  for (const TransferField* f : kChromeTraceArgs) {
+    if (f != kChromeTraceArgs[0]) o.put(',');
+    o.put('"').put(f->key_in_chrome_trace()).put("\":");
+    const FieldValue v = f->get(t);
+    switch (f->kind) {
+      case FieldKind::U64: o.u64(v.u); break;
+      case FieldKind::I32: o.i64(v.i); break;
+      case FieldKind::Double: o.dbl(v.d); break;
+      case FieldKind::Rate: o.fixed(v.d, 3); break;
+      case FieldKind::Bool: o.put(v.b ? "true" : "false"); break;
+      case FieldKind::String: json_string(o, v.s); break;
+      case FieldKind::PlaceText: o.put('"').put(v.place.str()).put('"'); break;
+      case FieldKind::RouteText: o.put('"').put(route_name(v.route)).put('"'); break;
+    }
+  }
   o.put("}}");
 }
 

@@ -1,4 +1,4 @@
-// write_transfers_csv: one row per TransferRecord, streamed through a large buffer.
+// write_transfers_csv: one row per TransferRecord (columns: kTransferFields), streamed through a large buffer.
 #include "trace/export_csv.h"
 
 #include "trace/text_out.h"
@@ -38,28 +38,21 @@ std::string csv_field(std::string_view text) {
 void write_transfers_csv(const std::deque<TransferRecord>& transfers, std::ostream& out) {
   trace_detail::TextOut o(out);
   o.put(kTransfersCsvHeader).put('\n');
-  auto boolean = [&](bool b) -> trace_detail::TextOut& { return o.put(b ? "true" : "false"); };
   for (const TransferRecord& t : transfers) {
-    o.u64(t.id).put(',');
-    o.put(t.src.str()).put(',');
-    o.put(t.dst.str()).put(',');
-    o.u64(t.bytes).put(',');
-    o.put(route_name(t.route)).put(',');
-    boolean(t.non_blocking).put(',');
-    boolean(t.async).put(',');
-    o.i64(t.stream_device).put(',');
-    o.i64(t.stream).put(',');
-    o.u64(t.enqueue_ns).put(',');
-    o.u64(t.start_ns).put(',');
-    o.u64(t.end_ns).put(',');
-    o.u64(t.complete && t.end_ns >= t.start_ns ? t.end_ns - t.start_ns : 0).put(',');
-    o.fixed(t.gbps(), 3).put(',');
-    o.dbl(t.measured_ns).put(',');
-    boolean(t.simulated).put(',');
-    boolean(t.complete).put(',');
-    o.u64(t.src_storage).put(',');
-    o.u64(t.dst_storage).put(',');
-    put_csv(o, t.owner);
+    for (const TransferField& f : kTransferFields) {
+      if (&f != kTransferFields) o.put(',');
+      const FieldValue v = f.get(t);
+      switch (f.kind) {
+        case FieldKind::U64: o.u64(v.u); break;
+        case FieldKind::I32: o.i64(v.i); break;
+        case FieldKind::Double: o.dbl(v.d); break;
+        case FieldKind::Rate: o.fixed(v.d, 3); break;
+        case FieldKind::Bool: o.put(v.b ? "true" : "false"); break;
+        case FieldKind::String: put_csv(o, v.s); break;
+        case FieldKind::PlaceText: o.put(v.place.str()); break;
+        case FieldKind::RouteText: o.put(route_name(v.route)); break;
+      }
+    }
     o.put('\n');
   }
   o.flush();

@@ -1,5 +1,6 @@
-// parse_transfers_csv: reads back write_transfers_csv's output (RFC 4180 quoting, LF or CRLF lines).
-// duration_ns and gbps are derived columns: checked to be numbers, then recomputed from the record.
+// parse_transfers_csv: reads back write_transfers_csv's output (RFC 4180 quoting, LF or CRLF lines),
+// columns found by their names in the first line (kTransferFields). duration_ns and gbps are derived
+// columns: checked to be numbers when present, then recomputed from the record.
 // Fields are views into the file's bytes (a copy only for a quoted field with doubled quotes), so a
 // row costs no allocation but its owner string: millions of rows load at memory speed.
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "trace/recording_file.h"
 #include "trace/trace_text.h"
 #include "trace/transfer_checks.h"
+#include "trace/transfer_fields.h"
 
 namespace ds {
 namespace {
@@ -96,18 +98,6 @@ class CsvReader {
   std::deque<std::string> unescaped_;  // a deque: views into earlier strings stay valid as it grows
 };
 
-std::vector<std::string_view> split_header() {
-  std::vector<std::string_view> cols;
-  std::string_view h = kTransfersCsvHeader;
-  for (size_t start = 0;;) {
-    const size_t comma = h.find(',', start);
-    cols.push_back(h.substr(start, comma - start));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return cols;
-}
-
 class RowParser {
  public:
   RowParser(const std::vector<std::string_view>& f, const std::vector<std::string_view>& cols, size_t line,
@@ -155,6 +145,7 @@ class RowParser {
     if (!p) bad(i, "a place (pageable, pinned, cuda:N)");
     return *p;
   }
+  std::string_view text(size_t i) const { return f_[i]; }
   Route route(size_t i) const {
     auto r = route_from_string(f_[i]);
     if (!r) bad(i, "a route (direct, staged-pinned, peer)");
@@ -168,46 +159,90 @@ class RowParser {
   const std::string& name_;
 };
 
-// Column i of the row into `t` (raises for a bad value).
-void parse_column(const RowParser& p, size_t i, TransferRecord& t, std::string_view text) {
-  switch (i) {
-    case 0: t.id = p.integer<uint64_t>(0); break;
-    case 1: t.src = p.place(1); break;
-    case 2: t.dst = p.place(2); break;
-    case 3: t.bytes = p.integer<uint64_t>(3); break;
-    case 4: t.route = p.route(4); break;
-    case 5: t.non_blocking = p.boolean(5); break;
-    case 6: t.async = p.boolean(6); break;
-    case 7: t.stream_device = p.integer<int>(7); break;
-    case 8: t.stream = p.integer<int>(8); break;
-    case 9: t.enqueue_ns = p.integer<uint64_t>(9); break;
-    case 10: t.start_ns = p.integer<uint64_t>(10); break;
-    case 11: t.end_ns = p.integer<uint64_t>(11); break;
-    case 12: p.integer<uint64_t>(12); break;  // duration_ns (derived)
-    case 13: p.number(13); break;             // gbps (derived)
-    case 14: t.measured_ns = p.number(14); break;
-    case 15: t.simulated = p.boolean(15); break;
-    case 16: t.complete = p.boolean(16); break;
-    case 17: t.src_storage = p.integer<uint64_t>(17); break;
-    case 18: t.dst_storage = p.integer<uint64_t>(18); break;
-    case 19: t.owner.assign(text); break;
+// Field i of the row as `kind` (raises for a bad value).
+FieldValue parse_field(const RowParser& p, size_t i, FieldKind kind) {
+  FieldValue v;
+  switch (kind) {
+    case FieldKind::U64: v.u = p.integer<uint64_t>(i); break;
+    case FieldKind::I32: v.i = p.integer<int>(i); break;
+    case FieldKind::Double:
+    case FieldKind::Rate: v.d = p.number(i); break;
+    case FieldKind::Bool: v.b = p.boolean(i); break;
+    case FieldKind::String: v.s = p.text(i); break;
+    case FieldKind::PlaceText: v.place = p.place(i); break;
+    case FieldKind::RouteText: v.route = p.route(i); break;
+  }
+  return v;
+}
+
+// The first line: which transfer field each column holds (nullptr: a column DeviceScope does not
+// write, ignored). Columns are found by name, so a file whose columns were reordered, or which
+// gained columns in a spreadsheet, still loads; a stored field's column must be there.
+struct Header {
+  std::vector<std::string> names;            // owned: a quoted name's text does not outlive the line
+  std::vector<std::string_view> name_views;  // what RowParser's messages quote
+  std::vector<const TransferField*> fields;  // per column
+};
+
+// Whether the first line's cells name a transfer column: what tells a transfers CSV from other text
+// (which columns it lacks is said once the whole line is read). `cut`: the text ends inside the line,
+// so its last cell may be a column name cut short.
+bool names_a_transfer_column(const std::vector<std::string_view>& cells, bool cut) {
+  for (size_t i = 0; i < cells.size(); ++i)
+    if ((!cut || i + 1 < cells.size()) && find_transfer_field(cells[i])) return true;
+  if (cut && cells.size() == 1)
+    for (const TransferField& f : kTransferFields)
+      if (f.name.starts_with(cells[0])) return true;
+  return false;
+}
+
+// `cut`: the head of a larger file ends inside this line (its last name may be cut short).
+Header read_header(const std::vector<std::string_view>& cells, const std::string& name, bool cut) {
+  if (!names_a_transfer_column(cells, cut))
+    throw not_a_trace(name, "the first line is not DeviceScope's transfers CSV header (" +
+                                std::string(kTransfersCsvHeader) + ")");
+  Header h;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    h.names.emplace_back(cells[i]);
+    const bool complete = !cut || i + 1 < cells.size();
+    const TransferField* f = complete ? find_transfer_field(cells[i]) : nullptr;
+    if (f && std::find(h.fields.begin(), h.fields.end(), f) != h.fields.end())
+      throw not_a_trace(name, "the first line names the column '" + std::string(f->name) + "' twice");
+    h.fields.push_back(f);
+  }
+  for (const std::string& n : h.names) h.name_views.push_back(n);
+  if (cut) return h;
+  for (const TransferField& f : kTransferFields)
+    if (f.stored() && std::find(h.fields.begin(), h.fields.end(), &f) == h.fields.end())
+      throw not_a_trace(name, "the first line has no column '" + std::string(f.name) +
+                                  "' (DeviceScope's transfers CSV header is " + std::string(kTransfersCsvHeader) + ")");
+  return h;
+}
+
+// The row into `t`: stored fields set, derived ones (duration_ns, gbps) only checked to be numbers.
+void parse_row(const RowParser& p, const Header& h, TransferRecord& t) {
+  for (size_t i = 0; i < h.fields.size(); ++i) {
+    const TransferField* f = h.fields[i];
+    if (!f) continue;
+    const FieldValue v = parse_field(p, i, f->kind);
+    if (f->stored()) f->set(t, v);
   }
 }
 
 // The row the head of a larger file ends in, cut anywhere: its complete fields must be right, and a
 // cut integer field must still be digits (a huge file of NULs fails here, on its first field).
-void check_cut_row(const RowParser& p, const std::vector<std::string_view>& fields) {
-  TransferRecord ignored;
-  const size_t last = std::min(fields.size(), size_t(20)) - 1;
-  for (size_t i = 0; i < last; ++i) parse_column(p, i, ignored, fields[i]);
-  const bool integer_column = last == 0 || last == 3 || (last >= 7 && last <= 12) || last == 17 || last == 18;
+void check_cut_row(const RowParser& p, const Header& h, const std::vector<std::string_view>& fields) {
+  const size_t last = std::min(fields.size(), h.fields.size()) - 1;
+  for (size_t i = 0; i < last; ++i)
+    if (h.fields[i]) parse_field(p, i, h.fields[i]->kind);
+  const TransferField* f = h.fields[last];
+  const bool integer_column = f && (f->kind == FieldKind::U64 || f->kind == FieldKind::I32);
   if (integer_column && fields[last].find_first_not_of("0123456789-") != std::string_view::npos)
     p.bad(last, "an integer");
 }
 
 std::deque<TransferRecord> parse_csv(const char* data, size_t size, const std::string& name, LoadProgress* progress,
                                      bool head_only) {
-  static const std::vector<std::string_view> cols = split_header();
   CsvReader reader(data, size, name);
   ParseProgress ticker(progress, name);
   std::vector<std::string_view> fields;
@@ -215,17 +250,8 @@ std::deque<TransferRecord> parse_csv(const char* data, size_t size, const std::s
     if (head_only) return {};
     throw not_a_trace(name, "the file is empty");
   }
-  bool header_ok = fields.size() == cols.size();
-  for (size_t i = 0; header_ok && i < cols.size(); ++i) header_ok = fields[i] == cols[i];
-  if (head_only && reader.ended_without_newline() && fields.size() <= cols.size()) {
-    // The head ends inside the header: what is there must be the header's beginning.
-    header_ok = true;
-    for (size_t i = 0; header_ok && i < fields.size(); ++i)
-      header_ok = i + 1 < fields.size() ? fields[i] == cols[i] : cols[i].substr(0, fields[i].size()) == fields[i];
-  }
-  if (!header_ok)
-    throw not_a_trace(name, "the first line is not DeviceScope's transfers CSV header (" +
-                                std::string(kTransfersCsvHeader) + ")");
+  const Header header = read_header(fields, name, head_only && reader.ended_without_newline());
+  const std::vector<std::string_view>& cols = header.name_views;
 
   std::deque<TransferRecord> out;
   UniqueIdCheck ids;
@@ -240,7 +266,7 @@ std::deque<TransferRecord> parse_csv(const char* data, size_t size, const std::s
     const size_t line = reader.record_line();
     if (fields.size() == 1 && fields[0].empty()) continue;  // blank line
     if (head_only && reader.ended_without_newline()) {
-      check_cut_row(RowParser(fields, cols, line, name), fields);
+      check_cut_row(RowParser(fields, cols, line, name), header, fields);
       return out;
     }
     if (fields.size() != cols.size())
@@ -249,7 +275,7 @@ std::deque<TransferRecord> parse_csv(const char* data, size_t size, const std::s
                                   (reader.ended_without_newline() ? " (truncated file?)" : ""));
     const RowParser p(fields, cols, line, name);
     TransferRecord& t = out.emplace_back();
-    for (size_t i = 0; i < cols.size(); ++i) parse_column(p, i, t, fields[i]);
+    parse_row(p, header, t);
     if (const std::string problem = transfer_problem(t); !problem.empty())
       throw not_a_trace(name, "line " + std::to_string(line) + " (transfer " + std::to_string(t.id) + "): " + problem);
     ids.add(t.id, line);
@@ -271,6 +297,19 @@ std::deque<TransferRecord> parse_csv(const char* data, size_t size, const std::s
 std::deque<TransferRecord> parse_transfers_csv(const char* data, size_t size, const std::string& name,
                                                LoadProgress* progress) {
   return parse_csv(data, size, name, progress, false);
+}
+
+bool starts_like_transfers_csv(std::string_view text) {
+  const size_t end = text.find_first_of("\r\n");
+  const std::string_view line = text.substr(0, end);
+  std::vector<std::string_view> cells;
+  for (size_t start = 0;;) {
+    const size_t comma = line.find(',', start);
+    cells.push_back(line.substr(start, comma - start));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return names_a_transfer_column(cells, end == std::string_view::npos);
 }
 
 void check_transfers_csv_head(const char* data, size_t size, const std::string& name) {

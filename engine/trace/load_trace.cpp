@@ -4,6 +4,7 @@
 // file is known to be DeviceScope's, so a foreign file gets "written by another program?".
 #include "trace/load_trace.h"
 
+#include <array>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "trace/recording_file.h"
 #include "trace/trace_text.h"
 #include "trace/transfer_checks.h"
+#include "trace/transfer_fields.h"
 
 namespace ds {
 namespace {
@@ -90,41 +92,40 @@ Value read_value(JsonReader& r, Kind kind) {
   return v;
 }
 
-// The args of a transfer slice, in the order the exporter writes them (any order is read).
-enum Arg { kId, kSrc, kDst, kBytes, kRoute, kNonBlocking, kAsync, kStreamDevice, kStream, kEnqueue, kStart, kEnd,
-           kMeasured, kSimulated, kComplete, kSrcStorage, kDstStorage, kOwner, kArgCount };
-struct ArgSpec {
-  std::string_view key;
-  Kind kind;
-};
-constexpr ArgSpec kArgs[kArgCount] = {
-    {"id", Kind::U64},          {"src", Kind::PlaceText},    {"dst", Kind::PlaceText},    {"bytes", Kind::U64},
-    {"route", Kind::RouteText}, {"non_blocking", Kind::Bool}, {"async", Kind::Bool},       {"stream_device", Kind::I32},
-    {"stream", Kind::I32},      {"enqueue_ns", Kind::U64},   {"start_ns", Kind::U64},     {"end_ns", Kind::U64},
-    {"measured_ns", Kind::Double}, {"simulated", Kind::Bool}, {"complete", Kind::Bool},   {"src_storage", Kind::U64},
-    {"dst_storage", Kind::U64}, {"owner", Kind::String}};
-
-void store(TransferRecord& t, int arg, const Value& v) {
-  switch (arg) {
-    case kId: t.id = v.u; break;
-    case kSrc: t.src = v.place; break;
-    case kDst: t.dst = v.place; break;
-    case kBytes: t.bytes = v.u; break;
-    case kRoute: t.route = v.route; break;
-    case kNonBlocking: t.non_blocking = v.b; break;
-    case kAsync: t.async = v.b; break;
-    case kStreamDevice: t.stream_device = int(v.i); break;
-    case kStream: t.stream = int(v.i); break;
-    case kEnqueue: t.enqueue_ns = v.u; break;
-    case kStart: t.start_ns = v.u; break;
-    case kEnd: t.end_ns = v.u; break;
-    case kMeasured: t.measured_ns = v.d; break;
-    case kSimulated: t.simulated = v.b; break;
-    case kComplete: t.complete = v.b; break;
-    case kSrcStorage: t.src_storage = v.u; break;
-    case kDstStorage: t.dst_storage = v.u; break;
-    case kOwner: t.owner.assign(v.s); break;
+Kind kind_of(FieldKind k) {
+  switch (k) {
+    case FieldKind::U64: return Kind::U64;
+    case FieldKind::I32: return Kind::I32;
+    case FieldKind::Double:
+    case FieldKind::Rate: return Kind::Double;
+    case FieldKind::Bool: return Kind::Bool;
+    case FieldKind::String: return Kind::String;
+    case FieldKind::PlaceText: return Kind::PlaceText;
+    case FieldKind::RouteText: return Kind::RouteText;
   }
+  return Kind::String;
+}
+
+// The args a transfer slice must hold: the stored fields, in kTransferFields' order (any order is
+// read). Derived ones ("GB/s") are skipped like any other key: the record recomputes them.
+constexpr auto kArgs = [] {
+  std::array<const TransferField*, kTransferFieldCount> out{};
+  size_t n = 0;
+  for (const TransferField& f : kTransferFields)
+    if (f.stored() && f.chrome_position != kNotInChromeTrace) out[n++] = &f;
+  return out;
+}();
+constexpr int kArgCount = [] {
+  int n = 0;
+  while (n < int(kArgs.size()) && kArgs[n]) ++n;
+  return n;
+}();
+static_assert(kArgCount < 32, "the `seen` mask of read_trace_events holds one bit per arg");
+
+FieldValue field_value(const Value& v) {
+  FieldValue f;
+  f.u = v.u, f.i = v.i, f.d = v.d, f.b = v.b, f.s = v.s, f.place = v.place, f.route = v.route;
+  return f;
 }
 
 struct Metadata {
@@ -268,18 +269,18 @@ class ChromeTraceReader {
           r_.begin_object();
           while (r_.next_key(key)) {
             int arg = 0;
-            while (arg < kArgCount && kArgs[arg].key != key) ++arg;
+            while (arg < kArgCount && kArgs[arg]->key_in_chrome_trace() != key) ++arg;
             if (arg == kArgCount) {
               r_.skip_value();
               continue;
             }
-            const Value v = read_value(r_, kArgs[arg].kind);
+            const Value v = read_value(r_, kind_of(kArgs[arg]->kind));
             if (!v.ok || (seen & (1u << arg))) {
               if (v.ok && duplicate < 0) duplicate = arg;
               if (!v.ok && bad < 0) bad = arg;
               continue;
             }
-            store(t, arg, v);
+            kArgs[arg]->set(t, field_value(v));
             seen |= 1u << arg;
           }
         } else {
@@ -294,12 +295,12 @@ class ChromeTraceReader {
       if (bad < 0 && seen != (1u << kArgCount) - 1)
         for (bad = 0; seen & (1u << bad);) ++bad;
       if (bad >= 0) {
-        note_problem("traceEvents[" + std::to_string(index) + "]: '" + std::string(kArgs[bad].key) +
-                     "' is missing or not " + wanted(kArgs[bad].kind));
+        note_problem("traceEvents[" + std::to_string(index) + "]: '" + std::string(kArgs[bad]->name) +
+                     "' is missing or not " + wanted(kind_of(kArgs[bad]->kind)));
         continue;
       }
       if (duplicate >= 0) {
-        note_problem("traceEvents[" + std::to_string(index) + "]: args has '" + std::string(kArgs[duplicate].key) +
+        note_problem("traceEvents[" + std::to_string(index) + "]: args has '" + std::string(kArgs[duplicate]->name) +
                      "' twice");
         continue;
       }
@@ -453,7 +454,7 @@ size_t content_start(std::string_view s) {
   return i;
 }
 
-bool starts_like_csv(std::string_view content) { return content.substr(0, 7) == "id,src,"; }
+
 
 void sniff_csv(const std::string& path, std::string_view content) {
   check_transfers_csv_head(content.data(), content.size(), path);
@@ -478,7 +479,7 @@ void sniff_recording(const std::string& path, std::string_view head, size_t size
     if (!whole) check_chrome_trace_head(content.data(), content.size(), path);
     return;
   }
-  if (starts_like_csv(content)) {
+  if (starts_like_transfers_csv(content)) {
     if (!whole) sniff_csv(path, content);
     return;
   }

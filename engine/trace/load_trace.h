@@ -39,6 +39,8 @@ std::deque<TransferRecord> parse_transfers_csv(const char* data, size_t size, co
 // when the error already shows in them, so a huge file that is not a recording is refused unread.
 void check_transfers_csv_head(const char* data, size_t size, const std::string& name);
 void check_chrome_trace_head(const char* data, size_t size, const std::string& name);
+// Whether `text` starts with a line naming a transfers CSV column (in any order: how a CSV is told from other files).
+bool starts_like_transfers_csv(std::string_view text);
 
 // The ValueError the loaders raise.
 Error not_a_trace(const std::string& name, const std::string& what);

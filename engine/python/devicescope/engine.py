@@ -2,10 +2,12 @@
 
     import devicescope.engine as dse
     dse.backend()        -> {"name": "sim" | "cuda", "simulated": bool, "note": str}
-    dse.transfers()      -> every recorded host/device copy so far, oldest first, as dicts:
-                            id, src, dst ("pageable", "pinned", "cuda:N"), bytes, route ("direct",
-                            "staged-pinned", "peer"), non_blocking (asked), async (the host really did not wait),
-                            complete, duration_ns, owner, gbps (bytes / ns = GB/s; 0.0 while incomplete)
+    dse.transfers()      -> every recorded host/device copy so far, oldest first, as dicts with the columns of
+                            the transfers CSV (the engine's kTransferFields): id, src, dst ("pageable",
+                            "pinned", "cuda:N"), bytes, route ("direct", "staged-pinned", "peer"),
+                            non_blocking (asked), async (the host really did not wait), stream_device, stream,
+                            enqueue_ns, start_ns, end_ns, duration_ns, gbps (bytes / ns = GB/s; 0.0 while
+                            incomplete), measured_ns, simulated, complete, src_storage, dst_storage, owner
     dse.last_transfer()  -> the newest of those (None when nothing was copied yet)
     dse.host_memory()    -> pinned host allocator: {"allocated", "reserved", "live_blocks", "cached_blocks"}
 
@@ -32,20 +34,13 @@ def is_simulated():
     return bool(_c().backend_simulated())
 
 
-def _with_rate(record):
-    d = dict(record)
-    ns = d.get("duration_ns") or 0
-    d["gbps"] = (d.get("bytes", 0) / ns) if ns > 0 else 0.0
-    return d
-
-
 def transfers():
-    return [_with_rate(r) for r in _c().transfers()]
+    return _c().transfers()
 
 
 def last_transfer():
     all_ = _c().transfers()
-    return _with_rate(all_[-1]) if all_ else None
+    return all_[-1] if all_ else None
 
 
 def host_memory():

@@ -250,6 +250,10 @@ TEST(LoadTrace, RefusesFilesFromOtherPrograms) {
                 "with \"?PNG??????\")");
   trace_test::write_text(p, "id,src,dst\n1,2,3\n");
   EXPECT_EQ(error_of([&] { ds::load_trace(p); }),
+            p + ": not a DeviceScope trace: the first line has no column 'bytes' (DeviceScope's transfers CSV "
+                "header is " + std::string(ds::kTransfersCsvHeader) + ")");
+  trace_test::write_text(p, "name,size\nx,1\n");
+  EXPECT_EQ(error_of([&] { ds::load_transfers_csv(p); }),
             p + ": not a DeviceScope trace: the first line is not DeviceScope's transfers CSV header (" +
                 std::string(ds::kTransfersCsvHeader) + ")");
 }
