@@ -38,6 +38,13 @@ const char* kind_title(ObjectKind k) {
   }
 }
 
+// A device badge that scales with the graph (theme's badge_at is drawn at the font's own size).
+void zoomed_badge(ImDrawList* dl, ImFont* f, float size, ImVec2 pos, const char* text, ImU32 bg, float z) {
+  const ImVec2 ts = f->CalcTextSizeA(size, FLT_MAX, 0, text);
+  dl->AddRectFilled(pos, ImVec2(pos.x + ts.x + 10 * z, pos.y + ts.y + 2 * z), bg, 3 * z);
+  dl->AddText(f, size, ImVec2(pos.x + 5 * z, pos.y + z), IM_COL32(0x10, 0x12, 0x16, 0xff), text);
+}
+
 }  // namespace
 
 void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
@@ -51,13 +58,18 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     options_.line_height = fs->FontSize + 5;
     options_.column_gap = 46;
     options_.pad_x = 8;
+    options_.row_gap = 5;
     // Object labels use the small font: the graph is wide and the window is one column of three.
-    layout_ = layout_graph(g, [&](const std::string& s) { return fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, s.c_str()).x; }, options_);
+    layout_ = layout_graph(g, [&](const std::string& s) { return fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, s.c_str()).x; }, options_,
+                           &snap.storages);
     version_ = ui.snapshot_version;
   }
   size_t names = 0;
   for (const ObjectNode& n : g.nodes) names += n.kind == ObjectKind::Name;
-  ImGui::TextDisabled("%zu names, %zu objects", names, g.nodes.size() - names);
+  ImGui::TextDisabled("%zu names, %zu objects, %zu storages", names, layout_.boxes.size() - names - layout_.storages, layout_.storages);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Names (left) refer to objects; tensors look at storages (right): views, .data and .detach()\n"
+                      "of one tensor share its storage box. Plain values are written beside their names.");
   if (layout_.changed) {
     ImGui::SameLine();
     badge((std::to_string(layout_.changed) + " changed").c_str(), theme::kChanged);
@@ -72,13 +84,13 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   const bool hovered = ImGui::IsItemHovered();
   const ImVec2 margin(12, 28);
   if (ui.graph_fit) {
-    // Fit the graph's width (never magnify past 1, never shrink below legibility); a tall graph
-    // scrolls with the wheel.
-    const float zx = (size.x - 2 * margin.x) / std::max(layout_.width, 1.0f);
-    const float zy = (size.y - margin.y - 10) / std::max(layout_.height, 1.0f);
-    ui.graph_zoom = std::clamp(std::min(zx, std::max(zy, 0.85f)), 0.8f, 1.0f);
+    // The whole graph in view until the user pans or zooms (never magnified past 1; below the smallest
+    // legible zoom the rest is a drag or a wheel away).
+    ui.graph_zoom = fit_zoom(layout_.width, layout_.height, size.x - 2 * margin.x, size.y - margin.y - 10);
     ui.graph_pan_x = ui.graph_pan_y = 0;
   }
+  last_zoom_ = ui.graph_zoom;
+  last_view_w_ = size.x - 2 * margin.x, last_view_h_ = size.y - margin.y - 10;
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 1.0f)) {
     ui.graph_pan_x += ImGui::GetIO().MouseDelta.x;
     ui.graph_pan_y += ImGui::GetIO().MouseDelta.y;
@@ -129,8 +141,13 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   // "Objects" heads the first object column, but never runs into "Global frame" (narrow names, big fonts).
   const float frame_label_end = P(0, 0).x + fs->CalcTextSizeA(ssz, FLT_MAX, 0, "Global frame").x + 8;
   for (const GraphBox& b : layout_.boxes)
-    if (b.column == 1) {
+    if (b.column == 1 && !b.is_storage()) {
       dl->AddText(fs, ssz, ImVec2(std::max(P(b.x, 0).x, frame_label_end), c0.y + 6), theme::kTextDim, "Objects");
+      break;
+    }
+  for (const GraphBox& b : layout_.boxes)
+    if (b.is_storage()) {
+      dl->AddText(fs, ssz, ImVec2(P(b.x, 0).x, c0.y + 6), theme::kTextDim, "Storages");
       break;
     }
 
@@ -148,23 +165,58 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
       if (m.x >= a.x && m.x <= c.x && m.y >= a.y && m.y <= c.y) hovered_box = int(i);
     }
 
-  // Boxes first, arrows on top (they start inside the rows).
+  // The storage a hovered tensor or storage box stands for: every tensor on it lights up with it.
+  const uint64_t hot_storage = hovered_box >= 0 ? layout_.boxes[size_t(hovered_box)].storage_id : 0;
+  // Tensor -> storage arrows under the boxes (they may cross object columns), reference arrows on top.
+  for (const GraphArrow& ar : layout_.arrows) {
+    if (ar.edge != kNoNode) continue;
+    const GraphBox& from = layout_.boxes[ar.from];
+    const GraphBox& to = layout_.boxes[ar.to];
+    if (!visible(from) && !visible(to)) continue;
+    float x0, y0, x1, y1;
+    arrow_points(layout_, ar, options_, &x0, &y0, &x1, &y1);
+    const bool hot = hot_storage && to.storage_id == hot_storage;
+    const ImVec2 p0 = P(x0, y0), p1 = P(x1, y1);
+    const ImU32 col = hot ? IM_COL32(0xff, 0xff, 0xff, 0xf0) : with_alpha(device_color(to.device), 0.55f);
+    const float dx = std::max(24.0f * z, (p1.x - p0.x) * 0.5f);
+    dl->AddBezierCubic(p0, ImVec2(p0.x + dx, p0.y), ImVec2(p1.x - dx, p1.y), p1, col, hot ? 2.0f : 1.0f, 16);
+    dl->AddTriangleFilled(p1, ImVec2(p1.x - 6 * z, p1.y - 3.5f * z), ImVec2(p1.x - 6 * z, p1.y + 3.5f * z), col);
+  }
   for (size_t i = 0; i < layout_.boxes.size(); ++i) {
     const GraphBox& b = layout_.boxes[i];
     if (!visible(b)) continue;
-    const ObjectNode& n = g.nodes[b.node];
     const ImVec2 a = P(b.x, b.y), c = P(b.x + b.w, b.y + b.h);
-    const bool pointed = n.storage_id && n.storage_id == ui.pointed_storage;
+    if (b.is_storage()) {
+      // The bytes themselves: outlined in the colour of where they live, the tensor count when shared.
+      const ImU32 pc = device_color(b.device);
+      dl->AddRectFilled(a, c, IM_COL32(0x1a, 0x1e, 0x25, 0xff), 2 * z);
+      dl->AddRectFilled(a, ImVec2(a.x + 4 * z, c.y), pc, 2 * z, ImDrawFlags_RoundCornersLeft);
+      dl->AddRect(a, c, with_alpha(pc, 0.7f), 2 * z, 0, b.tensors > 1 ? 2.0f : 1.0f);
+      dl->AddText(fs, ssz, ImVec2(a.x + 9 * z, a.y + 4 * z), theme::kText, b.label.c_str());
+      if (!b.device.empty()) {
+        const float lw = fs->CalcTextSizeA(ssz, FLT_MAX, 0, b.label.c_str()).x;
+        zoomed_badge(dl, fs, ssz, ImVec2(a.x + 9 * z + lw + 8 * z, a.y + 3 * z), b.device.c_str(), pc, z);
+      }
+      if ((hot_storage && b.storage_id == hot_storage) || (b.storage_id && b.storage_id == ui.pointed_storage))
+        dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(c.x + 1, c.y + 1), IM_COL32_WHITE, 3 * z, 0, 1.5f);
+      continue;
+    }
+    const ObjectNode& n = g.nodes[b.node];
+    const bool pointed = n.storage_id && (n.storage_id == ui.pointed_storage || n.storage_id == hot_storage);
     if (n.kind == ObjectKind::Name) {
       dl->AddRectFilled(a, c, IM_COL32(0x26, 0x2d, 0x38, 0xff), 3 * z);
-      dl->AddText(fs, ssz, ImVec2(a.x + 8 * z, a.y + 3 * z), theme::kText, n.label.c_str());
+      dl->AddText(fs, ssz, ImVec2(a.x + 8 * z, a.y + 3 * z), theme::kText, b.label.c_str());
     } else {
       const ImU32 kc = kind_color(n.kind);
       dl->AddRectFilled(a, c, IM_COL32(0x1f, 0x24, 0x2d, 0xff), 4 * z);
       dl->AddRectFilled(a, P(b.x + b.w, b.y + b.header_h), with_alpha(kc, 0.45f), 4 * z, ImDrawFlags_RoundCornersTop);
       dl->AddRect(a, c, lighten(kc, 0.1f), 4 * z);
-      dl->AddText(fs, ssz, ImVec2(a.x + 8 * z, a.y + 5 * z), theme::kText, display_label(n).c_str());
-      if (!n.device.empty() && z > 0.45f) badge_at(dl, ImVec2(a.x + 8 * z, a.y + (6 + options_.line_height) * z), n.device.c_str(), device_color(n.device));
+      const std::string label = display_label(n);
+      dl->AddText(fs, ssz, ImVec2(a.x + 8 * z, a.y + 4 * z), theme::kText, label.c_str());
+      if (!n.device.empty()) {
+        const float lw = fs->CalcTextSizeA(ssz, FLT_MAX, 0, label.c_str()).x;
+        zoomed_badge(dl, fs, ssz, ImVec2(a.x + 8 * z + lw + 8 * z, a.y + 3 * z), n.device.c_str(), device_color(n.device), z);
+      }
       // Reference rows: attribute / index names, each with the dot its arrow leaves from.
       int row = 0;
       for (const GraphArrow& ar : layout_.arrows) {
@@ -181,6 +233,7 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     if (pointed || int(i) == hovered_box) dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(c.x + 1, c.y + 1), IM_COL32_WHITE, 5 * z, 0, 1.5f);
   }
   for (const GraphArrow& ar : layout_.arrows) {
+    if (ar.edge == kNoNode) continue;  // tensor -> storage: drawn under the boxes
     const GraphBox& from = layout_.boxes[ar.from];
     const GraphBox& to = layout_.boxes[ar.to];
     if (!visible(from) && !visible(to)) continue;
@@ -202,7 +255,15 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   }
   dl->PopClipRect();
 
-  if (hovered_box >= 0) {
+  if (hovered_box >= 0 && layout_.boxes[size_t(hovered_box)].is_storage()) {
+    const GraphBox& b = layout_.boxes[size_t(hovered_box)];
+    ui.hovered_storage = b.storage_id;
+    ImGui::BeginTooltip();
+    ImGui::Text("storage #%llu: %s on %s", static_cast<unsigned long long>(b.storage_id), b.label.c_str(), b.device.c_str());
+    ImGui::TextDisabled(b.tensors > 1 ? "%d tensors share these bytes: writing through one changes the others"
+                                      : "%d tensor looks at these bytes", b.tensors);
+    ImGui::EndTooltip();
+  } else if (hovered_box >= 0) {
     const ObjectNode& n = g.nodes[layout_.boxes[size_t(hovered_box)].node];
     ui.hovered_storage = n.storage_id;  // the memory panes outline this block
     ImGui::BeginTooltip();

@@ -12,8 +12,15 @@ class NamesView {
  public:
   void draw(const Snapshot& snap, UiState& ui, Commands& cmds);
   const GraphLayout& layout() const { return layout_; }
+  float last_zoom() const { return last_zoom_; }
+  // Whether the whole graph was inside the view at the last frame's zoom and pan (the view-model JSON).
+  bool last_fits() const {
+    return layout_.width * last_zoom_ <= last_view_w_ + 0.5f && layout_.height * last_zoom_ <= last_view_h_ + 0.5f;
+  }
 
  private:
+  float last_zoom_ = 1;
+  float last_view_w_ = 0, last_view_h_ = 0;
   GraphLayout layout_;
   GraphLayoutOptions options_;
   uint64_t version_ = ~0ull;

@@ -6,7 +6,9 @@ import types
 import zlib
 
 MAX_NODES = 50000        # whole graph; a 10k-parameter model fits
-MAX_ITEMS = 64           # elements shown per list / tuple / dict
+MAX_ITEMS = 64           # elements looked at per list / tuple / dict
+MAX_SHOWN = 5            # a container with more entries worth a box shows FOLD_AFTER of them and one "+N more" box
+FOLD_AFTER = 4
 MAX_DEPTH = 8            # containers and plain objects nested deeper are not followed
 MAX_MODULE_ROWS = 50000
 
@@ -207,18 +209,21 @@ class _Builder:
             return oid if oid in self.nodes else None
         if isinstance(v, (list, tuple, dict)):
             kind = "list" if isinstance(v, list) else ("tuple" if isinstance(v, tuple) else "dict")
-            if self.add_node(oid, kind, "{}[{}]".format(kind, len(v))) and depth < MAX_DEPTH:
-                items = v.items() if isinstance(v, dict) else enumerate(v)
-                for n, (k, x) in enumerate(items):
-                    if n >= MAX_ITEMS:
-                        break
-                    if not self.interesting(x) and depth > 0:
-                        continue
-                    if isinstance(x, _SKIP_TYPES):
-                        continue
+            items = list(v.items() if isinstance(v, dict) else enumerate(v))[:MAX_ITEMS]
+            # Only entries worth a box of their own (tensors, modules, containers of them) get one; plain
+            # values (a transfer record's sixteen fields) stay in the container's label.
+            shown = [(k, x) for k, x in items if self.interesting(x) and not isinstance(x, _SKIP_TYPES)]
+            label = "{}[{}]".format(kind, len(v))
+            if not shown and len(v):
+                label += " " + _short(repr(v), 36)
+            if self.add_node(oid, kind, label) and depth < MAX_DEPTH:
+                folded = shown[FOLD_AFTER:] if len(shown) > MAX_SHOWN else []
+                for k, x in shown[:len(shown) - len(folded)]:
                     key = "[{!r}]".format(k) if isinstance(v, dict) else "[{}]".format(k)
                     cid = self.visit(x, path + key, depth + 1)
                     self.add_edge(oid, cid, key)
+                if folded:
+                    self.fold(oid, path, kind, folded, len(v) - len(items))
             return oid if oid in self.nodes else None
         if isinstance(v, _PRIMITIVES) or _is_value_object(v):
             self.add_node(oid, "other", _short(repr(v), 40))
@@ -235,6 +240,33 @@ class _Builder:
                     cid = self.visit(x, path + "." + k, depth + 1)
                     self.add_edge(oid, cid, k)
         return oid if oid in self.nodes else None
+
+    def fold(self, oid, path, kind, folded, unseen):
+        """One "+N more" box for a container's entries past the first few (its tensors still count as
+        held by their paths, so the memory panes name every holder)."""
+        types_ = {}
+        for k, x in folded:
+            key = "[{!r}]".format(k) if kind == "dict" else "[{}]".format(k)
+            if self.is_tensor(x):
+                self.note_tensor(x, path + key)
+            name = "Parameter" if self.Parameter is not None and isinstance(x, self.Parameter) else type(x).__name__
+            types_[name] = types_.get(name, 0) + 1
+        text = ", ".join("{} x{}".format(t, c) for t, c in types_.items())
+        if unseen:
+            text += ", +{} not looked at".format(unseen)
+        first = folded[0][0]
+        fid = name_id(path + ".[...]")
+        self.add_node(fid, "other", _short("+{} more: {}".format(len(folded) + unseen, text)))
+        self.add_edge(oid, fid, "[{!r}...]".format(first) if kind == "dict" else "[{}:]".format(first))
+
+    def note_tensor(self, t, path):
+        """Records a tensor that gets no box of its own (folded away) as held by `path`."""
+        sid = self.info(t)[3]
+        self.hold(sid, path)
+        if not (self.Parameter is not None and isinstance(t, self.Parameter)) and id(t) not in self.buffer_ids:
+            self.plain_tensors.setdefault(sid, t)
+        else:
+            self.registered_sids.add(sid)
 
     def follow_module(self, m, oid, path, depth):
         d = m.__dict__

@@ -21,8 +21,9 @@ TEST(GraphLayout, NamesFirstThenObjectsByDistanceWithRowsForReferences) {
              {5, ObjectKind::Name, "w", "", 0, false}};
   g.edges = {{1, 2, ""}, {2, 3, "weight"}, {2, 4, "bias"}, {5, 3, ""}};
   GraphLayout l = layout_graph(g, fixed_width);
-  ASSERT_EQ(l.boxes.size(), 5u);
-  ASSERT_EQ(l.arrows.size(), 4u);
+  ASSERT_EQ(l.boxes.size(), 7u);   // 5 nodes and the two parameters' storages
+  ASSERT_EQ(l.arrows.size(), 6u);  // 4 references, 2 tensor -> storage
+  EXPECT_EQ(l.storages, 2u);
   EXPECT_EQ(l.changed, 1u);
   auto box = [&](uint64_t id) -> const GraphBox& {
     for (const GraphBox& b : l.boxes)
@@ -32,7 +33,7 @@ TEST(GraphLayout, NamesFirstThenObjectsByDistanceWithRowsForReferences) {
   EXPECT_EQ(box(1).column, 0);
   EXPECT_EQ(box(5).column, 0);
   EXPECT_EQ(box(2).column, 1);
-  EXPECT_EQ(box(3).column, 1);  // `w` reaches the weight directly
+  EXPECT_EQ(box(3).column, 2);  // tensors share the column right of the deepest module
   EXPECT_EQ(box(4).column, 2);
   EXPECT_EQ(box(2).rows, 2);    // weight and bias rows
   EXPECT_GT(box(2).x, box(1).x + box(1).w);
