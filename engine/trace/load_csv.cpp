@@ -3,6 +3,8 @@
 // columns: checked to be numbers when present, then recomputed from the record.
 // Fields are views into the file's bytes (a copy only for a quoted field with doubled quotes), so a
 // row costs no allocation but its owner string: millions of rows load at memory speed.
+#include "trace/load_csv.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -10,8 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "trace/export_csv.h"
-#include "trace/load_trace.h"
+#include "trace/not_a_trace.h"
 #include "trace/recording_file.h"
 #include "trace/trace_text.h"
 #include "trace/transfer_checks.h"

@@ -431,10 +431,6 @@ std::string opening(const char* data, size_t size) {
 
 }  // namespace
 
-Error not_a_trace(const std::string& name, const std::string& what) {
-  return Error(ErrorKind::ValueError, name + ": not a DeviceScope trace: " + what);
-}
-
 LoadedTrace parse_chrome_trace(const char* data, size_t size, const std::string& name, LoadProgress* progress) {
   return ChromeTraceReader(data, size, name, progress).read();
 }

@@ -8,7 +8,9 @@
 
 #include "core/errors.h"
 #include "trace/export_chrome_trace.h"
+#include "trace/load_csv.h"
 #include "trace/load_progress.h"
+#include "trace/not_a_trace.h"
 #include "trace/records.h"
 
 namespace ds {
@@ -28,21 +30,13 @@ struct LoadedTrace {
 LoadedTrace load_trace(const std::string& path, LoadProgress* progress = nullptr);
 std::deque<TransferRecord> load_transfers_csv(const std::string& path, LoadProgress* progress = nullptr);
 
-// The same from memory; `name` stands for the path in messages. `progress->bytes_done` counts bytes
+// The same from memory (a CSV: parse_transfers_csv in load_csv.h); `name` stands for the path in messages. `progress->bytes_done` counts bytes
 // of `data` parsed (bytes_total and bytes_read are left to the caller).
 LoadedTrace parse_chrome_trace(const char* data, size_t size, const std::string& name,
                                LoadProgress* progress = nullptr);
-std::deque<TransferRecord> parse_transfers_csv(const char* data, size_t size, const std::string& name,
-                                               LoadProgress* progress = nullptr);
 
-// The first bytes of a larger CSV or Chrome trace file (cut anywhere): raises what parsing the whole file would raise
+// The first bytes of a larger Chrome trace file (cut anywhere): raises what parsing the whole file would raise
 // when the error already shows in them, so a huge file that is not a recording is refused unread.
-void check_transfers_csv_head(const char* data, size_t size, const std::string& name);
 void check_chrome_trace_head(const char* data, size_t size, const std::string& name);
-// Whether `text` starts with a line naming a transfers CSV column (in any order: how a CSV is told from other files).
-bool starts_like_transfers_csv(std::string_view text);
-
-// The ValueError the loaders raise.
-Error not_a_trace(const std::string& name, const std::string& what);
 
 }  // namespace ds
