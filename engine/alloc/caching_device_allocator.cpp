@@ -31,6 +31,14 @@
 // DeviceScope addition: virtual_bytes allocations (virtual storages: accounted, never touched) use
 // their own small/large pools and segments obtained with virtual_bytes=true, never mixed with real ones.
 // Not modelled: recordStream/cross-stream events, CUDA graph private pools, expandable segments.
+//
+// Note [Allocator observer]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// torch.cuda.memory._record_memory_history needs what c10's record_trace() sees: alloc (the caller's
+// size), free_requested + free_completed (the block's requested size, before merging; with no stream
+// uses both happen at once), segment_alloc / segment_free (cudaMalloc / cudaFree of a segment) and oom
+// (device_free, the rounded size). Events are queued under the lock and handed to the observer once it
+// is released (ObserverFlush), so the observer may capture Python frames or call the allocator again.
 
 #include <algorithm>
 #include <cstdio>
@@ -97,6 +105,8 @@ struct CachingDeviceAllocator::Impl {
   std::unordered_map<uintptr_t, Block*> live[2];
   std::map<uintptr_t, Block*> segment_heads[2];
   DeviceAllocatorStats stats;
+  AllocatorObserver observer;                 // Note [Allocator observer]
+  std::vector<AllocatorTraceEvent> pending;  // queued under the lock, handed over after it
 
   Impl(Backend& b, int d) : backend(b), device(d) {
     for (int v = 0; v < 2; ++v)
@@ -107,6 +117,18 @@ struct CachingDeviceAllocator::Impl {
   }
 
   Pool& get_pool(size_t size, bool virtual_bytes) { return pools[virtual_bytes][size <= kSmallSize]; }
+
+  void emit(AllocatorAction action, uint64_t addr, uint64_t size, StreamId stream, bool virtual_bytes) {
+    if (!observer) return;
+    AllocatorTraceEvent e;
+    e.action = action;
+    e.device = device;
+    e.addr = addr;
+    e.size = size;
+    e.stream = stream;
+    e.virtual_bytes = virtual_bytes;
+    pending.push_back(e);
+  }
 
   Block* get_free_block(Pool& pool, StreamId stream, size_t size) {
     Block key;
@@ -131,6 +153,7 @@ struct CachingDeviceAllocator::Impl {
     segment_heads[pool.virtual_bytes][block->addr] = block;
     add(stats.reserved, stats.max_reserved, alloc_size);
     stats.segments += 1;
+    emit(AllocatorAction::SegmentAlloc, block->addr, alloc_size, stream, pool.virtual_bytes);
     return block;
   }
 
@@ -159,6 +182,7 @@ struct CachingDeviceAllocator::Impl {
   void release_block(Block* block) {
     const bool virt = block->pool->virtual_bytes;
     backend.device_free(device, reinterpret_cast<void*>(block->addr), block->size, virt);
+    emit(AllocatorAction::SegmentFree, block->addr, block->size, block->stream, virt);
     segment_heads[virt].erase(block->addr);
     stats.reserved -= block->size;
     stats.segments -= 1;
@@ -192,6 +216,34 @@ struct CachingDeviceAllocator::Impl {
     block->requested = 0;
     pool.blocks.insert(block);
   }
+
+  // Hands the events queued during one call to the observer once the call's lock is released (declared
+  // before the lock_guard, so it runs after it, also when the call raises).
+  class ObserverFlush {
+   public:
+    explicit ObserverFlush(Impl& m) : m_(m) {}
+    ~ObserverFlush() {
+      std::vector<AllocatorTraceEvent> events;
+      AllocatorObserver observer;
+      {
+        std::lock_guard<std::mutex> lock(m_.mutex);
+        if (m_.pending.empty()) return;
+        events.swap(m_.pending);
+        observer = m_.observer;
+      }
+      if (!observer) return;
+      try {
+        for (const AllocatorTraceEvent& e : events) observer(e);
+      } catch (...) {
+        // An observer only records; a failure there must never turn into an allocation failure.
+      }
+    }
+    ObserverFlush(const ObserverFlush&) = delete;
+    ObserverFlush& operator=(const ObserverFlush&) = delete;
+
+   private:
+    Impl& m_;
+  };
 
   std::string oom_message(size_t alloc_size) const {
     // The message of DeviceCachingAllocator::malloc, word for word. Its optional parts:
@@ -257,6 +309,7 @@ DeviceAllocation CachingDeviceAllocator::allocate(size_t bytes, StreamId stream,
     raise(ErrorKind::OutOfMemoryError, "CUDA out of memory. Tried to allocate more than 1EB memory.");
 
   Impl& m = *impl_;
+  Impl::ObserverFlush flush(m);
   std::lock_guard<std::mutex> lock(m.mutex);
   const size_t size = round_size(bytes);
   Pool& pool = m.get_pool(size, virtual_bytes);
@@ -272,6 +325,7 @@ DeviceAllocation CachingDeviceAllocator::allocate(size_t bytes, StreamId stream,
     }
     if (!block) {
       m.stats.ooms += 1;
+      m.emit(AllocatorAction::Oom, m.backend.device_free_bytes(m.device), size, stream, virtual_bytes);
       raise(ErrorKind::OutOfMemoryError, m.oom_message(alloc_size));
     }
   }
@@ -295,6 +349,7 @@ DeviceAllocation CachingDeviceAllocator::allocate(size_t bytes, StreamId stream,
   m.live[virtual_bytes][block->addr] = block;
   add(m.stats.allocated, m.stats.max_allocated, block->size);
   m.stats.active_blocks += 1;
+  m.emit(AllocatorAction::Alloc, block->addr, bytes, stream, virtual_bytes);
 
   result.ptr = reinterpret_cast<void*>(block->addr);
   result.size = block->size;
@@ -305,6 +360,7 @@ DeviceAllocation CachingDeviceAllocator::allocate(size_t bytes, StreamId stream,
 void CachingDeviceAllocator::free(const DeviceAllocation& allocation) {
   if (!allocation.ptr) return;
   Impl& m = *impl_;
+  Impl::ObserverFlush flush(m);
   std::lock_guard<std::mutex> lock(m.mutex);
   auto& live = m.live[allocation.virtual_bytes];
   auto it = live.find(reinterpret_cast<uintptr_t>(allocation.ptr));
@@ -317,10 +373,14 @@ void CachingDeviceAllocator::free(const DeviceAllocation& allocation) {
   live.erase(it);
   m.stats.allocated -= block->size;
   m.stats.active_blocks -= 1;
+  // c10 records both before the block merges: no stream uses are modelled, so the free completes at once.
+  m.emit(AllocatorAction::FreeRequested, block->addr, block->requested, block->stream, allocation.virtual_bytes);
+  m.emit(AllocatorAction::FreeCompleted, block->addr, block->requested, block->stream, allocation.virtual_bytes);
   m.free_block(block);
 }
 
 void CachingDeviceAllocator::empty_cache() {
+  Impl::ObserverFlush flush(*impl_);
   std::lock_guard<std::mutex> lock(impl_->mutex);
   impl_->release_cached_blocks();
 }
@@ -336,31 +396,55 @@ void CachingDeviceAllocator::reset_peak_stats() {
   impl_->stats.max_reserved = impl_->stats.reserved;
 }
 
-std::vector<SegmentInfo> CachingDeviceAllocator::segments() const {
+std::vector<AllocatorSegmentRecord> CachingDeviceAllocator::segment_records() const {
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  std::vector<SegmentInfo> out;
+  std::vector<AllocatorSegmentRecord> out;
   for (int v = 0; v < 2; ++v) {
     for (const auto& [addr, head] : impl_->segment_heads[v]) {
-      SegmentInfo seg;
-      seg.device = impl_->device;
+      AllocatorSegmentRecord seg;
       seg.address = addr;
+      seg.stream = head->stream;
       seg.small_pool = head->pool->small;
       seg.virtual_bytes = v == 1;
       for (const Block* b = head; b; b = b->next) {
-        BlockInfo info;
-        info.address = b->addr;
-        info.size = b->size;
-        info.allocated = b->allocated;
-        info.stream = b->stream;
-        seg.blocks.push_back(info);
+        seg.blocks.push_back({b->addr, b->size, b->allocated ? b->requested : 0, b->allocated, b->stream});
         seg.size += b->size;
       }
       out.push_back(std::move(seg));
     }
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const SegmentInfo& a, const SegmentInfo& b) { return a.address < b.address; });
+  std::stable_sort(out.begin(), out.end(), [](const AllocatorSegmentRecord& a, const AllocatorSegmentRecord& b) {
+    return a.address < b.address;
+  });
   return out;
+}
+
+std::vector<SegmentInfo> CachingDeviceAllocator::segments() const {
+  std::vector<SegmentInfo> out;
+  for (const AllocatorSegmentRecord& r : segment_records()) {
+    SegmentInfo seg;
+    seg.device = impl_->device;
+    seg.address = r.address;
+    seg.size = r.size;
+    seg.small_pool = r.small_pool;
+    seg.virtual_bytes = r.virtual_bytes;
+    for (const AllocatorSegmentRecord::Block& b : r.blocks) {
+      BlockInfo info;
+      info.address = b.address;
+      info.size = b.size;
+      info.allocated = b.allocated;
+      info.stream = b.stream;
+      seg.blocks.push_back(info);
+    }
+    out.push_back(std::move(seg));
+  }
+  return out;
+}
+
+void CachingDeviceAllocator::set_observer(AllocatorObserver observer) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->observer = std::move(observer);
+  if (!impl_->observer) impl_->pending.clear();
 }
 
 }  // namespace ds

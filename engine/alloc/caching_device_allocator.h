@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -34,6 +35,40 @@ struct DeviceAllocatorStats {
   uint64_t ooms = 0;
 };
 
+// What the allocator did, as PyTorch's memory history records it (c10 TraceEntry actions; the
+// "snapshot" action is the recorder's, not the allocator's).
+enum class AllocatorAction : uint8_t { Alloc, FreeRequested, FreeCompleted, SegmentAlloc, SegmentFree, Oom };
+
+struct AllocatorTraceEvent {
+  AllocatorAction action = AllocatorAction::Alloc;
+  int device = 0;
+  uint64_t addr = 0;   // block or segment address; for Oom the device's free bytes (PyTorch's device_free)
+  uint64_t size = 0;   // Alloc/Free*: the requested bytes; Segment*: the segment size; Oom: the rounded request
+  StreamId stream = kDefaultStream;
+  bool virtual_bytes = false;
+};
+
+// Called after the allocator's lock is released, on the thread that made the call, in the order
+// the allocator acted; it may call back into the allocator. Must not throw.
+using AllocatorObserver = std::function<void(const AllocatorTraceEvent&)>;
+
+// One segment with its blocks, for torch.cuda.memory._snapshot() (which also needs requested sizes).
+struct AllocatorSegmentRecord {
+  struct Block {
+    uint64_t address = 0;
+    uint64_t size = 0;
+    uint64_t requested = 0;  // what the caller asked for; 0 for a free block
+    bool allocated = false;
+    StreamId stream = kDefaultStream;
+  };
+  uint64_t address = 0;
+  uint64_t size = 0;
+  StreamId stream = kDefaultStream;  // the stream it was allocated for (all its blocks share it)
+  bool small_pool = false;
+  bool virtual_bytes = false;
+  std::vector<Block> blocks;  // address order, covering the segment
+};
+
 class CachingDeviceAllocator {
  public:
   CachingDeviceAllocator(Backend& backend, int device);
@@ -53,6 +88,10 @@ class CachingDeviceAllocator {
   DeviceAllocatorStats stats() const;
   void reset_peak_stats();
   std::vector<SegmentInfo> segments() const;  // address order, blocks inside
+  std::vector<AllocatorSegmentRecord> segment_records() const;  // the same, with requested sizes and streams
+
+  // Sees every alloc / free / segment alloc / segment free / OOM from now on; an empty function stops it.
+  void set_observer(AllocatorObserver observer);
 
   // The rounding and segment-size rules, exposed for tests and the lessons.
   static size_t round_size(size_t bytes);         // multiple of 512, minimum 512

@@ -1,4 +1,5 @@
-// torch.cuda support: caching-allocator statistics, streams, events and the current stream.
+// torch.cuda support: caching-allocator statistics, streams, events and the current stream (memory
+// history and snapshots: bindings_cuda_memory_history.cpp).
 #include <pybind11/stl.h>
 
 #include <algorithm>
@@ -98,7 +99,10 @@ uint64_t event_time(EventBook& book, const EventKey& key) {
 
 }  // namespace
 
+void bind_cuda_memory_history(py::module_& m);  // bindings_cuda_memory_history.cpp
+
 void bind_cuda(py::module_& m) {
+  bind_cuda_memory_history(m);
   m.def("memory_allocated", [](int device) { return rt().device_allocator(device_or_current(device)).stats().allocated; });
   m.def("memory_reserved", [](int device) { return rt().device_allocator(device_or_current(device)).stats().reserved; });
   m.def("max_memory_allocated",

@@ -61,6 +61,9 @@ std::string stack_owner(const MemorySnapshot& s, StackId stack) {
       break;
     }
   const SnapshotFrame& f = s.stack_frame(stack, pick);
+  // DeviceScope's own snapshots name the owner in a frame of its own (torch/cuda/memory.py): that name is
+  // the owner, as in a recording's summary.
+  if (s.strings[f.filename].starts_with("<devicescope ")) return s.strings[f.name];
   return s.strings[f.filename] + ":" + std::to_string(f.line) + " " + s.strings[f.name];
 }
 

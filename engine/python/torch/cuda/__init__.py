@@ -265,3 +265,7 @@ ShortTensor = _LegacyTensorType("int16")
 CharTensor = _LegacyTensorType("int8")
 ByteTensor = _LegacyTensorType("uint8")
 BoolTensor = _LegacyTensorType("bool")
+
+
+from . import memory  # noqa: E402 - after the statistics above, which it re-exports
+from .memory import memory_snapshot  # noqa: E402,F401
