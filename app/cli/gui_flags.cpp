@@ -14,17 +14,6 @@ GuiFlags g_flags;
 
 const GuiFlags& gui_flags() { return g_flags; }
 
-int GuiFlags::bench_frame_count() const {
-  if (bench_frames.empty()) return 300;
-  try {
-    const int n = std::stoi(bench_frames);
-    check(n > 0, "--bench-frames needs a positive frame count, got " + bench_frames, ErrorKind::ValueError);
-    return n;
-  } catch (const std::logic_error&) {
-    raise(ErrorKind::ValueError, "--bench-frames needs a frame count, got " + bench_frames);
-  }
-}
-
 void GuiFlags::size_wh(int* w, int* h) const {
   char x = 0;
   int a = 0, b = 0;
@@ -69,11 +58,6 @@ Command gui_flags_command() {
                  "open the Bench window (transfer sweep); with --screenshot, run one sweep to completion first");
     app.add_option("--bench-sizes", g_flags.bench_sizes, "sizes of the Bench window's sweep, e.g. 4KiB:1MiB");
     app.add_option("--bench-open", g_flags.bench_open, "recorded bench JSON files to overlay in the Bench window");
-    g_flags.bench_option = app.add_option("--bench-frames", g_flags.bench_frames,
-                                          "render N frames (default 300) of a synthetic snapshot and print frame times")
-                               ->expected(0, 1);
-    app.add_option("--bench-storages", g_flags.bench_storages, "storages in the --bench-frames snapshot")->capture_default_str();
-    app.add_option("--bench-transfers", g_flags.bench_transfers, "transfers in the --bench-frames snapshot")->capture_default_str();
     return nullptr;  // no subcommand: main() runs run_default() unless a real subcommand was parsed
   };
   c.run = [] { return 0; };

@@ -1,5 +1,5 @@
 // Command-line flags of the desktop app (given without a subcommand): --script, --steps, --screenshot,
-// --size, --bench-frames, --bench-storages, --bench-transfers.
+// --size, --lesson, --presenter, --open-trace, the Bench window's flags.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -30,13 +30,6 @@ struct GuiFlags {
   int lesson_answer = -1;
   bool presenter = false;
   std::vector<std::string> show;  // tabs to open at start
-  std::string bench_frames;  // "" when given without a count
-  size_t bench_storages = 100000;
-  size_t bench_transfers = 1000000;
-  CLI::Option* bench_option = nullptr;
-
-  bool bench() const { return bench_option && bench_option->count() > 0; }
-  int bench_frame_count() const;          // 300 when --bench-frames has no value
   void size_wh(int* w, int* h) const;     // raises ds::Error(ValueError) on a bad --size
 };
 

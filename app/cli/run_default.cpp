@@ -7,8 +7,7 @@
 
 #ifdef DEVICESCOPE_HAVE_GUI
 #include "gui/gui_main.h"
-#include "gui/model/synthetic_session.h"
-#include "session/python_gui_session.h"
+#include "session/python_script_session.h"
 #endif
 
 namespace ds::cli {
@@ -38,25 +37,16 @@ int run_default(const BackendFlags& flags) {
     return 2;
   }
   g.size_wh(&o.width, &o.height);
-  o.bench_frames = g.bench() ? g.bench_frame_count() : 0;
-  o.bench_storages = g.bench_storages;
-  o.bench_transfers = g.bench_transfers;
   const BackendOptions backend = flags.options();
   const gui::SessionFactory make_session = [backend, o]() -> std::unique_ptr<gui::Session> {
-    if (o.bench_frames > 0) {
-      gui::SyntheticOptions s;
-      s.storages = o.bench_storages;
-      s.transfers = o.bench_transfers;
-      return std::make_unique<gui::SyntheticSession>(s);
-    }
     // The code runner: real CPython running DeviceScope's torch package over the engine.
     RuntimeOptions runtime;
     runtime.backend = backend;
-    return std::make_unique<gui::PythonGuiSession>(runtime);
+    return std::make_unique<gui::PythonScriptSession>(runtime);
   };
   return gui::run_gui(o, make_session);
 #else
-  if (!g.script.empty() || !g.screenshot.empty() || g.bench()) {
+  if (!g.script.empty() || !g.screenshot.empty() || !g.open_trace.empty() || g.presenter || !g.lesson.empty()) {
     std::cerr << "devicescope: this build has no desktop app (configured with DEVICESCOPE_GUI=OFF)\n";
     return 1;
   }

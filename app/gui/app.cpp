@@ -34,13 +34,19 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 
 }  // namespace
 
-App::App(std::unique_ptr<Session> session, AppOptions options) : runner_(std::move(session)), options_(std::move(options)) {
+App::App(std::unique_ptr<Session> live, AppOptions options) : live_(std::move(live)), options_(std::move(options)) {
   if (options_.headless) memory_.freeze_animations(options_.anim_time);
   ui_.gl_renderer = options_.gl_renderer;
-  snapshot_ = runner_.snapshot();
-  const SessionStatus st = runner_.status();
+  snapshot_ = live_->snapshot();
+  const SessionStatus st = live_->status();
   ui_.runner_name = st.describe;
   console_add(ui_, ConsoleLine::Kind::Info, "DeviceScope " DEVICESCOPE_VERSION " \xe2\x80\x94 " + st.describe);
+}
+
+App::~App() {
+  // A recording being read is cancelled before the live session (and its interpreter) ends.
+  opening_.reset();
+  recording_.reset();
 }
 
 void App::load_script(const std::string& code, const std::string& path) {
@@ -52,19 +58,19 @@ void App::load_script(const std::string& code, const std::string& path) {
   Job job;
   job.kind = JobKind::SetScript;
   job.script = code;
-  submit(job, "Load");
+  submit_code(job, "Load");
 }
 
 void App::run_script_blocking() {
   wait_idle_blocking();
-  poll_runner();
+  poll_sessions();
   if (!timeout_report_.empty()) return;
   Job job;
   job.kind = JobKind::RunScript;
   job.script = ui_.script;
-  submit(job, "Run");
+  submit_code(job, "Run");
   wait_idle_blocking();
-  poll_runner();
+  poll_sessions();
 }
 
 void App::run_script() {
@@ -76,15 +82,15 @@ void App::run_script() {
 void App::step_blocking(int steps) {
   for (int i = 0; i < steps; ++i) {
     wait_idle_blocking();
-    poll_runner();
+    poll_sessions();
     if (ui_.current_line == 0 || ui_.error_line > 0 || !timeout_report_.empty()) break;
     Job job;
     job.kind = JobKind::Step;
     job.script = ui_.script;
-    submit(job, "Step");
+    submit_code(job, "Step");
   }
   wait_idle_blocking();
-  poll_runner();
+  poll_sessions();
 }
 
 void App::step_to_line_blocking(int line) {
@@ -102,12 +108,13 @@ void App::notice(const std::string& text, bool error) {
 }
 
 bool App::open_trace(const std::string& path, bool wait, bool held) {
-  if (!loader_.start(path, held)) return false;
+  if (opening_) return false;  // one read at a time: the caller says so
+  opening_ = std::make_unique<RecordingSession>(path, held);
   ui_.show_transfers = true;
   if (!wait || held) return true;
-  loader_.wait();
-  poll_loader();
-  return ui_.recording != nullptr && ui_.recording_path == path;
+  opening_->wait_idle();
+  poll_opening();
+  return recording_ && recording_->path() == path;
 }
 
 void App::open_dropped(const std::vector<std::string>& paths) {
@@ -119,30 +126,42 @@ void App::open_dropped(const std::vector<std::string>& paths) {
   execute(c);
 }
 
-void App::poll_loader() {
-  if (std::optional<LoadResult> r = loader_.take_result()) {
-    if (r->recording) {
-      ui_.recording = std::move(r->recording);
-      ui_.recording_models = std::move(r->models);
-      ui_.recording_path = r->path;
-      ui_.recording_meta = r->meta;
-      ui_.show_transfers = true;
-      ui_.open_error.clear();
-      notice("Opened recording " + r->path + " (" + std::to_string(ui_.recording->transfers.size()) + " transfers)");
-    } else if (r->cancelled) {
-      notice("Cancelled opening " + r->path);
-    } else {
-      // What was shown before stays: only the modal and the status bar change.
-      ui_.open_error = r->error;
-      notice(r->error, true);
+void App::poll_opening() {
+  if (opening_) {
+    for (FinishedJob& f : opening_->take_finished()) {
+      const RunOutcome& r = f.outcome;
+      const std::string path = opening_->path();
+      if (r.ok) {
+        recording_ = std::move(opening_);
+        ui_.prebuilt_models = recording_->take_models();
+        ui_.recording_path = path;
+        ui_.show_transfers = true;
+        ui_.open_error.clear();
+        notice("Opened recording " + path + " (" + std::to_string(recording_->snapshot()->transfers.size()) + " transfers)");
+      } else if (r.interrupted) {
+        opening_.reset();
+        notice("Cancelled opening " + path);
+      } else {
+        // What was shown before stays: only the modal and the status bar change.
+        opening_.reset();
+        ui_.open_error = r.error_message;
+        notice(r.error_message, true);
+      }
+      break;  // Open is the only job a session being opened runs
     }
   }
-  ui_.loading_path = loader_.busy() ? loader_.path() : std::string();
-  const LoadProgress& p = loader_.progress();
-  ui_.loading_read = p.bytes_read;
-  ui_.loading_done = p.bytes_done;
-  ui_.loading_total = p.bytes_total;
-  ui_.loading_fraction = p.fraction();
+  ui_.loading_path = opening_ ? opening_->path() : std::string();
+  const LoadProgress* p = opening_ ? opening_->load_progress() : nullptr;
+  ui_.loading_read = p ? p->bytes_read.load() : 0;
+  ui_.loading_done = p ? p->bytes_done.load() : 0;
+  ui_.loading_total = p ? p->bytes_total.load() : 0;
+  ui_.loading_fraction = p ? p->fraction() : 0;
+}
+
+void App::close_recording() {
+  recording_.reset();
+  ui_.recording_path.clear();
+  ui_.prebuilt_models.reset();
 }
 
 void App::setup_bench(const BackendOptions& backend, bool open, const std::string& sizes,
@@ -170,7 +189,7 @@ bool App::animating() const { return ImGui::GetTime() - last_change_ < 3.0; }
 void App::bench_tick(int frame) {
   // Sweep the visible time range: zoom from the whole recording into 1/50 of it and pan along (over
   // the opened recording when there is one: --open-trace FILE --bench-frames times its frames).
-  const Snapshot* shown = ui_.recording ? ui_.recording.get() : snapshot_.get();
+  const Snapshot* shown = snapshot_.get();
   if (!shown || shown->transfers.empty()) return;
   const double t0 = double(shown->transfers.front().start_ns), t1 = double(shown->transfers.back().end_ns);
   const double span = (t1 - t0) * (1.0 - 0.98 * double(frame % 100) / 100.0);
@@ -188,11 +207,11 @@ std::string App::bench_report() const {
 }
 
 void App::on_interrupt_signal() {
-  if (runner_.busy()) {
-    runner_.interrupt();
+  if (live_->busy()) {
+    live_->interrupt();
     notice("Interrupted (Ctrl+C)");
-  } else if (loader_.busy()) {
-    loader_.cancel();  // a recording being opened: Ctrl+C cancels it, as its Cancel button does
+  } else if (opening_) {
+    opening_->interrupt();  // a recording being opened: Ctrl+C cancels it, as its Cancel button does
   } else {
     quit_ = true;
   }
@@ -204,8 +223,16 @@ std::optional<std::string> App::take_screenshot_request() {
   return s;
 }
 
-void App::submit(Job job, const std::string& what) {
-  if (!runner_.submit(std::move(job))) {
+void App::submit_code(Job job, const std::string& what) {
+  if (recording_) {
+    notice("Back to the live session (closed the recording " + recording_->path() + ")");
+    close_recording();
+  }
+  submit(*live_, std::move(job), what);
+}
+
+void App::submit(Session& session, Job job, const std::string& what) {
+  if (!session.submit(std::move(job))) {
     notice("Busy: wait for the running code or press Stop", true);
     return;
   }
@@ -214,8 +241,30 @@ void App::submit(Job job, const std::string& what) {
   ui_.running_since = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0;
 }
 
-void App::poll_runner() {
-  for (FinishedJob& f : runner_.take_finished()) {
+void App::poll_sessions() {
+  poll_live();
+  if (recording_)
+    for (FinishedJob& f : recording_->take_finished()) {  // its exports
+      if (f.outcome.ok) notice("Exported " + f.job.line);
+      else notice(f.outcome.error_message, true);
+    }
+  poll_opening();
+  ui_.running = live_->busy() || (recording_ && recording_->busy());
+  std::shared_ptr<const Snapshot> snap = shown().snapshot();
+  if (snap && snap != snapshot_) {
+    snapshot_ = std::move(snap);
+    ++ui_.snapshot_version;
+    last_change_ = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0;
+  }
+  const SessionStatus st = live_->status();  // the editor's cursor is the live session's
+  ui_.current_line = st.current_line;
+  ui_.statements_done = st.statements_done;
+  ui_.statement_count = st.statement_count;
+  ui_.runner_name = shown().status().describe;
+}
+
+void App::poll_live() {
+  for (FinishedJob& f : live_->take_finished()) {
     const RunOutcome& r = f.outcome;
     if (!r.output.empty()) console_add(ui_, ConsoleLine::Kind::Output, r.output);
     const bool script_job = f.job.kind == JobKind::RunScript || f.job.kind == JobKind::Step ||
@@ -242,18 +291,6 @@ void App::poll_runner() {
     }
     if (f.job.kind == JobKind::Call) lesson_call_finished(r);
   }
-  ui_.running = runner_.busy();
-  std::shared_ptr<const Snapshot> snap = runner_.snapshot();
-  if (snap && snap != snapshot_) {
-    snapshot_ = std::move(snap);
-    ++ui_.snapshot_version;
-    last_change_ = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0;
-  }
-  const SessionStatus st = runner_.status();
-  ui_.current_line = st.current_line;
-  ui_.statements_done = st.statements_done;
-  ui_.statement_count = st.statement_count;
-  ui_.runner_name = st.describe;
 }
 
 DefaultLayout App::apply_layout(ImGuiCond* cond) {
@@ -297,8 +334,7 @@ void App::draw_console_window(const Snapshot& snap, Commands& cmds) {
 }
 
 void App::frame() {
-  poll_runner();
-  poll_loader();
+  poll_sessions();
   ui_.pointed_storage = ui_.hovered_storage;
   ui_.hovered_storage = 0;
   static const Snapshot kEmpty;
@@ -347,34 +383,34 @@ void App::execute(Commands& cmds) {
       case Commands::Kind::RunScript:
         console_add(ui_, ConsoleLine::Kind::Info, "\xe2\x96\xb6 Run");
         job.kind = JobKind::RunScript;
-        submit(job, "Running");
+        submit_code(job, "Running");
         break;
       case Commands::Kind::Step: {
         for (const Statement& s : split_statements(ui_.script))
           if (s.first_line == ui_.current_line)
             console_add(ui_, ConsoleLine::Kind::Input, std::to_string(s.first_line) + "\xe2\x96\xb8 " + first_line(s.text));
         job.kind = JobKind::Step;
-        submit(job, "Step");
+        submit_code(job, "Step");
         break;
       }
       case Commands::Kind::StepBack:
         job.kind = JobKind::StepBack;
-        submit(job, "Stepping back");
+        submit_code(job, "Stepping back");
         break;
       case Commands::Kind::Reset:
         console_add(ui_, ConsoleLine::Kind::Info, "\xe2\x86\xba Reset");
         job.kind = JobKind::Reset;
-        submit(job, "Reset");
+        submit_code(job, "Reset");
         break;
       case Commands::Kind::Stop:
-        runner_.interrupt();
+        live_->interrupt();
         break;
       case Commands::Kind::RunLine:
         console_add(ui_, ConsoleLine::Kind::Input, ">>> " + c.text);
         job.kind = JobKind::RunLine;
         job.script.reset();
         job.line = c.text;
-        submit(job, "Running");
+        submit_code(job, "Running");
         break;
       case Commands::Kind::BuilderLine: {
         console_add(ui_, ConsoleLine::Kind::Input, ">>> " + c.text);
@@ -383,7 +419,7 @@ void App::execute(Commands& cmds) {
         job.kind = JobKind::BuilderLine;
         job.script = script + c.text + "\n";
         job.line = c.text;
-        submit(job, "Builder");
+        submit_code(job, "Builder");
         break;
       }
       case Commands::Kind::OpenScript: {
@@ -410,7 +446,7 @@ void App::execute(Commands& cmds) {
         break;
       case Commands::Kind::ExportCsv:
         try {
-          const Snapshot& s = ui_.recording ? *ui_.recording : *snapshot_;
+          const Snapshot& s = *snapshot_;
           const std::deque<TransferRecord> transfers(s.transfers.begin(), s.transfers.end());
           write_file_atomically(c.text, [&](std::ostream& out) { write_transfers_csv(transfers, out); });
           notice("Exported " + std::to_string(transfers.size()) + " transfers to " + c.text);
@@ -419,22 +455,12 @@ void App::execute(Commands& cmds) {
         }
         break;
       case Commands::Kind::ExportTrace:
-        if (ui_.recording) {
-          try {
-            const std::deque<TransferRecord> transfers(ui_.recording->transfers.begin(), ui_.recording->transfers.end());
-            write_file_atomically(c.text, [&](std::ostream& out) { write_chrome_trace({}, transfers, ui_.recording_meta, out); });
-            notice("Exported " + c.text);
-          } catch (const std::exception& e) {
-            notice(e.what(), true);
-          }
-          break;
-        }
         job.kind = JobKind::ExportTrace;
         job.script.reset();
         job.line = c.text;
         job.meta_version = DEVICESCOPE_VERSION;
         job.meta_machine = machine_line(ui_.gl_renderer);
-        submit(job, "Exporting");
+        submit(shown(), job, "Exporting");  // an opened recording keeps what its writer said about itself
         break;
       case Commands::Kind::Screenshot:
         screenshot_ = c.text;
@@ -442,15 +468,13 @@ void App::execute(Commands& cmds) {
       case Commands::Kind::OpenTrace:
         // On the loader's thread: the window stays responsive, the Transfers view shows the progress.
         if (open_trace(c.text, false)) notice("Opening " + c.text + "\xe2\x80\xa6");
-        else notice("Still opening " + loader_.path() + ": wait for it or press Cancel", true);
+        else notice("Still opening " + opening_->path() + ": wait for it or press Cancel", true);
         break;
       case Commands::Kind::CancelOpenTrace:
-        loader_.cancel();
+        if (opening_) opening_->interrupt();
         break;
       case Commands::Kind::CloseTrace:
-        ui_.recording.reset();
-        ui_.recording_models.reset();
-        ui_.recording_path.clear();
+        close_recording();
         break;
       case Commands::Kind::Quit:
         quit_ = true;

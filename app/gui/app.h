@@ -1,5 +1,8 @@
-// The application: owns the session runner, the UI state and the views; one frame() draws every view
-// from the current snapshot and then carries out the commands they submitted. No GL and no GLFW here.
+// The application: owns the sessions, the UI state and the views; one frame() draws every view from the
+// shown session's picture and then carries out the commands they submitted. No GL and no GLFW here.
+// Sessions (app/session/): the live one runs the editor's script, the console, the Builder and the
+// lessons; a recording opened from a file is a session of its own, shown instead of the live one until
+// it is closed.
 #pragma once
 
 #include <memory>
@@ -14,13 +17,13 @@
 #include "gui/lesson_view.h"
 #include "gui/main_menu.h"
 #include "gui/memory_view.h"
-#include "gui/model/recording_loader.h"
 #include "gui/module_view.h"
 #include "gui/names_view.h"
-#include "gui/session_runner.h"
 #include "gui/status_bar.h"
 #include "gui/transfer_view.h"
 #include "gui/ui_state.h"
+#include "session/recording_session.h"
+#include "session/session.h"
 
 namespace ds::gui {
 
@@ -32,7 +35,8 @@ struct AppOptions {
 
 class App {
  public:
-  App(std::unique_ptr<Session> session, AppOptions options);
+  App(std::unique_ptr<Session> live, AppOptions options);
+  ~App();
 
   // The editor's script (from a file or the starter); the session gets it too.
   void load_script(const std::string& code, const std::string& path);
@@ -45,7 +49,7 @@ class App {
 
   void frame();  // inside ImGui::NewFrame() / ImGui::Render()
   bool quit_requested() const { return quit_; }
-  bool busy() const { return runner_.busy() || bench_.running() || loader_.busy(); }
+  bool busy() const { return live_->busy() || bench_.running() || opening_ != nullptr; }
   // True for a few seconds after the picture changed (migration animations want every frame).
   bool animating() const;
   // The benchmark moves the timeline and the mouse each frame so that culling and folding work.
@@ -61,10 +65,11 @@ class App {
   // K, 0 runs it without a pick). Blocks; false (the reason in ui().notice) when the lesson cannot start.
   bool open_lesson_blocking(const std::string& name, int step, int answer);
   void set_presenter(bool on);  // presenter mode (lesson_view.h), as View > Presenter mode does
-  // Opens a recording (Chrome trace JSON or transfers CSV) in the Transfers view on the loader's thread
-  // (progress and Cancel in the window, a failure in a modal). `wait`: blocks until it is loaded and
-  // returns false when it cannot be (the reason in ui().notice), for headless runs. `held`: the loader
-  // waits before reading (screenshots of the loading state; it is cancelled when the app ends).
+  // Opens a recording (Chrome trace JSON or transfers CSV) as a session of its own, read on its thread
+  // (progress and Cancel in the window, a failure in a modal); once read, the window shows it instead of
+  // the live session. `wait`: blocks until it is read and returns false when it cannot be (the reason in
+  // ui().notice), for headless runs. `held`: the read waits (screenshots of the loading state; it is
+  // cancelled when the app ends).
   bool open_trace(const std::string& path, bool wait = true, bool held = false);
   // Files dropped on the window: scripts (.py) open in the editor, anything else as a recording.
   void open_dropped(const std::vector<std::string>& paths);
@@ -75,6 +80,7 @@ class App {
   // Selects a tab: "timeline", "bandwidth", "table" (Transfers), "console", "builder".
   void show(const std::string& what);
   const UiState& ui() const { return ui_; }
+  const Snapshot& picture() const { return *snapshot_; }  // what the views draw: the shown session's picture
 
   // Headless script runs (--script with --screenshot) end by themselves: `seconds` after this call a
   // script still running gets KeyboardInterrupt, then a second one, and then the app stops waiting for it
@@ -89,10 +95,15 @@ class App {
   void write_view_model(const std::string& path, int width, int height) const;
 
  private:
-  void poll_runner();
-  void wait_idle_blocking();  // runner_.wait_idle(), bounded by set_blocking_timeout()
-  void poll_loader();  // a finished load becomes the recording (or the modal's message); progress for the strip
-  void submit(Job job, const std::string& what);
+  void poll_sessions();
+  void poll_live();
+  void poll_opening();  // a finished read becomes the shown recording (or the modal's message); progress for the strip
+  void wait_idle_blocking();  // live_->wait_idle(), bounded by set_blocking_timeout()
+  Session& shown() const { return recording_ ? static_cast<Session&>(*recording_) : *live_; }
+  // Code jobs go to the live session, which the window shows again (a recording shown is closed).
+  void submit_code(Job job, const std::string& what);
+  void submit(Session& session, Job job, const std::string& what);
+  void close_recording();
   void execute(Commands& cmds);
   DefaultLayout apply_layout(ImGuiCond* cond);
   void draw_console_window(const Snapshot& snap, Commands& cmds);
@@ -101,8 +112,9 @@ class App {
   void feed_lessons();
   void lesson_call_finished(const RunOutcome& r);
 
-  SessionRunner runner_;
-  RecordingLoader loader_;
+  std::unique_ptr<Session> live_;
+  std::unique_ptr<RecordingSession> recording_;  // shown instead of live_ while set
+  std::unique_ptr<RecordingSession> opening_;    // a file being read (the loading strip)
   AppOptions options_;
   UiState ui_;
   std::shared_ptr<const Snapshot> snapshot_;

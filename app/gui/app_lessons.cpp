@@ -31,7 +31,7 @@ void App::draw_presenter(const Snapshot& snap, Commands& cmds) {
 
 void App::feed_lessons() {
   LessonPlayer& p = lessons_.player();
-  if (lessons_.in_flight || runner_.busy() || !p.has_call()) return;
+  if (lessons_.in_flight || live_->busy() || !p.has_call()) return;
   const std::optional<LessonCall> call = p.take_call();
   Job job;
   job.kind = JobKind::Call;
@@ -39,8 +39,8 @@ void App::feed_lessons() {
   job.call_args = call->args_json;
   job.reset_first = call->reset_first;
   lessons_.in_flight = *call;
-  submit(job, call->what == LessonCall::What::Run ? "Running a lesson step" : "Lesson");
-  if (!runner_.busy()) {  // not accepted: report it as failed rather than wait forever
+  submit_code(job, call->what == LessonCall::What::Run ? "Running a lesson step" : "Lesson");
+  if (!live_->busy()) {  // not accepted: report it as failed rather than wait forever
     lessons_.in_flight.reset();
     p.on_result(*call, false, "", "the session was busy");
   }
@@ -60,8 +60,8 @@ bool App::open_lesson_blocking(const std::string& name, int step, int answer) {
   ui_.show_lessons = true;
   auto pump = [&] {
     for (;;) {
-      runner_.wait_idle();
-      poll_runner();
+      live_->wait_idle();
+      poll_sessions();
       if (!p.has_call() && !lessons_.in_flight) break;
       feed_lessons();
     }

@@ -28,16 +28,16 @@ void App::set_blocking_timeout(double seconds) {
 void App::wait_idle_blocking() {
   if (worker_stuck_) return;  // the worker never comes back: nothing more can run
   if (blocking_deadline_ <= 0) {
-    runner_.wait_idle();
+    live_->wait_idle();
     return;
   }
-  if (runner_.wait_idle_for(blocking_deadline_ - now_s())) return;
+  if (live_->wait_idle_for(blocking_deadline_ - now_s())) return;
   // Like `devicescope run --timeout`: KeyboardInterrupt, a second one a while later, then stop waiting.
   const std::string limit = seconds_text(blocking_timeout_s_);
   const double grace = std::clamp(blocking_timeout_s_, 1.0, 10.0);
   for (int attempt = 0; attempt < 2; ++attempt) {
-    runner_.interrupt();
-    if (runner_.wait_idle_for(grace)) {
+    live_->interrupt();
+    if (live_->wait_idle_for(grace)) {
       timeout_report_ = "the script was still running after " + limit + " s (--timeout " + limit +
                         "): stopped it with KeyboardInterrupt";
       return;

@@ -144,8 +144,8 @@ int ensure_display(const GuiOptions& o, bool headless, const std::string& glfw_e
                                       (glfw_error.empty() ? "" : " (" + glfw_error + ")")
                                 : std::string("no display found (DISPLAY is not set)");
   if (headless && !on_path("xvfb-run"))
-    std::fprintf(stderr, "devicescope: %s and xvfb-run is not installed. Install xvfb, then: xvfb-run -a devicescope %s\n",
-                 what.c_str(), o.bench_frames ? "--bench-frames" : "--screenshot out.png");
+    std::fprintf(stderr, "devicescope: %s and xvfb-run is not installed. Install xvfb, then: xvfb-run -a %s\n",
+                 what.c_str(), o.screenshot.empty() ? "<the same command>" : "devicescope --screenshot out.png");
   else
     std::fprintf(stderr, "devicescope: %s. Run under a virtual display: xvfb-run -a devicescope ..., or render to a file "
                          "with --screenshot out.png.\n", what.c_str());
@@ -163,7 +163,7 @@ bool load_initial_script(App& app, const GuiOptions& o) {
     ss << in.rdbuf();
     app.load_script(ss.str(), o.script_path);
     if (o.steps >= 0) app.step_blocking(std::max(0, o.steps - (o.screenshot.empty() ? 0 : 1)));
-    else if (o.screenshot.empty() && o.bench_frames == 0) app.run_script();  // a window opens while it runs
+    else if (o.screenshot.empty()) app.run_script();  // a window opens while it runs
     else app.run_script_blocking();
     return true;
   }

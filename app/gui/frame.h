@@ -24,6 +24,5 @@ int ensure_display(const GuiOptions& options, bool headless, const std::string& 
 bool load_initial_script(App& app, const GuiOptions& options);
 
 int render_screenshot(GLFWwindow* window, App& app, const GuiOptions& options);
-int run_benchmark(GLFWwindow* window, App& app, const GuiOptions& options);
 
 }  // namespace ds::gui

@@ -9,9 +9,13 @@
 #include <vector>
 
 #include "backend/backend.h"
-#include "gui/model/session.h"
+#include "session/session.h"
+
+struct GLFWwindow;
 
 namespace ds::gui {
+
+class App;
 
 struct GuiOptions {
   std::string script_path;      // --script: load this instead of the starter
@@ -27,8 +31,6 @@ struct GuiOptions {
   bool presenter = false;       // --presenter
   std::vector<std::string> show;  // --show TAB...: tabs to select at start (bandwidth, table, builder)        // --anim-time T: screenshots show animations T seconds in (default: finished)
   double script_timeout = 300;  // --timeout S: a headless --script run is interrupted after S seconds (0: never)
-  int bench_frames = 0;         // --bench-frames N
-  size_t bench_storages = 100000, bench_transfers = 1000000;
   BackendOptions backend;       // what the Bench window's sweeps run on (the app's --backend flags)
   bool bench_view = false;      // --bench-view: open the Bench window (with --screenshot: run a sweep first;
                                 // --bench-open alone opens it with the files only)
@@ -39,8 +41,12 @@ struct GuiOptions {
 
 using SessionFactory = std::function<std::unique_ptr<Session>()>;
 
-// Runs the app (or a headless screenshot / benchmark). Returns the process exit code; prints one
-// clear line and returns 1 when there is no display.
-int run_gui(const GuiOptions& options, const SessionFactory& make_session);
+// Drives a headless window instead of the interactive loop (the frame benchmark, tests/bench/gui): called
+// once the app is set up (its recording opened); returns the exit code.
+using HeadlessDriver = std::function<int(GLFWwindow* window, App& app, const GuiOptions& options)>;
+
+// Runs the app (or a headless screenshot, or `drive`). Returns the process exit code; prints one clear
+// line and returns 1 when there is no display.
+int run_gui(const GuiOptions& options, const SessionFactory& make_session, const HeadlessDriver& drive = {});
 
 }  // namespace ds::gui

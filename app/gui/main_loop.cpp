@@ -51,8 +51,8 @@ std::string ini_path() {
 
 }  // namespace
 
-int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
-  const bool headless = !o.screenshot.empty() || o.bench_frames > 0;
+int run_gui(const GuiOptions& o, const SessionFactory& make_session, const HeadlessDriver& drive) {
+  const bool headless = !o.screenshot.empty() || drive != nullptr;
 
   // Find a display, or say how to get one
   if (int rc = ensure_display(o, headless, ""); rc >= 0) return rc;
@@ -123,7 +123,7 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
     app.setup_bench(o.backend, o.bench_view || !o.bench_open.empty(), o.bench_sizes, o.bench_open,
                     o.bench_view && !o.screenshot.empty());
     if (!o.screenshot.empty()) app.set_blocking_timeout(o.script_timeout);  // a headless run never hangs
-    if (o.bench_frames == 0 && !load_initial_script(app, o)) rc = 2;
+    if (!drive && !load_initial_script(app, o)) rc = 2;
     if (o.presenter) app.set_presenter(true);
     if (rc == 0 && (!o.lesson.empty() || o.presenter) && !app.open_lesson_blocking(o.lesson, o.lesson_step, o.lesson_answer)) {
       std::fprintf(stderr, "devicescope: %s\n", app.ui().notice.c_str());
@@ -138,7 +138,7 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session) {
       if (o.screenshot.empty()) rc = 2;
     }
     if (rc == 0 && !o.screenshot.empty()) rc = trace_refused ? std::max(render_screenshot(window, app, o), 2) : render_screenshot(window, app, o);
-    else if (rc == 0 && o.bench_frames > 0) rc = run_benchmark(window, app, o);
+    else if (rc == 0 && drive) rc = drive(window, app, o);
     else if (rc == 0) {
       glfwSetDropCallback(window, on_drop);
 

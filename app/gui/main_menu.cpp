@@ -59,7 +59,7 @@ void MainMenu::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
       if (ImGui::MenuItem("Save script as\xe2\x80\xa6", "Ctrl+Shift+S")) open_dialog(ui, FileDialog::SaveScriptAs, ui.script_path.empty() ? "script.py" : ui.script_path);
       ImGui::Separator();
       if (ImGui::MenuItem("Open recorded trace\xe2\x80\xa6")) open_dialog(ui, FileDialog::OpenTrace, "");
-      if (ui.recording && ImGui::MenuItem("Close recording (back to live)")) cmds.push(Commands::Kind::CloseTrace);
+      if (!ui.recording_path.empty() && ImGui::MenuItem("Close recording (back to live)")) cmds.push(Commands::Kind::CloseTrace);
       if (ImGui::MenuItem("Export transfers CSV\xe2\x80\xa6")) open_dialog(ui, FileDialog::ExportCsv, "transfers.csv");
       if (ImGui::MenuItem("Export Chrome trace JSON\xe2\x80\xa6")) open_dialog(ui, FileDialog::ExportTrace, "devicescope-trace.json");
       if (ImGui::MenuItem("Save screenshot PNG\xe2\x80\xa6")) open_dialog(ui, FileDialog::Screenshot, "devicescope.png");

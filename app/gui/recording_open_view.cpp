@@ -48,7 +48,7 @@ void draw_open_error(UiState& ui) {
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kError), "%s", ui.open_error.c_str());
   ImGui::PopTextWrapPos();
   ImGui::Spacing();
-  ImGui::TextDisabled(ui.recording ? "The Transfers view still shows %s." : "The Transfers view still shows the live session.",
+  ImGui::TextDisabled(!ui.recording_path.empty() ? "The window still shows the recording %s." : "The window still shows the live session.",
                       file_name(ui.recording_path).c_str());
   ImGui::Spacing();
   if (ImGui::Button("OK", ImVec2(120, 0)) || keys::pressed(GLFW_KEY_ENTER) || keys::pressed(GLFW_KEY_ESCAPE)) {

@@ -151,8 +151,8 @@ void TransferView::draw_timeline(const Snapshot& snap, UiState& ui) {
     dl->AddText(fs, fs->FontSize, ImVec2(ax0 + lab.x0 + 5, lanes_top + lab.y + 2), IM_COL32(0x0e, 0x11, 0x16, 0xff),
                 text.c_str(), nullptr, 0, &clip);
   }
-  // "Now" on the session's clock (live only): where unfinished async copies end.
-  if (!ui.recording && snap.time_ns) {
+  // "Now" on the session's clock (live only, not a recording's): where unfinished async copies end.
+  if (snap.source.path.empty() && snap.time_ns) {
     const float x = ax0 + float((double(snap.time_ns) - t0) * px_per_ns);
     if (x >= ax0 && x <= ax1) dl->AddLine(ImVec2(x, lanes_top), ImVec2(x, lanes_top + lanes_h), with_alpha(theme::kWarning, 0.6f));
   }

@@ -6,11 +6,11 @@
 
 namespace ds::gui {
 
-void TransferView::rebuild(const Snapshot& snap, const void* key, UiState& ui) {
+void TransferView::rebuild(const Snapshot& snap, UiState& ui) {
   TransferModels m;
-  if (ui.recording_models && ui.recording_models->source == &snap) {
-    m = std::move(*ui.recording_models);  // built on the loader's thread: taken, not rebuilt
-    ui.recording_models.reset();
+  if (ui.prebuilt_models && ui.prebuilt_models->source == &snap) {
+    m = std::move(*ui.prebuilt_models);  // built on the session's thread: taken, not rebuilt
+    ui.prebuilt_models.reset();
   } else {
     m.build(snap);
   }
@@ -20,37 +20,35 @@ void TransferView::rebuild(const Snapshot& snap, const void* key, UiState& ui) {
   any_simulated_ = m.any_simulated;
   order_.clear();
   order_column_ = TransferColumn::Count;
-  key_ = key;
+  source_path_ = snap.source.path;
   version_ = ui.snapshot_version;
 }
 
-void TransferView::draw(const Snapshot& live, UiState& ui, Commands& cmds) {
+void TransferView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   if (!ImGui::Begin("Transfers", &ui.show_transfers)) {
     ImGui::End();
     return;
   }
   draw_loading_strip(ui, cmds);  // a recording being opened: progress and Cancel, above what is shown now
-  const Snapshot& snap = ui.recording ? *ui.recording : live;
-  const void* key = ui.recording ? static_cast<const void*>(ui.recording.get()) : nullptr;
-  if (key != key_ || (!ui.recording && version_ != ui.snapshot_version)) {
-    const bool new_source = key != key_;
-    rebuild(snap, key, ui);
+  const bool opened = !snap.source.path.empty();  // a recording opened from a file
+  if (version_ != ui.snapshot_version) {
+    const bool new_source = snap.source.path != source_path_;
+    rebuild(snap, ui);
     if (new_source) ui.timeline_fit = true;
   }
 
   // Header.
   const uint64_t bytes = total_bytes_;
-  bool simulated = any_simulated_ || (ui.recording && ui.recording_meta.simulated);
-  if (!ui.recording) simulated = simulated || (snap.simulated && !snap.transfers.empty());
-  if (ui.recording) {
+  const bool simulated = any_simulated_ || (snap.simulated && (opened || !snap.transfers.empty()));
+  if (opened) {
     badge("RECORDING", theme::kAccent);
     ImGui::SameLine();
-    const std::string name = ui.recording_path.substr(ui.recording_path.find_last_of('/') + 1);
+    const std::string& path = snap.source.path;
+    const std::string name = path.substr(path.find_last_of('/') + 1);
     ImGui::Text("%s", name.c_str());
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s\nbackend %s, link %s, written by DeviceScope %s\n%s", ui.recording_path.c_str(),
-                        ui.recording_meta.backend.c_str(), ui.recording_meta.link.c_str(), ui.recording_meta.version.c_str(),
-                        ui.recording_meta.machine.c_str());
+      ImGui::SetTooltip("%s\nbackend %s, link %s, written by DeviceScope %s\n%s", path.c_str(), snap.backend.c_str(),
+                        snap.link.c_str(), snap.source.version.c_str(), snap.source.machine.c_str());
     ImGui::SameLine();
     if (ImGui::SmallButton("back to live")) cmds.push(Commands::Kind::CloseTrace);
     ImGui::SameLine();

@@ -28,12 +28,12 @@ class TransferView {
   size_t last_folded() const { return folded_; }
 
  private:
-  void rebuild(const Snapshot& snap, const void* key, UiState& ui);
+  void rebuild(const Snapshot& snap, UiState& ui);
   void draw_timeline(const Snapshot& snap, UiState& ui);
   void draw_bandwidth(const Snapshot& snap, UiState& ui);
   void draw_table(const Snapshot& snap, UiState& ui);
 
-  const void* key_ = nullptr;  // which picture the models were built from
+  std::string source_path_;  // the file the models' picture came from ("" live): a new one fits the timeline
   uint64_t version_ = ~0ull;
   TimelineModel timeline_;
   BandwidthModel bandwidth_;

@@ -31,7 +31,7 @@ struct UiState {
   bool running = false;             // a job is on the worker thread
   std::string running_what;         // "Run", "Step", ...
   double running_since = 0;         // ImGui time
-  std::string runner_name;          // Session::describe()
+  std::string runner_name;          // the shown session's SessionStatus::describe
   std::string gl_renderer;
 
   // Editor.
@@ -72,13 +72,12 @@ struct UiState {
   float graph_pan_x = 0, graph_pan_y = 0, graph_zoom = 1;
   bool graph_fit = true;            // fit the graph to the view until the user pans or zooms
 
-  // A recording opened from a file replaces the live transfers in the Transfers view.
-  std::shared_ptr<const Snapshot> recording;
+  // The recording the window shows instead of the live session ("" when live): App's RecordingSession.
   std::string recording_path;
-  TraceMeta recording_meta;
-  // The Transfers view's models for `recording`, built on the loader's thread; the view takes them.
-  std::shared_ptr<TransferModels> recording_models;
-  // A recording opening on the loader's thread (gui/model/recording_loader.h), copied by App each frame
+  // The Transfers view's models for a picture, built on a session's thread (an opened recording's: seconds
+  // for millions of copies); the view takes them when it draws that picture.
+  std::shared_ptr<TransferModels> prebuilt_models;
+  // A recording being read on its session's thread (session/recording_session.h), copied by App each frame
   // for the loading strip; a failure's message waits in open_error for the modal (recording_open_view.h).
   std::string loading_path;  // "" when nothing loads
   uint64_t loading_read = 0, loading_done = 0, loading_total = 0;

@@ -80,9 +80,9 @@ void App::write_view_model(const std::string& path, int width, int height) const
                     {"lanes", lanes},
                     {"timeline_quads", transfers_.last_timeline_quads()},
                     {"folded", transfers_.last_folded()}};
-  if (ui_.recording)
-    j["recording"] = {{"path", ui_.recording_path}, {"transfers", ui_.recording->transfers.size()},
-                      {"simulated", ui_.recording_meta.simulated}, {"backend", ui_.recording_meta.backend}};
+  if (!snap.source.path.empty())  // the window shows a recording opened from a file
+    j["recording"] = {{"path", snap.source.path}, {"transfers", snap.transfers.size()},
+                      {"simulated", snap.simulated}, {"backend", snap.backend}};
   if (!ui_.loading_path.empty())  // a recording still opening (--hold-loading): what the loading strip shows
     j["loading"] = {{"path", ui_.loading_path},
                     {"file", ui_.loading_path.substr(ui_.loading_path.find_last_of('/') + 1)},

@@ -207,8 +207,13 @@ def _exit_result(exc):
 
 
 def _run(code, globals_):
+    return _guarded(lambda: exec(code, globals_))
+
+
+def _guarded(work):
+    """Runs work() as user code: its exceptions, exits and interrupts become a result tuple."""
     try:
-        exec(code, globals_)
+        work()
     except SystemExit as e:
         return _exit_result(e)
     except KeyboardInterrupt as e:
@@ -379,24 +384,28 @@ def console(line):
     return (OK, 0, "", "", "", 0)
 
 
-def update_object_graph():
-    """Asks the names builder (devicescope.names, if present) for the object graph of the globals."""
+def call(module, function, kwargs_json):
+    """A typed call from the app (the lesson player): module.function(**kwargs), run like user code
+    (interruptible, its output captured, its exception reported) outside the script's globals, so the
+    names graph stays the script's. Returns (result tuple, the return value as JSON or "")."""
+    import importlib
+    import json
+    returned = []
+    result = _guarded(lambda: returned.append(getattr(importlib.import_module(module), function)(**json.loads(kwargs_json))))
+    return result, (json.dumps(returned[0], default=str) if returned else "")
+
+
+def object_graph():
+    """The names graph of the script's globals (devicescope.names), for PythonSession to keep with its
+    snapshots; None when building it failed (graph_error() says why: the user's run goes on)."""
+    from devicescope import names
     try:
-        from devicescope import names  # noqa: WPS433 - optional, written by another part of the project
-    except ImportError:
-        return False
-    builder = getattr(names, "build_object_graph", None)
-    if builder is None:
-        return False
-    try:
-        graph = builder(_state.globals)
-        import _devicescope_C
-        _devicescope_C.set_object_graph(graph)
-        _state.graph_error = ""
-        return True
-    except Exception as e:  # a failing view helper must never break the user's run
+        graph = names.build_object_graph(_state.globals)
+    except Exception as e:  # noqa: B902 - a user object whose __getattr__ raises must not fail the step
         _state.graph_error = f"{type(e).__name__}: {e}"
-        return False
+        return None
+    _state.graph_error = ""
+    return graph
 
 
 def graph_error():

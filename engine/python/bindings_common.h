@@ -51,6 +51,9 @@ bool is_tensor(py::handle obj);
 // Python type name as PyTorch's argument errors print it ("str", "int", "torch.device", "Tensor").
 std::string arg_type_name(py::handle obj);
 
+// devicescope.names' graph (Note [Object graph contract]) as the engine's ObjectGraph.
+ObjectGraph object_graph_from_py(py::handle graph);
+
 void bind_runtime(py::module_& m);
 void bind_tensor(py::module_& m);
 void bind_tensor_values(py::module_& m);

@@ -160,6 +160,11 @@ PythonSession::~PythonSession() {
 
 template <typename... Args>
 RunResult PythonSession::invoke(const char* function, Args&&... args) {
+  return invoke_returning(function, nullptr, std::forward<Args>(args)...);
+}
+
+template <typename... Args>
+RunResult PythonSession::invoke_returning(const char* function, std::string* returned, Args&&... args) {
   py::gil_scoped_acquire gil;
   running_thread_ = PyThread_get_thread_ident();
   ++run_serial_;
@@ -171,6 +176,11 @@ RunResult PythonSession::invoke(const char* function, Args&&... args) {
   RunResult result;
   try {
     py::object r = interp_->helper.attr(function)(std::forward<Args>(args)...);
+    if (returned) {  // (result tuple, the value the call returned)
+      py::tuple pair = py::reinterpret_borrow<py::tuple>(r);
+      *returned = pair[1].cast<std::string>();
+      r = pair[0];
+    }
     result = result_from_tuple(r);
   } catch (py::error_already_set& e) {
     // Only an interrupt landing in the helper itself (after the user's code returned) gets here.
@@ -268,6 +278,7 @@ void PythonSession::reset() {
   runtime_ = Runtime::create(options_.runtime);
   set_bound_runtime(runtime_);
   interp_->helper.attr("reset_library_state")(options_.seed_on_reset);
+  objects_ = ObjectGraph{};
   next_ = 0;
 }
 
@@ -324,13 +335,25 @@ std::string PythonSession::describe_still_running(std::chrono::milliseconds pati
   return "the script is busy in native code and keeps the interpreter lock";
 }
 
+RunResult PythonSession::call(const std::string& module, const std::string& function, const std::string& kwargs_json,
+                              std::string* result_json) {
+  std::string returned;
+  RunResult r = invoke_returning("call", &returned, module, function, kwargs_json);
+  refresh_object_graph();  // a lesson step runs code in the script's globals
+  if (result_json) *result_json = std::move(returned);
+  return r;
+}
+
+Snapshot PythonSession::snapshot() const { return runtime_->snapshot(objects_); }
+
 void PythonSession::refresh_object_graph() {
   if (!options_.build_object_graph) return;
   py::gil_scoped_acquire gil;
   try {
-    interp_->helper.attr("update_object_graph")();
+    py::object graph = interp_->helper.attr("object_graph")();
+    if (!graph.is_none()) objects_ = object_graph_from_py(graph);
   } catch (py::error_already_set&) {
-    // The helper swallows builder errors; an interrupt arriving exactly here is dropped.
+    // The helper reports builder errors through graph_error(); an interrupt arriving exactly here is dropped.
   }
 }
 

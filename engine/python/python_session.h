@@ -116,10 +116,23 @@ class PythonSession {
   // Why the last object-graph refresh failed ("" when it worked or no builder exists).
   std::string object_graph_error();
 
+  // The picture views draw: the runtime's places, storages and transfers, with this session's names graph
+  // (built from the script's globals after each step and console line; the Runtime does not keep it).
+  Snapshot snapshot() const;
+
+  // A typed call into Python for the app (the lesson player): module.function(**kwargs) with the keyword
+  // arguments given as a JSON object, run like a console line (interruptible, output captured, errors as
+  // Python reports them) but binding no name in the script's globals; the return value comes back as JSON.
+  RunResult call(const std::string& module, const std::string& function, const std::string& kwargs_json,
+                 std::string* result_json);
+
  private:
   struct Interp;  // pybind11 state, kept out of this header
   template <typename... Args>
   RunResult invoke(const char* function, Args&&... args);  // calls _ds_session.<function> under the GIL
+  // The same for a helper returning (result tuple, text): the text lands in *returned.
+  template <typename... Args>
+  RunResult invoke_returning(const char* function, std::string* returned, Args&&... args);
   void refresh_object_graph();
 
   SessionOptions options_;
@@ -127,6 +140,7 @@ class PythonSession {
   std::unique_ptr<Interp> interp_;
   std::vector<StatementSpan> spans_;
   int next_ = 0;
+  ObjectGraph objects_;  // the names graph of the script's globals, as of the last refresh
   std::atomic<bool> running_{false};
   std::atomic<unsigned long> running_thread_{0};
   std::atomic<uint64_t> run_serial_{0};     // which run an interrupt was meant for

@@ -384,7 +384,6 @@ void Runtime::note(const std::string& text) {
   log_.append(std::move(e));
 }
 
-void Runtime::set_object_graph(ObjectGraph graph) { objects_ = std::move(graph); }
 
 std::vector<StoragePtr> Runtime::live_storages() const {
   std::vector<StoragePtr> out;

@@ -79,9 +79,10 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   Role new_storage_role() const { return new_storage_role_; }
   void note(const std::string& text);
 
-  // Views: a read-only picture; the Python layer contributes names and the module tree.
-  Snapshot snapshot() const;
-  void set_object_graph(ObjectGraph graph);
+  // Views: a read-only picture of places, storages, segments and transfers. Names and the module tree
+  // are the session's (python::PythonSession builds them from the script's globals) and are merged in here:
+  // they name the storages' holders.
+  Snapshot snapshot(const ObjectGraph& objects = {}) const;
   // Live storages (for the Python layer's owner/role annotations and for tests).
   std::vector<StoragePtr> live_storages() const;
   size_t live_storage_count() const;
@@ -111,7 +112,6 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   std::shared_ptr<HostMemoryBudget> host_budget_;
   mutable std::mutex registry_mutex_;
   std::unordered_map<uint64_t, std::weak_ptr<Storage>> live_;  // id -> storage; entries leave when freed
-  ObjectGraph objects_;
 };
 
 }  // namespace ds

@@ -7,7 +7,7 @@
 namespace ds {
 
 
-Snapshot Runtime::snapshot() const {
+Snapshot Runtime::snapshot(const ObjectGraph& objects) const {
   Snapshot snap;
   auto* self = const_cast<Runtime*>(this);  // allocator stats are logically const
   snap.seq = log_.last_seq();
@@ -33,18 +33,18 @@ Snapshot Runtime::snapshot() const {
   // Which names keep each storage alive: the Python layer's paths when it gave them (they follow
   // lists, dicts and objects: "saved[0]"), else the names pointing straight at a tensor and module rows.
   std::unordered_map<uint64_t, std::vector<std::string>> holders;
-  if (!objects_.holders.empty()) {
-    for (const StorageHolders& h : objects_.holders) holders[h.storage_id] = h.names;
+  if (!objects.holders.empty()) {
+    for (const StorageHolders& h : objects.holders) holders[h.storage_id] = h.names;
   } else {
     std::unordered_map<uint64_t, const ObjectNode*> nodes;
-    for (const ObjectNode& n : objects_.nodes) nodes[n.id] = &n;
-    for (const ObjectEdge& e : objects_.edges) {
+    for (const ObjectNode& n : objects.nodes) nodes[n.id] = &n;
+    for (const ObjectEdge& e : objects.edges) {
       auto from = nodes.find(e.from), to = nodes.find(e.to);
       if (from == nodes.end() || to == nodes.end()) continue;
       if (from->second->kind == ObjectKind::Name && to->second->storage_id)
         holders[to->second->storage_id].push_back(from->second->label);
     }
-    for (const ModuleEntry& m : objects_.modules)
+    for (const ModuleEntry& m : objects.modules)
       if (m.storage_id) holders[m.storage_id].push_back(m.path);
   }
 
@@ -82,7 +82,7 @@ Snapshot Runtime::snapshot() const {
   snap.events_dropped = log_.totals().events_dropped;
   snap.transfers_dropped = log_.totals().transfers_dropped;
   snap.window_note = log_.window_note();
-  snap.objects = objects_;
+  snap.objects = objects;
   return snap;
 }
 

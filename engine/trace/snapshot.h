@@ -110,7 +110,16 @@ struct ObjectGraph {
   std::vector<StorageHolders> holders;  // empty when the producer does not compute paths
 };
 
+// Where a picture comes from: empty for a live session; a recording opened from a file names the file and
+// what wrote it (the Transfers view's banner, the export of an opened recording).
+struct SnapshotSource {
+  std::string path;     // the file ("" for a live session)
+  std::string version;  // the DeviceScope version that wrote it
+  std::string machine;  // one line about the machine it was recorded on
+};
+
 struct Snapshot {
+  SnapshotSource source;
   uint64_t seq = 0;            // last event sequence number included
   uint64_t time_ns = 0;
   std::string backend;         // "sim" / "cuda"
@@ -123,7 +132,7 @@ struct Snapshot {
   uint64_t events_dropped = 0;     // likewise for events
   uint64_t transfers_dropped = 0;  // older transfers the bounded event log no longer holds (Note [Bounded event log])
   std::string window_note;         // EventLog::window_note(): what was dropped; empty when nothing was
-  ObjectGraph objects;         // from the Python layer (empty for pure C++ use)
+  ObjectGraph objects;         // the session's names graph (python::PythonSession; empty for pure C++ use)
 };
 
 }  // namespace ds

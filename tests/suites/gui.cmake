@@ -1,21 +1,27 @@
 # GUI checks: view-model tests without GL (test_gui_model) and, when the app is built, screenshot
 # tests that run devicescope under Xvfb and check the PNG and the view model it drew (out.png.json).
 file(GLOB GUI_MODEL_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/gui/model/*.cpp)
-if(GUI_MODEL_TESTS AND TARGET ds_gui_model)
+if(GUI_MODEL_TESTS AND TARGET ds_session)
   add_executable(test_gui_model ${GUI_MODEL_TESTS})
-  target_link_libraries(test_gui_model PRIVATE ds_gui_model GTest::gtest GTest::gtest_main)
+  target_link_libraries(test_gui_model PRIVATE ds_session GTest::gtest GTest::gtest_main)
   target_compile_definitions(test_gui_model PRIVATE DEVICESCOPE_ASSET_DIR="${PROJECT_SOURCE_DIR}/assets")
   gtest_discover_tests(test_gui_model DISCOVERY_TIMEOUT 60)
 endif()
 
-# The app's real code runner (app/session/python_gui_session.cpp) through the views' Session interface.
-if(TARGET ds_gui_model AND TARGET ds_python)
-  add_executable(test_gui_session ${CMAKE_CURRENT_SOURCE_DIR}/gui/session/test_python_gui_session.cpp
-                                  ${PROJECT_SOURCE_DIR}/app/session/python_gui_session.cpp)
-  target_include_directories(test_gui_session PRIVATE ${PROJECT_SOURCE_DIR}/app)
-  target_link_libraries(test_gui_session PRIVATE ds_gui_model ds_python GTest::gtest GTest::gtest_main)
+# The app's code session (app/session/python_script_session.cpp, real CPython) through the Session interface.
+if(TARGET ds_python_session)
+  add_executable(test_gui_session ${CMAKE_CURRENT_SOURCE_DIR}/gui/session/test_python_script_session.cpp)
+  target_link_libraries(test_gui_session PRIVATE ds_python_session GTest::gtest GTest::gtest_main)
   target_compile_definitions(test_gui_session PRIVATE DEVICESCOPE_ASSET_DIR="${PROJECT_SOURCE_DIR}/assets")
   gtest_discover_tests(test_gui_session DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "gui;python")
+endif()
+
+# The frame benchmark (tests/bench/gui): the desktop app over a synthetic picture of any size, timed.
+if(TARGET ds_gui)
+  find_package(CLI11 CONFIG REQUIRED)
+  file(GLOB FRAME_BENCH_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/bench/gui/*.cpp)
+  add_executable(bench_gui_frames ${FRAME_BENCH_SOURCES})
+  target_link_libraries(bench_gui_frames PRIVATE ds_gui CLI11::CLI11)
 endif()
 
 find_program(XVFB_RUN xvfb-run)
@@ -30,6 +36,10 @@ if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
                      --out ${GUI_OUT}/${name}.png --expect ${GUI_TEST_DIR}/expect/${expect}.json ${ARGN})
     set_tests_properties(gui_screenshot_${name} PROPERTIES TIMEOUT 300 LABELS gui)
   endfunction()
+  # The frame benchmark still runs (a few frames of a small picture; its timings are not checked).
+  add_test(NAME bench_gui_frames_runs COMMAND bench_gui_frames --frames 3 --storages 2000 --transfers 20000)
+  set_tests_properties(bench_gui_frames_runs PROPERTIES TIMEOUT 300 LABELS gui
+                       PASS_REGULAR_EXPRESSION "frame time: median")
   gui_screenshot_test(starter starter)                      # first start: the starter stepped to its marker
   gui_screenshot_test(starter_full starter_full --script ${PROJECT_SOURCE_DIR}/assets/starter.py)
   gui_screenshot_test(move_model move_model --script ${GUI_TEST_DIR}/scripts/move_model.py --size 1280x800)

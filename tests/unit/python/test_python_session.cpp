@@ -271,7 +271,7 @@ TEST_F(SessionTest, SnapshotNamesLeftBehindStoragesAndColoursActivations) {
       "y = net(torch.randn(2, 4, device='cuda'))\n";
   ASSERT_TRUE(session().load(src, "/tmp/held.py").ok());
   for (int i = 0; i < session().statement_count(); ++i) ASSERT_TRUE(session().step().ok());
-  const Snapshot snap = session().runtime().snapshot();
+  const Snapshot snap = session().snapshot();
   const StorageInfo* list_held = nullptr;
   const StorageInfo* alias_held = nullptr;
   const StorageInfo* y = nullptr;

@@ -125,8 +125,7 @@ TEST(Snapshot, HoldersComeFromThePythonPathsWhenGiven) {
   TensorPtr moved = cuda(*rt, old_buffer);
   ObjectGraph g;
   g.holders.push_back({old_buffer->storage()->id(), {"stats[0]", "d['b']"}});  // reached through a list and a dict
-  rt->set_object_graph(g);
-  Snapshot s = rt->snapshot();
+  Snapshot s = rt->snapshot(g);
   ASSERT_EQ(s.storages.size(), 2u);
   EXPECT_EQ(s.storages[0].holders, (std::vector<std::string>{"stats[0]", "d['b']"}));
   EXPECT_EQ(s.storages[0].owner, "stats[0]");  // a plain tensor is called by the first name holding it

@@ -1,5 +1,8 @@
-// --bench-frames N: renders N frames of a synthetic snapshot (100,000 storages and 1,000,000 transfers
-// by default) while sweeping the timeline, and prints the median and 95th percentile frame times.
+// The frame benchmark: renders N frames of the desktop app showing a synthetic picture (100,000 storages
+// and 1,000,000 transfers by default), or a recording opened from a file, while sweeping the timeline, and
+// prints the median and 95th percentile frame times. Headless (under xvfb-run when there is no display).
+//
+//   build/tests/bench_gui_frames [--frames 300] [--storages N] [--transfers N] [--open-trace FILE] [--size WxH]
 #include <algorithm>
 #include <unistd.h>
 
@@ -19,10 +22,13 @@
 
 #include <imgui.h>
 
+#include <CLI/CLI.hpp>
+
 #include "gui/app.h"
 #include "gui/frame.h"
 #include "gui/gui_main.h"
 #include "render/gl_context.h"
+#include "synthetic_session.h"
 
 namespace ds::gui {
 namespace {
@@ -50,9 +56,12 @@ std::map<int, double> thread_cpu_seconds() {
   return out;
 }
 
-}  // namespace
+struct BenchOptions {
+  int frames = 300;
+  size_t storages = 100000, transfers = 1000000;
+};
 
-int run_benchmark(GLFWwindow* window, App& app, const GuiOptions& o) {
+int run_benchmark(GLFWwindow* window, App& app, const GuiOptions& o, const BenchOptions& b) {
   using clock = std::chrono::steady_clock;
   auto ms_since = [](clock::time_point t) { return std::chrono::duration<double, std::milli>(clock::now() - t).count(); };
   // Warm-up: the first frames lay out the windows and build every instance buffer (once per snapshot).
@@ -66,8 +75,8 @@ int run_benchmark(GLFWwindow* window, App& app, const GuiOptions& o) {
   const double warmup = ms_since(w0);
   const std::map<int, double> threads_before = thread_cpu_seconds();
   std::vector<double> times, cpu;
-  times.reserve(size_t(o.bench_frames));
-  for (int i = 0; i < o.bench_frames && !glfwWindowShouldClose(window); ++i) {
+  times.reserve(size_t(b.frames));
+  for (int i = 0; i < b.frames && !glfwWindowShouldClose(window); ++i) {
     const auto t = clock::now();
     const std::clock_t c0 = std::clock();
     app.bench_tick(i);
@@ -97,11 +106,11 @@ int run_benchmark(GLFWwindow* window, App& app, const GuiOptions& o) {
   int w = 0, h = 0;
   glfwGetFramebufferSize(window, &w, &h);
   std::printf("devicescope bench: %zu frames at %dx%d on %s\n", times.size(), w, h, app.ui().gl_renderer.c_str());
-  std::printf("  snapshot: %zu storages, %zu transfers (warm-up, building instance buffers: %.0f ms)\n", o.bench_storages,
-              o.bench_transfers, warmup);
-  if (app.ui().recording)  // --open-trace: the Transfers view shows the recording, not the synthetic transfers
+  std::printf("  snapshot: %zu storages, %zu transfers (warm-up, building instance buffers: %.0f ms)\n", b.storages,
+              b.transfers, warmup);
+  if (!app.ui().recording_path.empty())  // --open-trace: the window shows the recording, not the synthetic picture
     std::printf("  recording: %s, %zu transfers in the Transfers view\n", app.ui().recording_path.c_str(),
-                app.ui().recording->transfers.size());
+                app.picture().transfers.size());
   const ImDrawData* dd = ImGui::GetDrawData();
   int draw_calls = 0;
   for (int i = 0; dd && i < dd->CmdListsCount; ++i) draw_calls += dd->CmdLists[i]->CmdBuffer.Size;
@@ -119,4 +128,29 @@ int run_benchmark(GLFWwindow* window, App& app, const GuiOptions& o) {
   return 0;
 }
 
+}  // namespace
 }  // namespace ds::gui
+
+int main(int argc, char** argv) {
+  ds::gui::BenchOptions b;
+  ds::gui::GuiOptions o;
+  std::string size = "1600x1000";
+  CLI::App cli("DeviceScope's frame benchmark: the desktop app's frame time over a large picture");
+  cli.add_option("--frames", b.frames, "frames to render and time")->check(CLI::PositiveNumber)->capture_default_str();
+  cli.add_option("--storages", b.storages, "storages in the synthetic picture")->capture_default_str();
+  cli.add_option("--transfers", b.transfers, "transfers in the synthetic picture")->capture_default_str();
+  cli.add_option("--open-trace", o.open_trace, "time the frames of this recording (Chrome trace JSON or CSV) instead");
+  cli.add_option("--size", size, "window size WxH")->capture_default_str();
+  CLI11_PARSE(cli, argc, argv);
+  if (std::sscanf(size.c_str(), "%dx%d", &o.width, &o.height) != 2 || o.width <= 0 || o.height <= 0) {
+    std::fprintf(stderr, "bench_gui_frames: --size must look like 1600x1000, got %s\n", size.c_str());
+    return 2;
+  }
+  o.argv0 = argv[0];
+  ds::gui::SyntheticOptions s;
+  s.storages = b.storages;
+  s.transfers = b.transfers;
+  return ds::gui::run_gui(
+      o, [s] { return std::make_unique<ds::gui::SyntheticSession>(s); },
+      [b](GLFWwindow* window, ds::gui::App& app, const ds::gui::GuiOptions& opts) { return run_benchmark(window, app, opts, b); });
+}
