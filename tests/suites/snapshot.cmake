@@ -5,3 +5,10 @@ add_test(NAME snapshot_inspect
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/snapshot/check_inspect.py
                  $<TARGET_FILE:devicescope> ${CMAKE_BINARY_DIR}/snapshot-work)
 set_tests_properties(snapshot_inspect PROPERTIES TIMEOUT 600)
+
+# DeviceScope's own torch.cuda.memory._dump_snapshot files: PyTorch 2.x's keys and types, every trace action,
+# owners in the frames, and `devicescope inspect` giving back memory_allocated() / memory_reserved().
+add_test(NAME snapshot_memory_history
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/snapshot/check_memory_history.py
+                 $<TARGET_FILE:devicescope> ${CMAKE_BINARY_DIR}/snapshot-history-work)
+set_tests_properties(snapshot_memory_history PROPERTIES TIMEOUT 600)
