@@ -5,6 +5,7 @@
 # are built in C++ (bindings_cuda_memory_history.cpp, Note [Memory history]); DeviceScope adds one frame per
 # block and trace entry naming the owner: {"filename": "<devicescope parameter>", "line": 0,
 # "name": "model.fc.weight"}.
+import gc
 import os
 import pickle
 import sys
@@ -90,9 +91,17 @@ def _snapshot(device=None, augment_with_fx_traces=False):
     """Save a snapshot of CUDA memory state at the time it was called: {"segments": [...],
     "device_traces": [[...] per device], "allocator_settings": {...}, "external_annotations": []}
     (PyTorch's layout, see torch/cuda/memory.py). `device` is ignored, as in PyTorch: every device."""
-    if _E.device_count() == 0:
-        return {"segments": [], "device_traces": [], "allocator_settings": {}, "external_annotations": []}
-    return _E.cuda_memory_snapshot(_holder_names())
+    holders = _holder_names() if _E.device_count() else {}
+    # A long trace is hundreds of thousands of new dicts: collector passes over them (and the user's heap)
+    # would cost more than building them.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        # Without devices this is what a CUDA build on a machine without a GPU returns: no segments, no traces.
+        return _E.cuda_memory_snapshot(holders)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _dump_snapshot(filename="dump_snapshot.pickle", augment_with_fx_traces=False):
