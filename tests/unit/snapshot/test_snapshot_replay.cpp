@@ -1,0 +1,85 @@
+// The allocator's state at any moment of a snapshot's trace (snapshot_replay: the end state with the tail
+// undone) and active memory over time (memory_timeline), checked against the forward replay that
+// summarize_snapshot does and against the fixture's own figures.
+#include <gtest/gtest.h>
+
+#include "snapshot/memory_timeline.h"
+#include "snapshot/snapshot_replay.h"
+#include "snapshot/snapshot_summary.h"
+#include "snapshot_fixtures.h"
+
+namespace ds::snapshot {
+namespace {
+
+using snapshot_test::fixture;
+constexpr uint64_t KiB = 1024, MiB = 1024 * 1024;
+
+int64_t allocated_delta(const SnapshotTraceEntry& e) {
+  if (e.action == TraceAction::Alloc) return int64_t(e.size);
+  if (e.action == TraceAction::FreeCompleted) return -int64_t(e.size);
+  return 0;
+}
+
+TEST(SnapshotReplay, TheEndStateIsTheSnapshotsOwn) {
+  const MemorySnapshot s = load_memory_snapshot(fixture("v2_small.pickle"));
+  EXPECT_EQ(snapshot_devices(s), (std::vector<int>{0, 1}));
+  const DeviceState end = state_at(s, 0, SIZE_MAX);
+  EXPECT_EQ(end.segments.size(), 2u);
+  EXPECT_EQ(end.blocks.size(), 3u);
+  EXPECT_EQ(end.allocated(), 12 * MiB + 512 * KiB);
+  EXPECT_EQ(end.reserved(), 22 * MiB);
+  EXPECT_EQ(state_at(s, 0, s.device_traces[0].size()).allocated(), end.allocated());
+}
+
+// Every moment: the backward reconstruction agrees with the forward replay, entry by entry.
+TEST(SnapshotReplay, EachMomentDiffersFromTheNextByThatEntry) {
+  const MemorySnapshot s = load_memory_snapshot(fixture("v2_small.pickle"));
+  for (int device : {0, 1}) {
+    const TraceEntries& trace = s.device_traces[size_t(device)];
+    for (size_t k = 0; k < trace.size(); ++k) {
+      const int64_t before = int64_t(state_at(s, device, k).allocated());
+      const int64_t after = int64_t(state_at(s, device, k + 1).allocated());
+      EXPECT_EQ(after - before, allocated_delta(trace[k])) << "device " << device << " entry " << k;
+    }
+  }
+  // The peak summarize_snapshot finds is the state after its entry.
+  const SnapshotSummary sum = summarize_snapshot(s);
+  EXPECT_EQ(state_at(s, 0, size_t(sum.devices[0].peak_allocated_entry) + 1).allocated(), 44 * MiB + 512 * KiB);
+  EXPECT_EQ(state_at(s, 0, size_t(sum.devices[0].peak_reserved_entry) + 1).reserved(), 86 * MiB);
+}
+
+TEST(SnapshotReplay, ATimeMeansTheEntriesDoneByThen) {
+  const MemorySnapshot s = load_memory_snapshot(fixture("v2_small.pickle"));
+  const std::vector<size_t> at = entries_at_time(s, 1007);  // device 0's peak entry (index 7) has time 1007
+  EXPECT_EQ(at[0], 8u);
+  EXPECT_EQ(entries_at_time(s, -1), (std::vector<size_t>{0, 0}));
+}
+
+TEST(MemoryTimeline, StackedByOwnerWithThePeakKept) {
+  const MemorySnapshot s = load_memory_snapshot(fixture("v2_small.pickle"));
+  const SnapshotSummary sum = summarize_snapshot(s);
+  const std::vector<MemoryTimeline> ts = memory_timelines(s, 4, 2);
+  ASSERT_EQ(ts.size(), 2u);
+  const MemoryTimeline& t = ts[0];
+  EXPECT_EQ(t.device, 0);
+  EXPECT_TRUE(t.timed);
+  EXPECT_EQ(t.peak, sum.devices[0].peak_allocated);
+  EXPECT_EQ(t.peak_entries, size_t(sum.devices[0].peak_allocated_entry) + 1);
+  ASSERT_EQ(t.x.size(), 4u);
+  EXPECT_EQ(t.categories.back(), "other");
+  EXPECT_LE(t.categories.size(), 3u);
+  // The last bucket ends with the snapshot's state; every bucket's stack matches the state at its end.
+  EXPECT_EQ(t.entries.back(), s.device_traces[0].size());
+  for (size_t b = 0; b < t.x.size(); ++b) {
+    uint64_t stacked = 0;
+    for (const auto& c : t.bytes) stacked += c[b];
+    EXPECT_EQ(stacked, state_at(s, 0, t.entries[b]).allocated()) << "bucket " << b;
+    EXPECT_GE(t.bucket_max[b], stacked);
+  }
+  uint64_t highest = 0;
+  for (uint64_t m : t.bucket_max) highest = std::max(highest, m);
+  EXPECT_EQ(highest, t.peak);  // the peak falls inside a bucket, not at its end, and is still kept
+}
+
+}  // namespace
+}  // namespace ds::snapshot
