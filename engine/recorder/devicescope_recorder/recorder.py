@@ -1,0 +1,527 @@
+"""The recorder: watches a real PyTorch program's storages and copies through public torch APIs.
+
+- Every aten op's outputs (a TorchDispatchMode, below autograd, so backward and optimizer ops are seen
+  too) register their storage: a new storage is an "alloc" at its place (cuda:N, pinned, pageable).
+- A storage's death is read from a weak reference to its c10 StorageImpl (`_weak_ref` / `_expired`,
+  what torch.multiprocessing uses): swept every few ops and at step boundaries, and at once when the
+  allocator hands its address to a new storage. Python tensor objects are not enough: autograd saves
+  outputs in its own TensorImpls, so a storage outlives every Python tensor that showed it.
+- Names come from the modules and optimizers: global forward hooks give the module stack (activations
+  are named after the innermost module running), named_parameters / named_buffers / .grad / optimizer
+  state give parameters, buffers, gradients and optimizer state, the script's globals give the roots'
+  names ("model"). A label is kept as parts and joined when the file is written, so a root named later
+  (`model = Net().to("cuda")`) still names the storages it freed on the way.
+- Copies are the ops that move or convert data (_to_copy, copy_, clone, _pin_memory, and a CUDA
+  .item()): route, bytes, non_blocking, CUDA event timing on a GPU, perf_counter on a CPU, and the
+  user's file:line.
+"""
+import os
+import sys
+import time
+import weakref
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+# What a name says about a storage, weakest first: a stronger one is never replaced by a weaker one.
+ROLE_STRENGTH = {"other": 0, "activation": 1, "gradient": 2, "optimizer-state": 2, "buffer": 3, "parameter": 3}
+
+_storage_of = torch.Tensor.untyped_storage if hasattr(torch.Tensor, "untyped_storage") else torch.Tensor._storage
+_StorageClass = torch.UntypedStorage if hasattr(torch, "UntypedStorage") else torch._UntypedStorage
+_expired = _StorageClass._expired
+_free_weak_ref = _StorageClass._free_weak_ref
+
+_aten = torch.ops.aten
+# op -> (index of the source argument, index of the destination argument or None for the output)
+_COPY_OPS = {_aten._to_copy.default: (0, None), _aten.clone.default: (0, None),
+             _aten.copy_.default: (1, 0), _aten._pin_memory.default: (0, None)}
+_SCALAR_READ = _aten._local_scalar_dense.default  # .item() of a CUDA tensor: a device-to-host copy
+
+_TORCH_DIR = os.path.dirname(torch.__file__)
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Storage:
+    """One storage seen alive: its weak handle, place, size and the best name known for it."""
+    __slots__ = ("id", "key", "cdata", "handle", "bytes", "place", "label", "role", "is_output")
+
+    def __init__(self, sid, key, cdata, handle, nbytes, place, label, role):
+        self.id, self.key, self.cdata, self.handle, self.bytes, self.place = sid, key, cdata, handle, nbytes, place
+        self.label, self.role, self.is_output = label, role, False
+
+
+def _tensors(value):
+    if isinstance(value, torch.Tensor):
+        return (value,)
+    if isinstance(value, (tuple, list)):
+        out = []
+        for v in value:
+            if isinstance(v, torch.Tensor):
+                out.append(v)
+            elif isinstance(v, (tuple, list)):
+                out.extend(x for x in v if isinstance(x, torch.Tensor))
+        return out
+    if isinstance(value, dict):
+        return [v for v in value.values() if isinstance(v, torch.Tensor)]
+    return ()
+
+
+def _short(func):
+    name = func.__name__  # "addmm.default"
+    return name[:-8] if name.endswith(".default") else name
+
+
+class Recorder:
+    def __init__(self, script_globals):
+        self.globals = script_globals
+        self.t0 = time.perf_counter_ns()
+        self.events = []       # rows; the label column holds a Storage or label parts until written
+        self.transfers = []
+        self.live = {}         # (device type, index, data_ptr) -> Storage
+        self.place_bytes = {}  # place -> live bytes
+        self.next_storage = 1
+        self.ops_since_sweep = 0
+        self.sweep_every = 64
+        self.module_stack = []
+        self.backward_depth = 0
+        self.modules = {}      # id(module) -> (weakref, root id, path inside the root)
+        self.roots = {}        # id(root) -> weakref
+        self.names = {}        # id(root or optimizer) -> name (global variable, else the class name)
+        self.optimizers = []   # weakrefs
+        self.code_is_internal = {}
+        self.pending_cuda = []  # (transfer, start event, end event, device)
+        self.cuda_base = {}     # device -> (event, host ns)
+        self.streams = {}
+        self.roles = {}         # storage id -> role, written beside the events
+        self.cuda = torch.cuda.is_available()
+
+    # ---- clock, places, frames -------------------------------------------------------------------
+    def now(self):
+        return time.perf_counter_ns() - self.t0
+
+    def place_of(self, t):
+        d = t.device
+        if d.type == "cuda":
+            return "cuda:%d" % (d.index if d.index is not None else torch.cuda.current_device())
+        try:
+            return "pinned" if t.is_pinned() else "pageable"
+        except RuntimeError:  # a CPU-only build asked about pinned memory
+            return "pageable"
+
+    def user_line(self):
+        """file:line of the innermost frame outside torch and the recorder."""
+        f = sys._getframe(2)
+        while f is not None:
+            code = f.f_code
+            internal = self.code_is_internal.get(code)
+            if internal is None:
+                fn = code.co_filename
+                internal = fn.startswith(_TORCH_DIR) or fn.startswith(_HERE) or fn.startswith("<frozen")
+                self.code_is_internal[code] = internal
+            if not internal:
+                fn = code.co_filename
+                try:
+                    rel = os.path.relpath(fn)
+                    fn = rel if not rel.startswith("..") else fn
+                except ValueError:
+                    pass
+                return "%s:%d" % (fn, f.f_lineno)
+            f = f.f_back
+        return "?"
+
+    # ---- allocations and frees ----------------------------------------------------------------
+    def _totals(self, place):
+        allocated = self.place_bytes.get(place, 0)
+        reserved = allocated
+        if place.startswith("cuda:"):
+            reserved = max(torch.cuda.memory_reserved(int(place[5:])), allocated)
+        return allocated, reserved
+
+    def see(self, t, op):
+        """The Storage of tensor t, registering it (an alloc) the first time it is seen."""
+        d = t.device
+        if d.type != "cpu" and d.type != "cuda":
+            return None
+        try:
+            s = _storage_of(t)
+        except (RuntimeError, NotImplementedError):  # sparse and other storage-less layouts
+            return None
+        ptr = s.data_ptr()
+        key = (d.type, d.index, ptr)
+        rec = self.live.get(key)
+        cdata = s._cdata
+        if rec is not None:
+            if rec.cdata == cdata:
+                return rec  # our weak handle keeps the StorageImpl's memory, so the same address is the same storage
+            self.free(rec)  # the allocator gave its memory to a new storage: the old one is gone
+        nbytes = s.nbytes()
+        if nbytes == 0 or ptr == 0:
+            return None
+        if self.module_stack and not self.backward_depth:
+            label, role = self.module_parts(self.module_stack[-1]) + [" [%s]" % op], "activation"
+        elif self.backward_depth:
+            label, role = ["autograd [%s]" % op], "other"
+        else:
+            label, role = ["%s [%s]" % (self.user_line(), op)], "other"
+        rec = Storage(self.next_storage, key, cdata, s._weak_ref(), nbytes, self.place_of(t), label, role)
+        self.next_storage += 1
+        self.live[key] = rec
+        self.place_bytes[rec.place] = self.place_bytes.get(rec.place, 0) + nbytes
+        self.event("alloc", rec.place, rec.id, nbytes, 0, rec)
+        return rec
+
+    def free(self, rec):
+        del self.live[rec.key]
+        _free_weak_ref(rec.handle)
+        self.place_bytes[rec.place] -= rec.bytes
+        self.event("free", rec.place, rec.id, rec.bytes, 0, rec)
+        self.roles[rec.id] = rec.role
+
+    def event(self, kind, place, storage_id, nbytes, transfer_id, label):
+        allocated, reserved = self._totals(place)
+        self.events.append([len(self.events) + 1, kind, self.now(), place, storage_id, nbytes, transfer_id, label,
+                            allocated, reserved])
+
+    def sweep(self):
+        self.ops_since_sweep = 0
+        dead = [rec for rec in self.live.values() if _expired(rec.handle)]
+        for rec in dead:
+            self.free(rec)
+        # Frees are seen late by up to sweep_every ops: a quarter of the live storages keeps the sweeps'
+        # cost per op constant (about 4 weak-handle checks) whatever the program's size.
+        self.sweep_every = max(64, len(self.live) // 4)
+
+    # ---- names ---------------------------------------------------------------------------------
+    def register_root(self, module):
+        """Names every submodule of `module` relative to it (a later, larger root renames them)."""
+        rid = id(module)
+        self.roots[rid] = weakref.ref(module)
+        self.names.setdefault(rid, type(module).__name__)
+        for path, m in module.named_modules():
+            self.modules[id(m)] = (weakref.ref(m), rid, path)
+
+    def module_parts(self, module):
+        entry = self.modules.get(id(module))
+        if entry is None or entry[0]() is not module:
+            self.register_root(module)
+            entry = self.modules[id(module)]
+        _, rid, path = entry
+        return [("name", rid)] + (["." + path] if path else [])
+
+    def name_globals(self):
+        """Roots and optimizers named after the script's global variables that hold them."""
+        for name, value in list(self.globals.items()):
+            if isinstance(value, torch.nn.Module):
+                entry = self.modules.get(id(value))
+                if entry is None or entry[0]() is not value:
+                    self.register_root(value)
+                    entry = self.modules[id(value)]
+                if not entry[2] and not name.startswith("_"):
+                    self.names.setdefault(("global", entry[1]), name)
+            elif isinstance(value, torch.optim.Optimizer) and not name.startswith("_"):
+                self.names.setdefault(("global", id(value)), name)
+
+    def label(self, t, parts, role):
+        rec = self.see(t, "named")
+        if rec is not None and ROLE_STRENGTH[role] >= ROLE_STRENGTH[rec.role]:
+            rec.label, rec.role = parts, role
+
+    def name_pass(self):
+        """Labels parameters, buffers, gradients and optimizer state from the modules and optimizers."""
+        self.name_globals()
+        param_parts = {}
+        for rid, ref in list(self.roots.items()):
+            root = ref()
+            if root is None:
+                del self.roots[rid]
+                continue
+            for path, p in root.named_parameters():
+                parts = [("name", rid), "." + path]
+                param_parts[id(p)] = parts
+                self.label(p, parts, "parameter")
+                if p.grad is not None:
+                    self.label(p.grad, parts + [".grad"], "gradient")
+            for path, b in root.named_buffers():
+                self.label(b, [("name", rid), "." + path], "buffer")
+        alive = []
+        for ref in self.optimizers:
+            opt = ref()
+            if opt is None:
+                continue
+            alive.append(ref)
+            oid = id(opt)
+            self.names.setdefault(oid, type(opt).__name__)
+            for p, state in opt.state.items():
+                owner = param_parts.get(id(p), ["param"])
+                for k, v in state.items():
+                    if isinstance(v, torch.Tensor):
+                        self.label(v, [("name", oid), ".state["] + owner + ["]." + str(k)], "optimizer-state")
+        self.optimizers = alive
+
+    def resolve(self, label):
+        if isinstance(label, Storage):
+            label = label.label
+        if isinstance(label, str):
+            return label
+        out = []
+        for part in label:
+            if isinstance(part, tuple):
+                out.append(self.names.get(("global", part[1])) or self.names.get(part[1], "?"))
+            else:
+                out.append(part)
+        return "".join(out)
+
+    # ---- copies --------------------------------------------------------------------------------
+    def copy(self, func, args, kwargs):
+        src_i, dst_i = _COPY_OPS[func]
+        src = args[src_i] if len(args) > src_i else kwargs.get("src")
+        non_blocking = bool(kwargs.get("non_blocking", args[2] if func is _aten.copy_.default and len(args) > 2 else False))
+        src_rec = self.see(src, "copy source")
+        src_place = src_rec.place if src_rec else self.place_of(src)
+        dst_device = kwargs.get("device")
+        on_gpu = self.cuda and (src.device.type == "cuda" or (dst_i is not None and args[dst_i].device.type == "cuda")
+                                or (dst_device is not None and torch.device(dst_device).type == "cuda"))
+        line = self.user_line()
+        enqueue = self.now()
+        if on_gpu:
+            gpu = src.device if src.device.type == "cuda" else torch.device(dst_device) if dst_device is not None else args[dst_i].device
+            if gpu.index is None:
+                gpu = torch.device("cuda", torch.cuda.current_device())
+            stream = torch.cuda.current_stream(gpu)
+            begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            begin.record(stream)
+            out = func(*args, **kwargs)
+            end.record(stream)
+        else:
+            out = func(*args, **kwargs)
+        finish = self.now()
+        dst = args[dst_i] if dst_i is not None else out
+        dst_rec = self.see(dst, _short(func))
+        if src_rec is not None and dst_rec is not None and src_rec is not dst_rec:
+            nbytes = dst.numel() * dst.element_size()
+            self.transfer(src_rec.id, src_place, dst_rec.id, dst_rec.place, nbytes, non_blocking, line, src_rec,
+                          enqueue, finish, (gpu, stream, begin, end) if on_gpu else None)
+        return out
+
+    def scalar_read(self, func, args, kwargs):
+        t = args[0]
+        rec = self.see(t, "item")
+        line, enqueue = self.user_line(), self.now()
+        out = func(*args, **kwargs)
+        if rec is not None:
+            self.transfer(rec.id, rec.place, 0, "pageable", t.element_size(), False, line, rec, enqueue, self.now(), None)
+        return out
+
+    def transfer(self, src_id, src_place, dst_id, dst_place, nbytes, non_blocking, line, owner, enqueue, finish, gpu):
+        host = lambda p: not p.startswith("cuda:")
+        if host(src_place) != host(dst_place):
+            route = "staged-pinned" if "pageable" in (src_place, dst_place) else "direct"
+        elif not host(src_place) and src_place != dst_place:
+            route = "peer"
+        else:
+            route = "direct"
+        device = int((dst_place if not host(dst_place) else src_place if not host(src_place) else "cuda:0")[5:])
+        t = {"id": len(self.transfers) + 1, "src": src_place, "dst": dst_place, "bytes": nbytes, "route": route,
+             "non_blocking": non_blocking, "async": bool(non_blocking and route == "direct" and host(src_place) != host(dst_place)),
+             "stream_device": device, "stream": 0, "enqueue_ns": enqueue, "start_ns": enqueue, "end_ns": finish,
+             "measured_ns": finish - enqueue, "src_storage": src_id, "dst_storage": dst_id, "owner": owner,
+             "line": line}
+        if gpu is not None:
+            gpu_device, stream, begin, end = gpu
+            t["stream"] = self.stream_number(gpu_device, stream)
+            self.pending_cuda.append((t, begin, end, gpu_device))
+            self.cuda_base_for(gpu_device)
+        self.transfers.append(t)
+        self.event("copy", dst_place, dst_id, nbytes, t["id"], owner)
+
+    def stream_number(self, device, stream):
+        if stream == torch.cuda.default_stream(device):
+            return 0
+        return self.streams.setdefault(stream.cuda_stream, len(self.streams) + 1)
+
+    def cuda_base_for(self, device):
+        """An event and the host time it completed at: the origin GPU event times are measured from."""
+        if device.index not in self.cuda_base:
+            torch.cuda.synchronize(device)
+            base = torch.cuda.Event(enable_timing=True)
+            base.record(torch.cuda.current_stream(device))
+            base.synchronize()
+            self.cuda_base[device.index] = (base, self.now())
+
+    def resolve_cuda_times(self):
+        if not self.pending_cuda:
+            return
+        torch.cuda.synchronize()
+        for t, begin, end, device in self.pending_cuda:
+            base, host_ns = self.cuda_base[device.index]
+            start = host_ns + int(base.elapsed_time(begin) * 1e6)
+            t["start_ns"] = max(start, 0)
+            t["end_ns"] = max(host_ns + int(base.elapsed_time(end) * 1e6), t["start_ns"])
+            t["measured_ns"] = t["end_ns"] - t["start_ns"]
+        self.pending_cuda = []
+
+    # ---- the op stream -------------------------------------------------------------------------
+    def on_op(self, func, args, kwargs):
+        self.ops_since_sweep += 1
+        if self.ops_since_sweep >= self.sweep_every:
+            self.sweep()
+        if func in _COPY_OPS:
+            return self.copy(func, args, kwargs)
+        if func is _SCALAR_READ and self.cuda and args[0].device.type == "cuda":
+            return self.scalar_read(func, args, kwargs)
+        out = func(*args, **kwargs)
+        for t in _tensors(out):
+            self.see(t, _short(func))
+        return out
+
+    # ---- hooks into torch ----------------------------------------------------------------------
+    def forward_pre_hook(self, module, inputs):
+        if not self.module_stack and not self.backward_depth:
+            self.module_parts(module)  # an outermost call: its module is a root if nothing holds it yet
+            self.name_pass()
+        self.module_stack.append(module)
+
+    def forward_hook(self, module, inputs, output):
+        if not self.backward_depth:
+            parts = None
+            for t in _tensors(output):
+                rec = self.live.get((t.device.type, t.device.index, _storage_of(t).data_ptr()))
+                if rec is not None and rec.role == "activation" and not rec.is_output:
+                    parts = parts or self.module_parts(module) + [" [output]"]
+                    rec.label, rec.is_output = parts, True
+        # Pop down to this module: a forward that raised leaves its inner modules on the stack.
+        while self.module_stack:
+            if self.module_stack.pop() is module:
+                break
+        if not self.module_stack:
+            self.sweep()
+
+    def around_backward(self, original):
+        def backward(*args, **kwargs):
+            self.backward_depth += 1
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.backward_depth -= 1
+                if not self.backward_depth:
+                    self.name_pass()  # the gradients, before zero_grad(set_to_none=True) drops them
+                    self.sweep()
+        return backward
+
+    def around_step(self, step):
+        def stepped(*args, **kwargs):
+            self.name_pass()
+            try:
+                return step(*args, **kwargs)
+            finally:
+                self.name_pass()  # the optimizer state the step created
+                self.sweep()
+        return stepped
+
+
+class RecordingMode(TorchDispatchMode):
+    """Hands every aten op to the recorder (the mode is off while it runs: the op's own ops are not seen)."""
+
+    def __init__(self, recorder):
+        super().__init__()
+        self.recorder = recorder
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return self.recorder.on_op(func, args, kwargs or {})
+
+
+class Installed:
+    """Everything the recorder changes in torch, undone by uninstall() before the file is written."""
+
+    def __init__(self, recorder):
+        r = self.recorder = recorder
+        mm = torch.nn.modules.module
+        self.handles = [mm.register_module_forward_pre_hook(r.forward_pre_hook),
+                        mm.register_module_forward_hook(r.forward_hook)]
+        self.patched = []
+        self.patch(torch.autograd, "backward", r.around_backward(torch.autograd.backward))
+        self.patch(torch.autograd, "grad", r.around_backward(torch.autograd.grad))
+        Optimizer = torch.optim.Optimizer
+        original_init, original_zero_grad = Optimizer.__init__, Optimizer.zero_grad
+
+        def init(opt, *args, **kwargs):
+            original_init(opt, *args, **kwargs)
+            r.optimizers.append(weakref.ref(opt))
+            opt.step = r.around_step(opt.step)  # on the instance: 1.13 rewraps the class's step itself
+
+        def zero_grad(opt, *args, **kwargs):
+            r.name_pass()  # set_to_none drops the gradients: name them first
+            return original_zero_grad(opt, *args, **kwargs)
+
+        self.patch(Optimizer, "__init__", init)
+        self.patch(Optimizer, "zero_grad", zero_grad)
+        Module = torch.nn.Module
+        original_apply, original_to = Module._apply, Module.to
+        depth = [0]
+
+        def apply(module, fn, *args, **kwargs):
+            if depth[0] == 0:
+                r.module_parts(module)
+                r.name_pass()  # the storages about to be replaced get their names before they go
+            depth[0] += 1
+            try:
+                return original_apply(module, fn, *args, **kwargs)
+            finally:
+                depth[0] -= 1
+                if depth[0] == 0:
+                    r.name_pass()
+                    r.sweep()
+
+        def to(module, *args, **kwargs):
+            if depth[0]:
+                return original_to(module, *args, **kwargs)
+            device, dtype, _, _ = torch._C._nn._parse_to(*args, **kwargs)
+            label = r.module_parts(module) + [" -> %s" % ", ".join(str(x) for x in (device, dtype) if x is not None)]
+            r.event("module-move-begin", "pageable", 0, 0, 0, label)
+            try:
+                return original_to(module, *args, **kwargs)
+            finally:
+                r.event("module-move-end", "pageable", 0, 0, 0, label)
+
+        self.patch(Module, "_apply", apply)
+        self.patch(Module, "to", to)
+        self.mode = RecordingMode(recorder)
+        self.mode.__enter__()
+
+    def patch(self, owner, name, value):
+        self.patched.append((owner, name, owner.__dict__[name]))
+        setattr(owner, name, value)
+
+    def uninstall(self):
+        self.mode.__exit__(None, None, None)
+        for h in self.handles:
+            h.remove()
+        for owner, name, value in reversed(self.patched):
+            setattr(owner, name, value)
+
+
+def finish(recorder, path, meta):
+    """Writes what was recorded (the recorder must be uninstalled: writing runs torch code too)."""
+    from . import trace_writer
+    r = recorder
+    r.name_pass()
+    r.sweep()
+    r.resolve_cuda_times()
+    events = []
+    for e in r.events:
+        row = list(e)
+        row[7] = r.resolve(row[7]) if not isinstance(row[7], str) else row[7]
+        events.append(row)
+    lines = {}
+    for t in r.transfers:
+        owner = r.resolve(t["owner"]) if t["owner"] is not None else ""
+        lines[t["id"]] = t.pop("line")
+        t["owner"] = "%s @ %s" % (owner, lines[t["id"]]) if owner else lines[t["id"]]
+    roles = dict(r.roles)
+    for rec in r.live.values():
+        roles[rec.id] = rec.role
+    extra = {"recorder": "devicescope_recorder 1", "torch": torch.__version__,
+             "storage_roles": {str(k): v for k, v in sorted(roles.items())},
+             "transfer_lines": {str(k): v for k, v in lines.items()},
+             "live_at_end": len(r.live)}
+    trace_writer.write(path, meta, events, r.transfers, extra)
