@@ -5,7 +5,9 @@
 #include <malloc.h>
 
 #include <cstring>
+#include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/errors.h"
 
@@ -44,9 +46,30 @@ bool looks_like_pickle(std::string_view head) {
 
 namespace {
 
+// Stacks are deduplicated by content without copying it into a key: the set holds stack ids and hashes
+// and compares their frame ranges in out_.stack_frames.
+struct StackContent {
+  const MemorySnapshot* s;
+  size_t operator()(StackId id) const {
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t i = s->stack_begin[id]; i < s->stack_begin[id + 1]; ++i) h = (h ^ s->stack_frames[i]) * 1099511628211ull;
+    return size_t(h ^ (h >> 29));
+  }
+  bool operator()(StackId a, StackId b) const {
+    const size_t n = s->stack_size(a);
+    return n == s->stack_size(b) &&
+           std::equal(s->stack_frames.begin() + s->stack_begin[a], s->stack_frames.begin() + s->stack_begin[a] + n,
+                      s->stack_frames.begin() + s->stack_begin[b]);
+  }
+};
+
 class Converter {
  public:
-  Converter(const PickleDocument& doc, const std::string& name) : doc_(doc), name_(name) {}
+  // `streaming`: the document being read, when the converter is its AppendHook (load_memory_snapshot).
+  // Frame dicts and frame lists are then converted in place (PickleKind::Frame / Stack) at their first
+  // reference, so the millions of later references cost an index read, and the lists' items are freed.
+  Converter(const PickleDocument& doc, const std::string& name, PickleDocument* streaming = nullptr)
+      : doc_(doc), name_(name), streaming_(streaming) {}
 
   MemorySnapshot run() {
     const ValueId root = doc_.root;
@@ -72,11 +95,16 @@ class Converter {
 
   // The AppendHook: a dict with a text "action" is a trace entry; convert it now and let the reader
   // drop it from the tree.
+  // A frame dict (a text "filename", an int "line") is converted at its first append too.
   bool take_entry(PickleDocument& doc, ValueId dict) {
     const ValueId* action = doc_.find(dict, "action");
-    if (!action || !doc_.is_text(*action)) return false;
-    taken_.push_back(trace_entry(dict));
-    doc.take_dict(dict, taken_.size() - 1);
+    if (action && doc_.is_text(*action)) {
+      taken_.push_back(trace_entry(dict));
+      doc.take_dict(dict, taken_.size() - 1);
+      return true;
+    }
+    if (!looks_like_frame(dict)) return false;
+    doc.convert(dict, PickleKind::Frame, frame_index(dict));
     return true;
   }
 
@@ -124,7 +152,18 @@ class Converter {
     strings_.emplace(v, by_text->second);
     return by_text->second;
   }
+  // Only a dict that frame_index reads without an error: the hook must not refuse a file the whole-tree
+  // conversion accepts (a dict with a "filename" somewhere else in the file).
+  bool looks_like_frame(ValueId d) const {
+    const ValueId* file = doc_.find(d, "filename");
+    if (!file || !doc_.is_text(*file)) return false;
+    const ValueId* line = doc_.find(d, "line");
+    if (!line) return true;
+    const PickleKind k = doc_.kind(*line);
+    return k == PickleKind::Int || k == PickleKind::Bool || k == PickleKind::None;
+  }
   uint32_t frame_index(ValueId f) {
+    if (doc_.kind(f) == PickleKind::Frame) return uint32_t(doc_.at(f).bits);
     if (auto it = frames_.find(f); it != frames_.end()) return it->second;
     need_dict(f, "a frame");
     SnapshotFrame fr;
@@ -138,24 +177,23 @@ class Converter {
     return by_content->second;
   }
   StackId stack(const ValueId* frames) {
-    if (!frames || !doc_.is_sequence(*frames) || doc_.items(*frames).empty()) return 0;
-    if (auto it = stacks_.find(*frames); it != stacks_.end()) return it->second;
-    std::string key;  // the frame indexes' bytes
-    for (ValueId f : doc_.items(*frames)) {
-      const uint32_t i = frame_index(f);
-      key.append(reinterpret_cast<const char*>(&i), sizeof i);
+    if (!frames) return 0;
+    if (doc_.kind(*frames) == PickleKind::Stack) return StackId(doc_.at(*frames).bits);
+    if (!doc_.is_sequence(*frames) || doc_.items(*frames).empty()) return 0;
+    if (!streaming_)
+      if (auto it = stacks_.find(*frames); it != stacks_.end()) return it->second;
+    // The candidate goes at the end of stack_frames; it is removed again when an equal stack exists.
+    const StackId candidate = StackId(out_.stack_begin.size() - 1);
+    for (ValueId f : doc_.items(*frames)) out_.stack_frames.push_back(frame_index(f));
+    out_.stack_begin.push_back(uint32_t(out_.stack_frames.size()));
+    auto [it, added] = stacks_by_content_.insert(candidate);
+    if (!added) {
+      out_.stack_frames.resize(out_.stack_begin[candidate]);
+      out_.stack_begin.pop_back();
     }
-    auto [by_content, added] = stacks_by_content_.try_emplace(key, StackId(out_.stack_begin.size() - 1));
-    if (added) {
-      for (size_t i = 0; i < key.size(); i += sizeof(uint32_t)) {
-        uint32_t f;
-        std::memcpy(&f, key.data() + i, sizeof f);
-        out_.stack_frames.push_back(f);
-      }
-      out_.stack_begin.push_back(uint32_t(out_.stack_frames.size()));
-    }
-    stacks_.emplace(*frames, by_content->second);
-    return by_content->second;
+    if (streaming_) streaming_->convert(*frames, PickleKind::Stack, *it);
+    else stacks_.emplace(*frames, *it);
+    return *it;
   }
 
   void read_segments(ValueId list) {
@@ -261,7 +299,8 @@ class Converter {
   std::unordered_map<ValueId, uint32_t> strings_, frames_;
   std::unordered_map<ValueId, StackId> stacks_;
   std::unordered_map<std::string, uint32_t> strings_by_text_, frames_by_content_;
-  std::unordered_map<std::string, StackId> stacks_by_content_;
+  std::unordered_set<StackId, StackContent, StackContent> stacks_by_content_{1024, StackContent{&out_}, StackContent{&out_}};
+  PickleDocument* streaming_;
 };
 
 }  // namespace
@@ -274,7 +313,7 @@ MemorySnapshot load_memory_snapshot(const std::string& path, LoadProgress* progr
   MemorySnapshot s;
   {
     PickleDocument doc;
-    Converter converter(doc, path);
+    Converter converter(doc, path, &doc);
     read_pickle_file_into(doc, path, progress, PickleLimits{},
                           [&](PickleDocument& d, ValueId dict) { return converter.take_entry(d, dict); });
     s = converter.run();

@@ -25,7 +25,9 @@ const char* pickle_kind_name(PickleKind k) {
     case PickleKind::List: return "list";
     case PickleKind::Tuple: return "tuple";
     case PickleKind::Dict: return "dict";
-    case PickleKind::Taken: return "dict";
+    case PickleKind::Taken: return "trace entry";
+    case PickleKind::Frame: return "frame";
+    case PickleKind::Stack: return "list of frames";
     case PickleKind::Freed: return "freed";
   }
   return "?";
@@ -58,7 +60,7 @@ ValueId PickleDocument::add(PickleKind kind, uint64_t bits) {
   return ValueId(values_.size() - 1);
 }
 
-void PickleDocument::take_dict(ValueId dict, uint64_t index) {
+void PickleDocument::convert(ValueId dict, PickleKind converted, uint64_t index) {
   PickleValue& d = values_[dict];
   std::vector<ValueId>& items = containers_[d.bits];
   for (ValueId v : items) {
@@ -72,7 +74,7 @@ void PickleDocument::take_dict(ValueId dict, uint64_t index) {
   }
   std::vector<ValueId>().swap(items);
   free_containers_.push_back(d.bits);
-  d.kind = PickleKind::Taken;
+  d.kind = converted;
   d.bits = index;
 }
 ValueId PickleDocument::add_text(PickleKind kind, std::string text) {
@@ -249,6 +251,21 @@ class Unpickler {
     stack_.resize(m);
     return items;
   }
+  // The last MARK's stack position, the MARK removed; the values above it stay on the stack.
+  size_t pop_mark_index(uint64_t at) {
+    if (marks_.empty()) in_.fail("an opcode needs a MARK but there is none", at);
+    const size_t m = marks_.back();
+    marks_.pop_back();
+    return m;
+  }
+  // The container just below stack position m (what APPENDS/SETITEMS add to).
+  ValueId container_below(size_t m, PickleKind want, uint64_t at, const char* opname) {
+    if (m <= stack_floor()) in_.fail(std::string(opname) + " with nothing to add to", at);
+    const ValueId c = stack_[m - 1];
+    if (doc_.kind(c) != want)
+      in_.fail(std::string(opname) + " on a " + pickle_kind_name(doc_.kind(c)) + ", not a " + pickle_kind_name(want), at);
+    return c;
+  }
   ValueId top_container(PickleKind want, uint64_t at, const char* opname) {
     if (stack_.size() <= stack_floor()) in_.fail(std::string(opname) + " with nothing to add to", at);
     const ValueId c = stack_.back();
@@ -408,13 +425,14 @@ class Unpickler {
         d.push_back(v);
         return;
       }
-      case 'u': {  // SETITEMS
-        std::vector<ValueId> kv = pop_mark(at);
-        if (kv.size() % 2) in_.fail("SETITEMS with an odd number of items", at);
-        const ValueId c = top_container(PickleKind::Dict, at, "SETITEMS");
-        added_children(c, kv.data(), kv.data() + kv.size(), at);
+      case 'u': {  // SETITEMS: the items go from the stack into the dict with no copy in between
+        const size_t m = pop_mark_index(at);
+        if ((stack_.size() - m) % 2) in_.fail("SETITEMS with an odd number of items", at);
+        const ValueId c = container_below(m, PickleKind::Dict, at, "SETITEMS");
+        added_children(c, stack_.data() + m, stack_.data() + stack_.size(), at);
         std::vector<ValueId>& d = doc_.mutable_items(c);
-        d.insert(d.end(), kv.begin(), kv.end());
+        d.insert(d.end(), stack_.begin() + long(m), stack_.end());
+        stack_.resize(m);
         return;
       }
       case 'a': {  // APPEND
@@ -426,12 +444,13 @@ class Unpickler {
         return;
       }
       case 'e': {  // APPENDS
-        std::vector<ValueId> items = pop_mark(at);
-        const ValueId c = top_container(PickleKind::List, at, "APPENDS");
-        added_children(c, items.data(), items.data() + items.size(), at);
-        for (ValueId v : items) offer(v);
+        const size_t m = pop_mark_index(at);
+        const ValueId c = container_below(m, PickleKind::List, at, "APPENDS");
+        added_children(c, stack_.data() + m, stack_.data() + stack_.size(), at);
+        for (size_t i = m; i < stack_.size(); ++i) offer(stack_[i]);
         std::vector<ValueId>& l = doc_.mutable_items(c);
-        l.insert(l.end(), items.begin(), items.end());
+        l.insert(l.end(), stack_.begin() + long(m), stack_.end());
+        stack_.resize(m);
         return;
       }
       case 'J': push(make_int(int32_t(uint32_t(in_.little_endian(4))))); return;  // BININT

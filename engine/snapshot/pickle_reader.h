@@ -22,9 +22,11 @@
 
 namespace ds::snapshot {
 
-// Taken: a dict an AppendHook converted while reading (bits: the hook's own index for it); Freed: a
-// recycled slot (never reachable from the tree).
-enum class PickleKind : uint8_t { None, Bool, Int, Float, String, Bytes, List, Tuple, Dict, Taken, Freed };
+// Converted kinds: a container an AppendHook turned into its own typed record while reading, so it is
+// neither kept as a tree nor converted again at its next reference (bits: the hook's own index):
+// Taken (a trace entry dict), Frame (a frame dict), Stack (a list of frames). Freed: a recycled slot
+// (never reachable from the tree).
+enum class PickleKind : uint8_t { None, Bool, Int, Float, String, Bytes, List, Tuple, Dict, Taken, Frame, Stack, Freed };
 const char* pickle_kind_name(PickleKind k);
 
 using ValueId = uint32_t;
@@ -69,9 +71,11 @@ class PickleDocument {
   ValueId add_container(PickleKind kind, std::vector<ValueId> items = {});
   std::vector<ValueId>& mutable_items(ValueId id) { return containers_[values_[id].bits]; }
   void mark_shared(ValueId id) { values_[id].shared = true; }
-  // For an AppendHook that converted `dict`: it becomes Taken(index); its container and the scalars
-  // only it refers to are recycled, so a streamed trace holds one batch of entries, not all of them.
-  void take_dict(ValueId dict, uint64_t index);
+  // For an AppendHook that converted the container `id`: it becomes `converted` (Taken, Frame or Stack)
+  // with bits `index`; its item list and the scalars only it refers to are recycled, so a streamed trace
+  // holds one batch of entries, not all of them.
+  void convert(ValueId id, PickleKind converted, uint64_t index);
+  void take_dict(ValueId dict, uint64_t index) { convert(dict, PickleKind::Taken, index); }
 
  private:
   // Deques: growing never copies what is there (a vector's doubling would briefly hold both copies,

@@ -5,6 +5,9 @@ torch.cuda.memory._snapshot() documents) and hostile pickles, for tests/unit/sna
 
     make_fixtures.py OUT_DIR                 the fixtures below
     make_fixtures.py --large N OUT_FILE      one 2.x snapshot with N trace entries (the benchmark)
+    make_fixtures.py --large-real N OUT_FILE the same, shaped like a real run's: every entry has its own
+                                             frames list (16-40 frames from a pool of 4096 shared frame
+                                             dicts), about 200 bytes an entry (5M entries: ~1 GB)
 
 Fixtures (figures the tests check are in the comments):
   v2_small.pickle   2.x dict form, devices 0 and 1, every trace action, protocol 4.
@@ -177,10 +180,38 @@ def large_snapshot(n):
     return {"segments": [seg], "device_traces": [trace], "allocator_settings": {}}
 
 
+def large_real_snapshot(n):
+    """Like large_snapshot, but as PyTorch writes a real run: the allocator captures a new traceback per
+    allocation, so each entry has its own frames list (memoized once, never shared) while the frame
+    dicts inside are shared (torch symbolizes each distinct frame once). Stack depths 16..40."""
+    pool = [frame("/home/u/project/pkg_%d/module_%d.py" % (i % 37, i) if i % 3 else
+                  "/usr/lib/python3/dist-packages/torch/nn/modules/module_%d.py" % i, 10 + i % 900, "fn_%d" % i)
+            for i in range(4096)]
+    blocks = [{"address": 0x7F0000000000 + i * MiB, "size": MiB, "requested_size": MiB,
+               "state": "active_allocated" if i % 2 == 0 else "inactive",
+               "frames": [pool[(i * 7 + j) % 4096] for j in range(20)]}
+              for i in range(1000)]
+    seg = {"device": 0, "address": 0x7F0000000000, "total_size": 1000 * MiB, "allocated_size": 500 * MiB,
+           "active_size": 500 * MiB, "requested_size": 500 * MiB, "stream": 0, "segment_type": "large",
+           "segment_pool_id": (0, 0), "is_expandable": False, "frames": [], "blocks": blocks}
+    actions = ("alloc", "free_requested", "free_completed")
+    trace = []
+    for i in range(n):
+        k = i // 3
+        depth = 16 + (k * 2654435761) % 25
+        base = (k * 40503) % 4096
+        trace.append({"action": actions[i % 3], "addr": 0x7F1000000000 + (k % 4096) * 4096,
+                      "size": 4096 * (1 + k % 16), "stream": 0, "time_us": 1_700_000_000_000 + i,
+                      "frames": [pool[(base + j * 97) % 4096] for j in range(depth)],
+                      "compile_context": "N/A", "user_metadata": ""})
+    return {"segments": [seg], "device_traces": [trace], "allocator_settings": {}}
+
+
 def main():
-    if len(sys.argv) == 4 and sys.argv[1] == "--large":
+    if len(sys.argv) == 4 and sys.argv[1] in ("--large", "--large-real"):
+        make = large_snapshot if sys.argv[1] == "--large" else large_real_snapshot
         with open(sys.argv[3], "wb") as f:
-            pickle.dump(large_snapshot(int(sys.argv[2])), f, protocol=4)
+            pickle.dump(make(int(sys.argv[2])), f, protocol=4)
         return
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
