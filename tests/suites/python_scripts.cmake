@@ -24,3 +24,9 @@ foreach(script ${DS_CONFORMANCE_SCRIPTS})
                    $<TARGET_FILE:devicescope> ${script})
   set_tests_properties(conformance_${name} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 LABELS "conformance;python")
 endforeach()
+
+# Import cycles inside the torch package (module-level and function-level imports, read with ast).
+add_test(NAME python_import_cycles
+         COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/check_import_cycles.py
+                 ${CMAKE_CURRENT_SOURCE_DIR}/../engine/python/torch)
+set_tests_properties(python_import_cycles PROPERTIES TIMEOUT 120 LABELS "python")

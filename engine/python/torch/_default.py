@@ -1,15 +1,17 @@
 # Where factories allocate and which float dtype they use when not told: torch.set_default_device,
 # `with torch.device(...)` (a stack on top of it) and torch.set_default_dtype. SEMANTICS §6: these do not
 # change torch.cuda.current_device(), `*_like` or `.cuda()`.
-from . import _dtype
-from ._device import CPU, as_device
+import _devicescope_C
 
-_state = {"device": None, "stack": [], "dtype": _dtype.float32, "virtual": 0}
+from . import _device, _dtype
+from ._device import CPU, as_device, from_key
+
+_state = {"device": None, "dtype": _dtype.float32, "virtual": 0}
 
 
 def reset():
     _state["device"] = None
-    _state["stack"] = []
+    _device.entered.clear()
     _state["dtype"] = _dtype.float32
     _state["virtual"] = 0
 
@@ -19,21 +21,12 @@ def virtual_mode():
     return _state["virtual"] > 0
 
 
-def push_device(d):
-    _state["stack"].append(d)
-
-
-def pop_device():
-    if _state["stack"]:
-        _state["stack"].pop()
-
-
 def factory_device(device):
     """The device a factory allocates on: the explicit argument, else the innermost default."""
     if device is not None:
         return device
-    if _state["stack"]:
-        return _state["stack"][-1]
+    if _device.entered:
+        return _device.entered[-1]
     return _state["device"]  # None means cpu
 
 
@@ -47,8 +40,6 @@ def get_default_device():
     if d is None:
         return CPU
     if d.type == "cuda" and d.index is None:
-        import _devicescope_C
-        from ._device import from_key
         return from_key(_devicescope_C.current_device())
     return d
 

@@ -68,14 +68,18 @@ class device:
 
     # `with torch.device("cuda:1"):` - factories without device= allocate there (not the current device).
     def __enter__(self):
-        from . import _default
-        _default.push_device(self)
+        entered.append(self)
         return self
 
     def __exit__(self, *exc):
-        from . import _default
-        _default.pop_device()
+        if entered:
+            entered.pop()
         return False
+
+
+# The `with torch.device(...)` blocks being run, innermost last: torch._default reads it (it sits above this
+# module), so entering a device needs nothing from there.
+entered = []
 
 
 builtins_int = int

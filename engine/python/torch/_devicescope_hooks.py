@@ -1,5 +1,8 @@
-# Engine hooks for names and roles (called by torch.nn / optim / utils.data through torch/nn/_ds.py):
-# they annotate storages and the event log for the views; they never change behaviour.
+# DeviceScope's hooks for torch.nn / optim / utils.data: names and roles of storages and module moves, for
+# the views. They annotate storages and the event log; they never change behaviour.
+import os
+import sys
+
 import _devicescope_C as _E
 
 ROLES = ("tensor", "parameter", "buffer", "gradient", "plain_attribute", "optimizer_state", "activation",
@@ -17,11 +20,10 @@ def note_module_move(begin, module_name, target):
 
 
 def tag(tensor, role, owner):
-    """Says what a tensor's storage is for (role, see ROLES) and who owns it ("model.fc.weight")."""
-    impl = getattr(tensor, "_impl", None)
-    if impl is None:
-        return
-    _E.tag(impl, role, owner or "")
+    """Says what a tensor's storage is for (role, see ROLES) and who owns it ("model.fc.weight").
+    None (an unset buffer, a missing grad) has no storage to tag."""
+    if tensor is not None:
+        _E.tag(tensor._impl, role, owner or "")
 
 
 def set_new_storage_role(role):
@@ -31,3 +33,57 @@ def set_new_storage_role(role):
 
 def note(text):
     _E.note(str(text))
+
+
+def caller_name_of(obj, depth):
+    """The variable name the user's code uses for `obj` in the frame `depth` levels up ("" if none).
+
+    A module does not know its own variable name; the caller's locals, then globals, usually do
+    (`model.to("cuda")` -> "model"). Only called once per top-level conversion, so the scan is cheap.
+    """
+    try:
+        frame = sys._getframe(depth + 1)
+    except ValueError:
+        return ""
+    # Skip frames inside torch itself (e.g. a subclass's to() calling super().to()).
+    while frame is not None and frame.f_code.co_filename.startswith(_TORCH_DIR):
+        frame = frame.f_back
+    if frame is None:
+        return ""
+    scopes = (frame.f_locals, frame.f_globals)
+    for scope in scopes:
+        for k, v in scope.items():
+            if v is obj and k != "self" and not k.startswith("__"):
+                return k
+    # One attribute deep: `self.model.to(device)` inside a method -> "self.model".
+    for scope in scopes:
+        for k, v in scope.items():
+            d = getattr(v, "__dict__", None)  # user objects: any value, with or without a __dict__
+            if k.startswith("__") or not isinstance(d, dict) or isinstance(v, type):
+                continue
+            for a, x in d.items():
+                if x is obj:
+                    return k + "." + a
+            children = d.get("_modules")  # a Module's registered children
+            if isinstance(children, dict):
+                for a, x in children.items():
+                    if x is obj:
+                        return k + "." + a
+    return ""
+
+
+_TORCH_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def impl_converter(device, non_blocking):
+    """For Module.to(device): a function impl -> new impl (or None when unchanged) that skips building
+    a Python Tensor per parameter. It is the engine's own Tensor.to(device) path, so the result is the
+    same. None when there is no device to move to."""
+    if device is None:
+        return None
+    to_device_dtype = _E.to_device_dtype
+
+    def convert_impl(impl):
+        return to_device_dtype(impl, device, None, non_blocking, False)
+
+    return convert_impl

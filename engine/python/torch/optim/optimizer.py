@@ -6,7 +6,7 @@ from collections import abc as container_abcs
 from itertools import chain
 
 import torch
-from ..nn import _ds
+from .. import _devicescope_hooks as _hooks
 
 __all__ = ["Optimizer", "required"]
 
@@ -82,7 +82,7 @@ class Optimizer:
 
     def _tag_state(self, p, key, tensor):
         """Marks a freshly created state tensor as optimizer state for the app's memory views."""
-        _ds.tag(tensor, "optimizer_state", "{}.state[{}].{}".format(
+        _hooks.tag(tensor, "optimizer_state", "{}.state[{}].{}".format(
             type(self).__name__, self._param_index(p), key))
 
     # ----------------------------------------------------------------- state dict

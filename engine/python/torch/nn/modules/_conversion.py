@@ -1,7 +1,7 @@
 # Module._apply's parameter conversion and the per-conversion state (qualified names for the engine,
 # settings looked up once). Kept apart from module.py so the Module class reads like PyTorch's.
 import torch
-from .. import _ds
+from ... import _devicescope_hooks as _hooks
 from ..parameter import Parameter
 
 
@@ -28,15 +28,12 @@ _conv = _ConversionState()
 
 
 def _compatible_types():
-    # Every DeviceScope tensor is dense and strided: CPU <-> CUDA and dtype changes are always
-    # shallow-copy compatible, so a missing check means "compatible".
-    return getattr(torch, "_has_compatible_shallow_copy_type", None)
+    # Read at each conversion, not bound at import: tests replace torch._has_compatible_shallow_copy_type.
+    return torch._has_compatible_shallow_copy_type
 
 
 def _overwrite_on_conversion():
-    fut = getattr(torch, "__future__", None)
-    g = getattr(fut, "get_overwrite_module_params_on_conversion", None)
-    return bool(g()) if g is not None else False
+    return bool(torch.__future__.get_overwrite_module_params_on_conversion())
 
 
 def _apply_params(module, fn, params, prefix, hint, compat, overwrite):
@@ -66,7 +63,7 @@ def _apply_params(module, fn, params, prefix, hint, compat, overwrite):
             assert param.is_leaf
             out_param = Parameter(param_applied, param.requires_grad)
             params[key] = out_param
-            _ds.tag(out_param, "parameter", prefix + key)
+            _hooks.tag(out_param, "parameter", prefix + key)
         grad = param._grad  # the leaf's .grad without the non-leaf access warning check
         if grad is not None:
             hint(prefix + key + ".grad")

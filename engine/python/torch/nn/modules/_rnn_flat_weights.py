@@ -3,7 +3,7 @@
 # view into it; the per-weight copies the move just made are freed. DeviceScope does the same, so a moved
 # LSTM shows as one parameter block, and its copies as device-to-device transfers.
 import torch
-from .. import _ds
+from ... import _devicescope_hooks as _hooks
 
 _CUDNN_DTYPES = (torch.float16, torch.float32, torch.float64)
 
@@ -42,19 +42,19 @@ def flatten(weights, names, prefix):
     first = weights[0]
     total = sum(w.numel() for w in weights)
     owner = (prefix[:-1] if prefix.endswith(".") else prefix) or "rnn"
-    previous = _ds.set_new_storage_role("parameter")
+    previous = _hooks.set_new_storage_role("parameter")
     try:
         with torch.no_grad():
             buf = torch.empty(total, dtype=first.dtype, device=first.device)
-            _ds.tag(buf, "parameter", owner + " (cuDNN flat weights)")
+            _hooks.tag(buf, "parameter", owner + " (cuDNN flat weights)")
             offset = 0
             for w, name in zip(weights, names):
                 n = w.numel()
                 view = buf[offset:offset + n].view_as(w)
-                _ds.set_owner_hint(prefix + name + " -> flat weights")
+                _hooks.set_owner_hint(prefix + name + " -> flat weights")
                 view.copy_(w)
                 w.data = view
                 offset += n
     finally:
-        _ds.set_owner_hint("")
-        _ds.set_new_storage_role(previous)
+        _hooks.set_owner_hint("")
+        _hooks.set_new_storage_role(previous)

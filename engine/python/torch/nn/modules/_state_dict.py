@@ -10,9 +10,18 @@ import torch
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
 
 
-def _module():
-    from .module import Module
-    return Module
+def get_extra_state(self):
+    raise RuntimeError(
+        "Reached a code path in Module.get_extra_state() that should never be called. "
+        "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+        "to report this bug.")
+
+
+def set_extra_state(self, state):
+    raise RuntimeError(
+        "Reached a code path in Module.set_extra_state() that should never be called. "
+        "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+        "to report this bug.")
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -33,7 +42,8 @@ def save_to_state_dict(self, destination, prefix, keep_vars):
         if buf is not None and name not in self._non_persistent_buffers_set:
             destination[prefix + name] = buf if keep_vars else buf.detach()
     extra_state_key = prefix + _EXTRA_STATE_KEY_SUFFIX
-    if getattr(self.__class__, "get_extra_state", _module().get_extra_state) is not _module().get_extra_state:
+    # Module.get_extra_state is the function above: a subclass that overrides it has extra state.
+    if getattr(self.__class__, "get_extra_state", get_extra_state) is not get_extra_state:
         destination[extra_state_key] = self.get_extra_state()
 
 def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
@@ -106,7 +116,7 @@ def load_from_state_dict(self, state_dict, prefix, local_metadata, strict,
             missing_keys.append(key)
 
     extra_state_key = prefix + _EXTRA_STATE_KEY_SUFFIX
-    if getattr(self.__class__, "set_extra_state", _module().set_extra_state) is not _module().set_extra_state:
+    if getattr(self.__class__, "set_extra_state", set_extra_state) is not set_extra_state:
         if extra_state_key in state_dict:
             self.set_extra_state(state_dict[extra_state_key])
         elif strict:

@@ -4,7 +4,7 @@ import warnings
 from collections import OrderedDict
 
 import torch
-from .. import _ds
+from ... import _devicescope_hooks as _hooks
 from ..parameter import Buffer, Parameter
 from ...utils import hooks
 from . import _state_dict
@@ -113,7 +113,7 @@ class Module:
                 self._non_persistent_buffers_set.discard(name)
             else:
                 self._non_persistent_buffers_set.add(name)
-            _ds.tag(tensor, "buffer", name)
+            _hooks.tag(tensor, "buffer", name)
 
     def register_parameter(self, name, param):
         r"""Adds a parameter to the module. The parameter can be accessed as an attribute."""
@@ -141,7 +141,7 @@ class Module:
                 "the forward() method.".format(name))
         else:
             self._parameters[name] = param
-            _ds.tag(param, "parameter", name)
+            _hooks.tag(param, "parameter", name)
 
     def add_module(self, name, module):
         r"""Adds a child module to the current module, accessible as an attribute."""
@@ -193,17 +193,9 @@ class Module:
             raise AttributeError("`" + buffer_name + "` is not a buffer")
         return buffer
 
-    def get_extra_state(self):
-        raise RuntimeError(
-            "Reached a code path in Module.get_extra_state() that should never be called. "
-            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
-            "to report this bug.")
-
-    def set_extra_state(self, state):
-        raise RuntimeError(
-            "Reached a code path in Module.set_extra_state() that should never be called. "
-            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
-            "to report this bug.")
+    # Defined in _state_dict.py, which tells an override from these defaults without importing Module.
+    get_extra_state = _state_dict.get_extra_state
+    set_extra_state = _state_dict.set_extra_state
 
     # ----------------------------------------------------------------- conversion
     def _apply(self, fn, recurse=True):
@@ -225,7 +217,7 @@ class Module:
         if conv.depth:
             hint, compat, overwrite = conv.hint, conv.compat, conv.overwrite
         else:
-            hint, compat, overwrite = _ds.hooks().set_owner_hint, _compatible_types(), _overwrite_on_conversion()
+            hint, compat, overwrite = _hooks.set_owner_hint, _compatible_types(), _overwrite_on_conversion()
         params = self._parameters
         if params:
             # fn(param) and fn(grad) must not record autograd history (PyTorch: torch.no_grad()).
@@ -258,17 +250,13 @@ class Module:
         conv = _conv
         if conv.depth:
             return self._apply(fn)
-        name = _ds.caller_name_of(self, 2)
-        h = _ds.hooks()
+        name = _hooks.caller_name_of(self, 2)
         conv.depth = 1
         conv.prefix = name + "." if name else ""
-        conv.hint = h.set_owner_hint
+        conv.hint = _hooks.set_owner_hint
         conv.compat = _compatible_types()
         conv.overwrite = _overwrite_on_conversion()
-        try:
-            h.note_module_move(True, name, target)
-        except Exception:
-            pass
+        _hooks.note_module_move(True, name, target)
         try:
             with torch.no_grad():
                 conv.no_grad = True
@@ -279,11 +267,8 @@ class Module:
             conv.hint = None
             conv.compat = None
             conv.no_grad = False
-            try:
-                h.set_owner_hint("")
-                h.note_module_move(False, name, target)
-            except Exception:
-                pass
+            _hooks.set_owner_hint("")
+            _hooks.note_module_move(False, name, target)
 
     def apply(self, fn):
         r"""Applies ``fn`` recursively to every submodule (as returned by ``.children()``) and self."""
@@ -313,7 +298,7 @@ class Module:
             else:
                 dev = torch.device(device) if isinstance(device, str) else device
             if isinstance(dev, torch.device) and dev.type == "cuda":
-                convert._ds_impl = _ds.impl_converter(dev, False)
+                convert._ds_impl = _hooks.impl_converter(dev, False)
         except Exception:
             pass
         return self._convert(convert, target)
@@ -328,7 +313,7 @@ class Module:
         r"""Moves all model parameters and buffers to the CPU. Modifies the module in place; returns self."""
         def convert(t):
             return t.cpu()
-        convert._ds_impl = _ds.impl_converter(torch.device("cpu"), False)
+        convert._ds_impl = _hooks.impl_converter(torch.device("cpu"), False)
         return self._convert(convert, "cpu")
 
     def type(self, dst_type):
@@ -378,7 +363,7 @@ class Module:
         if convert_to_format is None and dtype is None:
             def convert(t):
                 return t.to(device, None, non_blocking)
-            convert._ds_impl = _ds.impl_converter(device, non_blocking)
+            convert._ds_impl = _hooks.impl_converter(device, non_blocking)
         else:
             def convert(t):
                 if convert_to_format is not None and t.dim() in (4, 5):
@@ -430,7 +415,7 @@ class Module:
         global _forward_depth
         outermost = _forward_depth == 0
         if outermost:
-            previous_role = _ds.set_new_storage_role("activation")
+            previous_role = _hooks.set_new_storage_role("activation")
         _forward_depth += 1
         try:
             forward_call = self.forward
@@ -467,7 +452,7 @@ class Module:
         finally:
             _forward_depth -= 1
             if outermost:
-                _ds.set_new_storage_role(previous_role)
+                _hooks.set_new_storage_role(previous_role)
 
     __call__ = _call_impl
 
@@ -551,7 +536,7 @@ class Module:
                     object.__setattr__(self, name, value)
                     if isinstance(value, torch.Tensor) and modules is not None:
                         # An unregistered tensor attribute: Module.to() will not move it.
-                        _ds.tag(value, "plain_attribute", name)
+                        _hooks.tag(value, "plain_attribute", name)
 
     def __delattr__(self, name):
         if name in self._parameters:

@@ -4,7 +4,7 @@
 import contextlib
 
 import torch
-from .. import _ds
+from ... import _devicescope_hooks as _hooks
 
 
 def device_index(device, optional=True, allow_cpu=False):
@@ -35,14 +35,14 @@ def cuda(index):
 @contextlib.contextmanager
 def copies(owner, role=None):
     """Copies issued inside are recorded with `owner`; their new storages get `role` (when given)."""
-    _ds.set_owner_hint(owner)
-    previous = _ds.set_new_storage_role(role) if role else None
+    _hooks.set_owner_hint(owner)
+    previous = _hooks.set_new_storage_role(role) if role else None
     try:
         yield
     finally:
         if role:
-            _ds.set_new_storage_role(previous)
-        _ds.set_owner_hint("")
+            _hooks.set_new_storage_role(previous)
+        _hooks.set_owner_hint("")
 
 
 def copy_to(tensor, index, owner, role=None):
@@ -55,4 +55,4 @@ def copy_to(tensor, index, owner, role=None):
 
 
 def tag(tensor, role, owner):
-    _ds.tag(tensor, role, owner)
+    _hooks.tag(tensor, role, owner)

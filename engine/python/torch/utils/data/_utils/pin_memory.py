@@ -4,13 +4,13 @@ import collections
 import copy
 
 import torch
-from ....nn import _ds
+from .... import _devicescope_hooks as _hooks
 
 
 def _pin_tensor(t, device):
     pinned = t.pin_memory() if device is None else t.pin_memory(device)
     if pinned is not t:
-        _ds.tag(pinned, "pinned_staging", "DataLoader batch")
+        _hooks.tag(pinned, "pinned_staging", "DataLoader batch")
     return pinned
 
 
