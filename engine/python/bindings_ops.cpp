@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include "bindings_common.h"
+#include "copy_origin.h"
 #include "core/errors.h"
 #include "tensor/blas_gemm.h"
 #include "tensor/elementwise_kernels.h"
@@ -336,7 +337,7 @@ Outcome binary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObje
   if (spec.inplace) {
     out_data = host_writable(r, TensorPtr(TensorPtr{}, self));
   } else {
-    out = ds::empty(r, sizes, out_dtype, first->device());
+    out = ds::empty(r, sizes, out_dtype, first->device(), false, false, current_storage_role());
     out_data = host_writable(r, out);
   }
   binary_kernel(spec.binary_kind, compute, sizes, out_data, kernel_input(ops[0], sizes, data[0]),
@@ -366,7 +367,8 @@ Outcome unary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObjec
     result = Py_NewRef(args[0]);
     return Outcome::Done;
   }
-  TensorPtr out = ds::empty(r, x.tensor->sizes(), x.tensor->dtype(), x.tensor->device());
+  TensorPtr out =
+      ds::empty(r, x.tensor->sizes(), x.tensor->dtype(), x.tensor->device(), false, false, current_storage_role());
   unary_kernel(spec.unary_kind, x.tensor->dtype(), x.tensor->numel(), host_writable(r, out), in);
   result = wrap_tensor(std::move(out));
   return result ? Outcome::Done : Outcome::Error;
@@ -412,7 +414,7 @@ Outcome matmul(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObj
   gb.data = host_readable(r, TensorPtr(TensorPtr{}, ops[1].tensor));
   if (!ga.data || !gb.data) return Outcome::Fallback;
   const int64_t m = a.sizes()[0], k = a.sizes()[1], n = b.sizes()[1];
-  TensorPtr out = ds::empty(r, {m, n}, dt, a.device());
+  TensorPtr out = ds::empty(r, {m, n}, dt, a.device(), false, false, current_storage_role());
   if (!gemm(dt, m, n, k, ga, gb, host_writable(r, out))) return Outcome::Fallback;
   result = wrap_tensor(std::move(out));
   return result ? Outcome::Done : Outcome::Error;

@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings_common.h"
+#include "copy_origin.h"
 #include "core/errors.h"
 #include "trace/atomic_file.h"
 #include "trace/export_chrome_trace.h"
@@ -90,8 +91,6 @@ void bind_runtime(py::module_& m) {
   m.def("now_ns", [] { return rt().backend().now_ns(); });
 
   // Engine hooks (torch._devicescope_hooks): names and roles for the views, never behaviour.
-  m.def("set_owner_hint", [](const std::string& owner) { rt().set_owner_hint(owner); });
-  m.def("owner_hint", [] { return rt().owner_hint(); });
   m.def("note_module_move", [](bool begin, const std::string& module, const std::string& target) {
     rt().note_module_move(begin, module, target);
   });
@@ -101,11 +100,15 @@ void bind_runtime(py::module_& m) {
     impl->storage()->set_role(r);
     if (!owner.empty()) impl->storage()->set_owner(owner);
   });
-  // Returns the previous role's name, so a caller can restore it (nested forward calls).
-  m.def("set_new_storage_role", [](const std::string& role) {
-    const std::string previous = role_name(rt().new_storage_role());
-    rt().set_new_storage_role(role_from_name(role));
-    return previous;
+  // The owner of copies and the role of new storages are the caller's context, passed with each call
+  // (copy_origin.h); the hooks keep them in these two ContextVars, the role as int(ds::Role).
+  m.def("register_copy_origin", [](py::handle owner_var, py::handle role_var) {
+    register_copy_origin(owner_var, role_var);
+  });
+  m.def("role_code", [](const std::string& role) { return int(role_from_name(role)); });
+  m.def("copy_origin", [] {  // (owner, role name) as the engine sees them from this thread (tests)
+    const CopyOrigin o = current_copy_origin();
+    return py::make_tuple(o.owner, role_name(o.role));
   });
 
   m.def("live_storage_count", [] { return rt().live_storage_count(); });

@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "tensor/tensor_ops.h"
 #include "to_arguments.h"
+#include "copy_origin.h"
 
 namespace ds::python {
 namespace {
@@ -187,17 +188,19 @@ void bind_tensor(py::module_& m) {
   m.def("empty", [](py::handle sizes, int dtype, py::handle device, bool pin_memory, bool virtual_bytes) {
     Device d(DeviceType::CPU);
     if (!device.is_none() && !device_from_py(device, d)) raise(ErrorKind::TypeError, "expected a device");
-    return ds::empty(rt(), shape_from_py(sizes), DType(dtype), d, pin_memory, virtual_bytes);
+    return ds::empty(rt(), shape_from_py(sizes), DType(dtype), d, pin_memory, virtual_bytes, current_storage_role());
   });
   m.def("zeros", [](py::handle sizes, int dtype, py::handle device) {
     Device d(DeviceType::CPU);
     if (!device.is_none() && !device_from_py(device, d)) raise(ErrorKind::TypeError, "expected a device");
-    return ds::zeros(rt(), shape_from_py(sizes), DType(dtype), d);
+    return ds::zeros(rt(), shape_from_py(sizes), DType(dtype), d, current_storage_role());
   });
 
   // Tensor.to(*args, **kwargs): the new TensorImpl, or None when `to` returns self.
   m.def("to", [](const TensorPtr& self, py::tuple args, py::dict kwargs) -> py::object {
-    TensorPtr out = ds::to(rt(), self, parse_to_arguments(args, kwargs).options);
+    ToOptions o = parse_to_arguments(args, kwargs).options;
+    o.origin = current_copy_origin();
+    TensorPtr out = ds::to(rt(), self, o);
     if (out == self) return py::none();
     return py::cast(std::move(out));
   });
@@ -228,6 +231,7 @@ void bind_tensor(py::module_& m) {
     }
     o.non_blocking = non_blocking;
     o.copy = copy;
+    o.origin = current_copy_origin();
     TensorPtr out = ds::to(rt(), self, o);
     if (out == self) return py::none();
     return py::cast(std::move(out));
@@ -241,29 +245,29 @@ void bind_tensor(py::module_& m) {
       check(d.is_cuda(), "Invalid device, must be cuda device");
       if (d.has_index()) index = d.index();
     }
-    TensorPtr out = ds::cuda(rt(), self, index, non_blocking);
+    TensorPtr out = ds::cuda(rt(), self, index, non_blocking, current_copy_origin());
     if (out == self) return py::none();
     return py::cast(std::move(out));
   });
   m.def("cpu", [](const TensorPtr& self) -> py::object {
-    TensorPtr out = ds::cpu(rt(), self);
+    TensorPtr out = ds::cpu(rt(), self, current_copy_origin());
     if (out == self) return py::none();
     return py::cast(std::move(out));
   });
   m.def("pin_memory", [](const TensorPtr& self) -> py::object {
-    TensorPtr out = ds::pin_memory(rt(), self);
+    TensorPtr out = ds::pin_memory(rt(), self, current_copy_origin());
     if (out == self) return py::none();
     return py::cast(std::move(out));
   });
   m.def("copy_", [](const TensorPtr& dst, const TensorPtr& src, bool non_blocking) {
-    ds::copy_(rt(), dst, src, non_blocking);
+    ds::copy_(rt(), dst, src, non_blocking, current_copy_origin());
   });
   m.def("contiguous", [](const TensorPtr& self) -> py::object {
-    TensorPtr out = ds::contiguous(rt(), self);
+    TensorPtr out = ds::contiguous(rt(), self, current_copy_origin());
     if (out == self) return py::none();
     return py::cast(std::move(out));
   });
-  m.def("clone", [](const TensorPtr& self) { return ds::clone(rt(), self); });
+  m.def("clone", [](const TensorPtr& self) { return ds::clone(rt(), self, current_copy_origin()); });
   m.def("as_strided", [](const TensorPtr& self, py::handle sizes, py::handle strides, int64_t offset) {
     const Shape sz = shape_from_py(sizes), st = shape_from_py(strides);
     check_view_bounds(*self, sz, st, offset);

@@ -97,13 +97,13 @@ Device Runtime::resolve(const Device& device) const {
   return device;
 }
 
-StoragePtr Runtime::allocate(Place place, size_t nbytes, bool virtual_bytes) {
+StoragePtr Runtime::allocate(Place place, size_t nbytes, bool virtual_bytes, Role role) {
   StoragePtr s(new Storage());
   s->runtime_ = shared_from_this();
   s->place_ = place;
   s->nbytes_ = nbytes;
   s->virtual_ = virtual_bytes;
-  s->role_ = new_storage_role_;
+  s->role_ = role;
   switch (place.kind) {
     case MemoryKind::Device: {
       CachingDeviceAllocator& a = device_allocator(place.device);
@@ -257,7 +257,8 @@ void Runtime::record_alloc_event(EventKind kind, const Storage& s) {
   log_.append(std::move(e));
 }
 
-uint64_t Runtime::host_copy(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes) {
+uint64_t Runtime::host_copy(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes,
+                           const CopyOrigin& origin) {
   const bool virtual_bytes = dst.is_virtual() || src.is_virtual();
   const double t0 = wall_ns();
   if (!virtual_bytes && bytes > 0)
@@ -276,13 +277,13 @@ uint64_t Runtime::host_copy(Storage& dst, size_t dst_offset, const Storage& src,
   r.complete = true;
   r.src_storage = src.id();
   r.dst_storage = dst.id();
-  r.owner = owner_hint_.empty() ? src.owner() : owner_hint_;
+  r.owner = origin.owner.empty() ? src.owner() : origin.owner;
   return log_.add_transfer(std::move(r));
 }
 
 uint64_t Runtime::copy_bytes(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes,
-                             bool non_blocking, int stream_device) {
-  if (dst.place().is_host() && src.place().is_host()) return host_copy(dst, dst_offset, src, src_offset, bytes);
+                             bool non_blocking, int stream_device, const CopyOrigin& origin) {
+  if (dst.place().is_host() && src.place().is_host()) return host_copy(dst, dst_offset, src, src_offset, bytes, origin);
 
   // The stream that orders the copy: the device side's current stream (the destination's for D2D).
   if (stream_device < 0) stream_device = dst.place().kind == MemoryKind::Device ? dst.place().device : src.place().device;
@@ -328,7 +329,7 @@ uint64_t Runtime::copy_bytes(Storage& dst, size_t dst_offset, const Storage& src
   r.complete = t.complete;
   r.src_storage = src.id();
   r.dst_storage = dst.id();
-  r.owner = owner_hint_.empty() ? src.owner() : owner_hint_;
+  r.owner = origin.owner.empty() ? src.owner() : origin.owner;
   r.backend_ticket = t.ticket;
   const uint64_t id = log_.add_transfer(std::move(r));
   poll();

@@ -13,6 +13,7 @@
 #include "alloc/caching_host_allocator.h"
 #include "backend/backend.h"
 #include "core/device.h"
+#include "runtime/copy_origin.h"
 #include "tensor/storage.h"
 #include "trace/event_log.h"
 #include "trace/snapshot.h"
@@ -50,15 +51,16 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   void check_cuda_device(int index) const;
 
   // Storages. Pageable and pinned places are host memory; Device places come from the caching allocator.
-  StoragePtr allocate(Place place, size_t nbytes, bool virtual_bytes = false);
+  StoragePtr allocate(Place place, size_t nbytes, bool virtual_bytes = false, Role role = Role::Tensor);
   // Pageable host memory owned by someone else (torch.from_numpy shares the array's buffer): accounted and
   // logged like an allocation; `release` runs instead of free() when the last view dies.
   StoragePtr adopt_host_memory(void* data, size_t nbytes, std::function<void()> release);
 
   // The single copy path: moves raw bytes between two storages, records the transfer (route, stream,
-  // timing, owner) and returns its id (0 when nothing is recorded: a copy inside one place).
+  // timing, owner: origin.owner, else the source's) and returns its id (0 when nothing is recorded: a copy
+  // inside one place).
   uint64_t copy_bytes(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes,
-                      bool non_blocking, int stream_device = -1);
+                      bool non_blocking, int stream_device = -1, const CopyOrigin& origin = {});
 
   // The stream copies are issued on (torch.cuda.stream(s) context); default stream 0.
   StreamId current_stream(int device) const;
@@ -69,14 +71,7 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   void synchronize_device(int device);
   void poll();  // fold finished async copies into the event log
 
-  // Who a copy belongs to, for transfer records ("model.linear.weight"); set around module moves.
-  void set_owner_hint(std::string owner) { owner_hint_ = std::move(owner); }
-  const std::string& owner_hint() const { return owner_hint_; }
   void note_module_move(bool begin, const std::string& module_name, const std::string& target);
-  // The role storages get when they are made (Role::Activation while a module's forward runs, so
-  // its outputs and the intermediates autograd saves are coloured as activations). Tags override it.
-  void set_new_storage_role(Role role) { new_storage_role_ = role; }
-  Role new_storage_role() const { return new_storage_role_; }
   void note(const std::string& text);
 
   // Views: a read-only picture of places, storages, segments and transfers. Names and the module tree
@@ -95,7 +90,8 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   // Note [Host memory budget]: a host-memory shortfall may be another allocator's cache; empties every
   // cache that holds host memory (simulated devices', pinned). True when that gave any back.
   bool release_host_backed_caches();
-  uint64_t host_copy(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes);
+  uint64_t host_copy(Storage& dst, size_t dst_offset, const Storage& src, size_t src_offset, size_t bytes,
+                     const CopyOrigin& origin);
 
   std::unique_ptr<Backend> backend_;
   std::string backend_note_;
@@ -104,8 +100,6 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   EventLog log_;
   int current_device_ = 0;
   std::vector<StreamId> current_streams_;
-  std::string owner_hint_;
-  Role new_storage_role_ = Role::Tensor;
   uint64_t next_storage_id_ = 1;
   uint64_t pageable_bytes_ = 0;
   // Pageable storages and, with the simulated backend, its device and pinned memory (Note [Host memory budget]).

@@ -111,8 +111,8 @@ size_t storage_nbytes(const Shape& sizes, const Shape& strides, DType dtype) {
 }
 
 TensorPtr empty_strided_on(Runtime& rt, const Shape& sizes, const Shape& strides, DType dtype, Place place,
-                           bool virtual_bytes) {
-  StoragePtr storage = rt.allocate(place, storage_nbytes(sizes, strides, dtype), virtual_bytes);
+                           bool virtual_bytes, Role role) {
+  StoragePtr storage = rt.allocate(place, storage_nbytes(sizes, strides, dtype), virtual_bytes, role);
   storage->set_view_info(dtype_name(dtype), sizes);
   return std::make_shared<TensorImpl>(std::move(storage), sizes, strides, 0, dtype);
 }
@@ -145,40 +145,41 @@ Shape broadcast_src_strides(const TensorImpl& src, const Shape& sizes) {
 
 // Host-addressable view of `t`: itself when its memory is readable on the host, else (real GPU memory)
 // its storage's bytes copied to pageable memory - a recorded transfer - viewed with the same layout.
-TensorPtr host_view_of(Runtime& rt, const TensorPtr& t) {
+TensorPtr host_view_of(Runtime& rt, const TensorPtr& t, const CopyOrigin& origin) {
   if (host_readable(rt, t)) return t;
-  StoragePtr mirror = rt.allocate(Place::pageable(), t->storage()->nbytes());
-  rt.copy_bytes(*mirror, 0, *t->storage(), 0, t->storage()->nbytes(), false);
+  StoragePtr mirror = rt.allocate(Place::pageable(), t->storage()->nbytes(), false, origin.role);
+  rt.copy_bytes(*mirror, 0, *t->storage(), 0, t->storage()->nbytes(), false, -1, origin);
   return std::make_shared<TensorImpl>(std::move(mirror), t->sizes(), t->strides(), t->offset(), t->dtype());
 }
 
 // dst and src in one place: convert on host addresses. Real GPU memory is converted through a host
 // mirror of the destination's storage that is written back whole (DeviceScope computes on the host).
-void copy_within_place(Runtime& rt, const TensorPtr& dst, const TensorPtr& src) {
-  const TensorPtr readable = host_view_of(rt, src);
+void copy_within_place(Runtime& rt, const TensorPtr& dst, const TensorPtr& src, const CopyOrigin& origin) {
+  const TensorPtr readable = host_view_of(rt, src, origin);
   const Shape src_strides = broadcast_src_strides(*readable, dst->sizes());
   if (void* d = host_writable(rt, dst)) {
     convert_strided(d, dst->dtype(), dst->sizes(), dst->strides(), host_readable(rt, readable), readable->dtype(),
                     src_strides);
     return;
   }
-  const TensorPtr mirror = host_view_of(rt, dst);
+  const TensorPtr mirror = host_view_of(rt, dst, origin);
   convert_strided(mirror->data_ptr(), dst->dtype(), dst->sizes(), dst->strides(), host_readable(rt, readable),
                   readable->dtype(), src_strides);
-  rt.copy_bytes(*dst->storage(), 0, *mirror->storage(), 0, dst->storage()->nbytes(), false);
+  rt.copy_bytes(*dst->storage(), 0, *mirror->storage(), 0, dst->storage()->nbytes(), false, -1, origin);
 }
 
 }  // namespace
 
-TensorPtr empty(Runtime& rt, const Shape& sizes, DType dtype, Device device, bool pin_memory, bool virtual_bytes) {
+TensorPtr empty(Runtime& rt, const Shape& sizes, DType dtype, Device device, bool pin_memory, bool virtual_bytes,
+                Role role) {
   for (int64_t s : sizes)
     check_lazy(s >= 0, [&] { return "Trying to create tensor with negative dimension " + std::to_string(s) + ": " + shape_text(sizes); });
   const Place place = place_for(rt, rt.resolve(device), pin_memory);
-  return empty_strided_on(rt, sizes, contiguous_strides(sizes), dtype, place, virtual_bytes);
+  return empty_strided_on(rt, sizes, contiguous_strides(sizes), dtype, place, virtual_bytes, role);
 }
 
-TensorPtr zeros(Runtime& rt, const Shape& sizes, DType dtype, Device device) {
-  TensorPtr t = empty(rt, sizes, dtype, device);
+TensorPtr zeros(Runtime& rt, const Shape& sizes, DType dtype, Device device, Role role) {
+  TensorPtr t = empty(rt, sizes, dtype, device, false, false, role);
   if (t->is_virtual() || t->nbytes() == 0) return t;
   const Place p = t->storage()->place();
   if (p.kind == MemoryKind::Device) rt.backend().memset(p.device, t->data_ptr(), 0, t->nbytes());
@@ -195,7 +196,8 @@ TensorPtr to(Runtime& rt, const TensorPtr& self, const ToOptions& o) {
   // _to_copy: a non_blocking device->host copy lands in pinned memory so it can really be async.
   const bool pin_out = o.non_blocking && self->device().is_cuda() && target.is_cpu();
   const Place place = place_for(rt, target, pin_out);
-  TensorPtr out = empty_strided_on(rt, self->sizes(), preserved_strides(*self), dtype, place, self->is_virtual());
+  TensorPtr out = empty_strided_on(rt, self->sizes(), preserved_strides(*self), dtype, place, self->is_virtual(),
+                                   o.origin.role);
   out->storage()->set_moved_from(self->storage()->id());
   // A moved parameter/buffer/gradient keeps its role; a copy of a pinned staging buffer is just a tensor;
   // the pinned landing buffer of a plain tensor's non_blocking D2H is pinned staging.
@@ -204,37 +206,40 @@ TensorPtr to(Runtime& rt, const TensorPtr& self, const ToOptions& o) {
   if (pin_out && (role == Role::Tensor || role == Role::Activation)) role = Role::PinnedStaging;
   out->storage()->set_role(role);
   out->storage()->set_owner(self->storage()->owner());
-  copy_(rt, out, self, o.non_blocking);
+  copy_(rt, out, self, o.non_blocking, o.origin);
   return out;
 }
 
-TensorPtr cuda(Runtime& rt, const TensorPtr& self, std::optional<int> device, bool non_blocking) {
+TensorPtr cuda(Runtime& rt, const TensorPtr& self, std::optional<int> device, bool non_blocking,
+               const CopyOrigin& origin) {
   ToOptions o;
   o.device = device ? Device(DeviceType::CUDA, *device) : Device(DeviceType::CUDA);
   o.non_blocking = non_blocking;
+  o.origin = origin;
   return to(rt, self, o);
 }
 
-TensorPtr cpu(Runtime& rt, const TensorPtr& self) {
+TensorPtr cpu(Runtime& rt, const TensorPtr& self, const CopyOrigin& origin) {
   ToOptions o;
   o.device = Device(DeviceType::CPU);
+  o.origin = origin;
   return to(rt, self, o);
 }
 
-TensorPtr pin_memory(Runtime& rt, const TensorPtr& self) {
+TensorPtr pin_memory(Runtime& rt, const TensorPtr& self, const CopyOrigin& origin) {
   check_lazy(self->device().is_cpu(), [&] {
     return "cannot pin '" + std::string("torch.cuda.") + legacy_type_name(self->dtype()) + "' only dense CPU tensors can be pinned";
   });
   if (self->is_pinned()) return self;
   TensorPtr out = empty_strided_on(rt, self->sizes(), preserved_strides(*self), self->dtype(), Place::pinned(),
-                                   self->is_virtual());
+                                   self->is_virtual(), origin.role);
   out->storage()->set_role(Role::PinnedStaging);
   out->storage()->set_moved_from(self->storage()->id());
-  copy_(rt, out, self, false);
+  copy_(rt, out, self, false, origin);
   return out;
 }
 
-void copy_(Runtime& rt, const TensorPtr& dst, const TensorPtr& src, bool non_blocking) {
+void copy_(Runtime& rt, const TensorPtr& dst, const TensorPtr& src, bool non_blocking, const CopyOrigin& origin) {
   check(!(src->is_virtual() && !dst->is_virtual()), kVirtualRead);
   dst->bump_version();
   if (dst->numel() == 0) return;
@@ -243,16 +248,16 @@ void copy_(Runtime& rt, const TensorPtr& dst, const TensorPtr& src, bool non_blo
   // Fast path: identical dense layouts move as one byte range (the only path that may stay async).
   if (same_dense_layout(*dst, *src)) {
     rt.copy_bytes(*dst->storage(), dense_byte_offset(*dst), *src->storage(), dense_byte_offset(*src),
-                  dense_byte_span(*dst), non_blocking);
+                  dense_byte_span(*dst), non_blocking, -1, origin);
     return;
   }
   if (dst->is_virtual()) {  // virtual: account the transfer, no values
-    rt.copy_bytes(*dst->storage(), 0, *src->storage(), 0, dst->nbytes(), non_blocking);
+    rt.copy_bytes(*dst->storage(), 0, *src->storage(), 0, dst->nbytes(), non_blocking, -1, origin);
     return;
   }
   const bool same_place = dp.is_host() == sp.is_host() && (dp.is_host() || dp.device == sp.device);
   if (same_place) {
-    copy_within_place(rt, dst, src);
+    copy_within_place(rt, dst, src, origin);
     return;
   }
   // Across places: like PyTorch, make the source contiguous in the destination dtype on its own side
@@ -260,35 +265,38 @@ void copy_(Runtime& rt, const TensorPtr& dst, const TensorPtr& src, bool non_blo
   // side. Temporaries force a blocking copy so no queued copy outlives the buffers it reads.
   TensorPtr staged_src = src;
   if (!(src->dtype() == dst->dtype() && src->sizes() == dst->sizes() && src->is_contiguous())) {
-    const TensorPtr readable = host_view_of(rt, src);
+    const TensorPtr readable = host_view_of(rt, src, origin);
     const Place stage_place = readable == src ? sp : Place::pageable();
-    staged_src = empty_strided_on(rt, dst->sizes(), contiguous_strides(dst->sizes()), dst->dtype(), stage_place, false);
+    staged_src = empty_strided_on(rt, dst->sizes(), contiguous_strides(dst->sizes()), dst->dtype(), stage_place, false,
+                                  origin.role);
     convert_strided(host_writable(rt, staged_src), dst->dtype(), dst->sizes(), staged_src->strides(),
                     host_readable(rt, readable), src->dtype(), broadcast_src_strides(*readable, dst->sizes()));
     non_blocking = false;
   }
   if (dst->is_contiguous()) {
     rt.copy_bytes(*dst->storage(), dense_byte_offset(*dst), *staged_src->storage(), dense_byte_offset(*staged_src),
-                  dst->nbytes(), non_blocking);
+                  dst->nbytes(), non_blocking, -1, origin);
     return;
   }
-  TensorPtr landing = empty_strided_on(rt, dst->sizes(), contiguous_strides(dst->sizes()), dst->dtype(), dp, false);
-  rt.copy_bytes(*landing->storage(), 0, *staged_src->storage(), dense_byte_offset(*staged_src), dst->nbytes(), false);
-  copy_within_place(rt, dst, landing);
+  TensorPtr landing =
+      empty_strided_on(rt, dst->sizes(), contiguous_strides(dst->sizes()), dst->dtype(), dp, false, origin.role);
+  rt.copy_bytes(*landing->storage(), 0, *staged_src->storage(), dense_byte_offset(*staged_src), dst->nbytes(), false,
+                -1, origin);
+  copy_within_place(rt, dst, landing, origin);
 }
 
-TensorPtr contiguous(Runtime& rt, const TensorPtr& self) {
+TensorPtr contiguous(Runtime& rt, const TensorPtr& self, const CopyOrigin& origin) {
   if (self->is_contiguous()) return self;
   TensorPtr out = empty_strided_on(rt, self->sizes(), contiguous_strides(self->sizes()), self->dtype(),
-                                   self->storage()->place(), self->is_virtual());
-  copy_(rt, out, self, false);
+                                   self->storage()->place(), self->is_virtual(), origin.role);
+  copy_(rt, out, self, false, origin);
   return out;
 }
 
-TensorPtr clone(Runtime& rt, const TensorPtr& self) {
+TensorPtr clone(Runtime& rt, const TensorPtr& self, const CopyOrigin& origin) {
   TensorPtr out = empty_strided_on(rt, self->sizes(), preserved_strides(*self), self->dtype(),
-                                   self->storage()->place(), self->is_virtual());
-  copy_(rt, out, self, false);
+                                   self->storage()->place(), self->is_virtual(), origin.role);
+  copy_(rt, out, self, false, origin);
   return out;
 }
 

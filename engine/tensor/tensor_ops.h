@@ -7,6 +7,7 @@
 
 #include "core/device.h"
 #include "core/dtype.h"
+#include "runtime/copy_origin.h"
 #include "tensor/tensor.h"
 
 namespace ds {
@@ -22,26 +23,33 @@ struct ToOptions {
   std::optional<DType> dtype;
   bool non_blocking = false;
   bool copy = false;
+  CopyOrigin origin;  // who the copy is for (transfer owner) and the role of what it allocates
 };
 
 // torch.empty(sizes, dtype, device, pin_memory); virtual_bytes: placed and accounted, never materialised.
+// `role`: what the new storage is (Role::Activation for what a forward makes).
 TensorPtr empty(Runtime& rt, const Shape& sizes, DType dtype, Device device, bool pin_memory = false,
-                bool virtual_bytes = false);
+                bool virtual_bytes = false, Role role = Role::Tensor);
 // A fresh tensor filled with zeros (cudaMemset / memset).
-TensorPtr zeros(Runtime& rt, const Shape& sizes, DType dtype, Device device);
+TensorPtr zeros(Runtime& rt, const Shape& sizes, DType dtype, Device device, Role role = Role::Tensor);
 
 // Tensor.to(...): returns `self` (the same pointer) when device (after resolving `cuda`), dtype and
 // copy=false leave nothing to do; otherwise a new contiguous tensor on the target, `self` untouched.
 // A device->host non_blocking copy lands in pinned memory and is not synchronised (Note [D2H hazard]).
 TensorPtr to(Runtime& rt, const TensorPtr& self, const ToOptions& options);
-TensorPtr cuda(Runtime& rt, const TensorPtr& self, std::optional<int> device = std::nullopt, bool non_blocking = false);
-TensorPtr cpu(Runtime& rt, const TensorPtr& self);
+// The copies below are recorded with `origin` (see CopyOrigin).
+TensorPtr cuda(Runtime& rt, const TensorPtr& self, std::optional<int> device = std::nullopt, bool non_blocking = false,
+               const CopyOrigin& origin = {});
+TensorPtr cpu(Runtime& rt, const TensorPtr& self, const CopyOrigin& origin = {});
 // Returns self when already pinned; else a new CPU tensor in page-locked memory. Never touches a GPU.
-TensorPtr pin_memory(Runtime& rt, const TensorPtr& self);
+TensorPtr pin_memory(Runtime& rt, const TensorPtr& self, const CopyOrigin& origin = {});
 // dst.copy_(src): in place, across devices and dtypes (dst may be a view). Bumps dst's version.
-void copy_(Runtime& rt, const TensorPtr& dst, const TensorPtr& src, bool non_blocking = false);
-TensorPtr contiguous(Runtime& rt, const TensorPtr& self);  // self when already contiguous
-TensorPtr clone(Runtime& rt, const TensorPtr& self);       // same device and dtype, new storage
+void copy_(Runtime& rt, const TensorPtr& dst, const TensorPtr& src, bool non_blocking = false,
+           const CopyOrigin& origin = {});
+// Self when already contiguous.
+TensorPtr contiguous(Runtime& rt, const TensorPtr& self, const CopyOrigin& origin = {});
+// Same device and dtype, new storage.
+TensorPtr clone(Runtime& rt, const TensorPtr& self, const CopyOrigin& origin = {});
 
 // Views: share storage and version counter.
 TensorPtr as_strided(const TensorPtr& self, const Shape& sizes, const Shape& strides, int64_t offset);

@@ -1,5 +1,6 @@
 # DeviceScope's hooks for torch.nn / optim / utils.data: names and roles of storages and module moves, for
 # the views. They annotate storages and the event log; they never change behaviour.
+import contextvars
 import os
 import sys
 
@@ -8,10 +9,18 @@ import _devicescope_C as _E
 ROLES = ("tensor", "parameter", "buffer", "gradient", "plain_attribute", "optimizer_state", "activation",
          "pinned_staging")
 
+# Who the copies issued now are for, and the role of the storages made now (int(ds::Role)). Context
+# variables, so each thread (and asyncio task) has its own: a daemon thread's copies during the main thread's
+# `model.to("cuda")` are not the model's. The engine reads them at each allocation and copy (copy_origin.h).
+_owner = contextvars.ContextVar("devicescope_copy_owner", default="")
+_role = contextvars.ContextVar("devicescope_new_storage_role", default=_E.role_code("tensor"))
+_role_name = contextvars.ContextVar("devicescope_new_storage_role_name", default="tensor")
+_E.register_copy_origin(_owner, _role)
+
 
 def set_owner_hint(qualified_name):
-    """Names the owner of the copies issued until the next call ("" clears it), e.g. "model.fc.weight"."""
-    _E.set_owner_hint(qualified_name or "")
+    """Names the owner of this thread's copies until the next call ("" clears it), e.g. "model.fc.weight"."""
+    _owner.set(qualified_name or "")
 
 
 def note_module_move(begin, module_name, target):
@@ -27,8 +36,12 @@ def tag(tensor, role, owner):
 
 
 def set_new_storage_role(role):
-    """Role of storages made from now on (see ROLES); returns the previous one, to restore it."""
-    return _E.set_new_storage_role(role)
+    """Role of the storages this thread makes from now on (see ROLES); returns the previous one, to restore it."""
+    code = _E.role_code(role)  # raises for an unknown role before anything changes
+    previous = _role_name.get()
+    _role.set(code)
+    _role_name.set(role)
+    return previous
 
 
 def note(text):

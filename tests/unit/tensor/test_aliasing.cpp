@@ -132,12 +132,12 @@ TEST(Snapshot, HoldersComeFromThePythonPathsWhenGiven) {
   EXPECT_TRUE(s.storages[1].holders.empty());
 }
 
-TEST(Roles, NewStoragesTakeTheRuntimesRoleAndTheNonBlockingD2HLandingIsStaging) {
+TEST(Roles, NewStoragesTakeTheRolePassedAndTheNonBlockingD2HLandingIsStaging) {
   auto rt = sim_runtime();
-  rt->set_new_storage_role(Role::Activation);  // what Module.__call__ sets while a forward runs
-  TensorPtr act = cpu_floats(*rt, {1, 2});
-  rt->set_new_storage_role(Role::Tensor);
+  // What the bindings pass while a module's forward runs.
+  TensorPtr act = empty(*rt, {2}, DType::Float32, Device(DeviceType::CPU), false, false, Role::Activation);
   EXPECT_EQ(act->storage()->role(), Role::Activation);
+  EXPECT_EQ(cpu_floats(*rt, {1})->storage()->role(), Role::Tensor);  // nothing stays behind in the runtime
   TensorPtr on_gpu = cuda(*rt, act);
   EXPECT_EQ(on_gpu->storage()->role(), Role::Activation);  // a moved tensor keeps its role
   ToOptions o;

@@ -58,17 +58,19 @@ TEST(NonBlocking, PinnedHostToDeviceIsAsync) {
   EXPECT_EQ(read_floats(*rt, g), (std::vector<float>{5, 6}));  // reading device memory orders after the copy
 }
 
-TEST(Transfers, RecordOwnerHintAndStorages) {
+TEST(Transfers, RecordTheOwnerPassedWithTheCopyAndStorages) {
   auto rt = sim_runtime();
   TensorPtr t = cpu_floats(*rt, {1});
-  rt->set_owner_hint("model.linear.weight");
-  TensorPtr g = cuda(*rt, t);
-  rt->set_owner_hint("");
+  t->storage()->set_owner("x");
+  TensorPtr g = cuda(*rt, t, std::nullopt, false, CopyOrigin{"model.linear.weight", Role::Tensor});
   const TransferRecord& r = rt->log().transfers().back();
   EXPECT_EQ(r.owner, "model.linear.weight");
   EXPECT_EQ(r.src_storage, t->storage()->id());
   EXPECT_EQ(r.dst_storage, g->storage()->id());
   EXPECT_EQ(g->storage()->moved_from(), t->storage()->id());
+  // Nothing stays behind in the runtime: the next copy without an origin is named by its source.
+  cuda(*rt, t);
+  EXPECT_EQ(rt->log().transfers().back().owner, "x");
 }
 
 TEST(Transfers, PeerCopyBetweenDevices) {

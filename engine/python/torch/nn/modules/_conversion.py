@@ -1,19 +1,20 @@
 # Module._apply's parameter conversion and the per-conversion state (qualified names for the engine,
 # settings looked up once). Kept apart from module.py so the Module class reads like PyTorch's.
+import threading
+
 import torch
 from ... import _devicescope_hooks as _hooks
 from ..parameter import Parameter
 
 
-class _ConversionState:
+class _ConversionState(threading.local):
     """Where a conversion (to/cuda/cpu/...) is: the qualified prefix of the module being applied, and
     settings looked up once per conversion instead of once per module.
 
     PyTorch's _apply recursion does not carry names; DeviceScope needs "model.encoder.0.weight"
     for each new storage, so the prefix travels here instead of through _apply's signature
-    (subclasses that override _apply(fn) keep working).
+    (subclasses that override _apply(fn) keep working). Per thread: another thread's conversion is its own.
     """
-    __slots__ = ("depth", "prefix", "hint", "compat", "overwrite", "no_grad")
 
     def __init__(self):
         self.depth = 0
