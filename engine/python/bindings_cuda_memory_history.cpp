@@ -488,6 +488,10 @@ class SnapshotBuilder {
     d[s_size_] = t.size;
     d[s_stream_] = t.stream;
     d[s_time_us_] = t.time_us;
+    // Later 2.x (the files 2.11 writes): the torch.compile context ("N/A" outside one) and the user's
+    // _set_memory_metadata text; neither exists here, so their defaults.
+    d[s_compile_context_] = s_not_available_;
+    d[s_user_metadata_] = s_empty_;
     const OwnerInfo* owner = trace_owner(device, t);
     if (t.stack || owner) d[s_frames_] = frames_list(owner, t.stack);
     return d;
@@ -526,7 +530,8 @@ class SnapshotBuilder {
       s_is_expandable_{"is_expandable"}, s_frames_{"frames"}, s_blocks_{"blocks"}, s_size_{"size"},
       s_state_{"state"}, s_active_allocated_{"active_allocated"}, s_inactive_{"inactive"}, s_action_{"action"},
       s_addr_{"addr"}, s_device_free_{"device_free"}, s_time_us_{"time_us"}, s_filename_{"filename"},
-      s_line_{"line"}, s_name_{"name"};
+      s_line_{"line"}, s_name_{"name"}, s_compile_context_{"compile_context"}, s_user_metadata_{"user_metadata"},
+      s_not_available_{"N/A"}, s_empty_{""};
 };
 
 }  // namespace

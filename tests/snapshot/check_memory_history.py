@@ -3,6 +3,8 @@
 and back through `devicescope inspect`.
 
     check_memory_history.py DEVICESCOPE WORK_DIR
+    check_memory_history.py --structure FILE.pickle   only (c), on any snapshot (e.g. one real PyTorch wrote
+                                                      on a GPU machine): every key or type that differs
 
 Runs history_model.py under `devicescope run` (with and without _record_memory_history), then checks
   (a) `devicescope inspect --json` of the dump: devices, segments, live blocks and the named owners
@@ -31,7 +33,8 @@ SEGMENT_TYPES = {"device": int, "address": int, "total_size": int, "allocated_si
                  "is_expandable": bool, "frames": list, "blocks": list}
 BLOCK_TYPES = {"address": int, "size": int, "requested_size": int, "state": str, "frames": list}
 FRAME_TYPES = {"filename": str, "line": int, "name": str}
-ENTRY_TYPES = {"action": str, "size": int, "stream": int, "time_us": int}  # + addr | device_free, frames
+ENTRY_TYPES = {"action": str, "size": int, "stream": int, "time_us": int,  # + addr | device_free, frames
+               "compile_context": str, "user_metadata": str}
 ACTIONS = {"alloc", "free_requested", "free_completed", "segment_alloc", "segment_free", "oom", "snapshot"}
 SETTINGS_KEYS = {"PYTORCH_CUDA_ALLOC_CONF", "max_split_size", "garbage_collection_threshold", "expandable_segments",
                  "pinned_num_register_threads", "release_lock_on_cudamalloc", "pinned_use_cuda_host_register",
@@ -65,10 +68,16 @@ def run_model(ds, here, work, tag, extra):
 
 
 def check_types(d, types, where):
-    check(isinstance(d, dict), f"{where}: a dict")
+    """True when d has every key with its type (the caller's further checks need them)."""
+    if not check(isinstance(d, dict), f"{where}: a dict"):
+        return False
+    ok = True
     for key, t in types.items():
         if check(key in d, f"{where}: key {key}"):
-            check(type(d[key]) is t, f"{where}: {key} is {type(d[key]).__name__}, want {t.__name__}")
+            ok &= check(type(d[key]) is t, f"{where}: {key} is {type(d[key]).__name__}, want {t.__name__}")
+        else:
+            ok = False
+    return ok
 
 
 def check_frames(frames, where):
@@ -81,15 +90,17 @@ def check_structure(snap, figures, tag):
     """(c): every key and value type; blocks tile segments; the trace replays to the live blocks."""
     devices = len(figures["allocated"])
     check(type(snap) is dict and set(snap) == SNAPSHOT_KEYS, f"{tag}: top-level keys {sorted(snap)}")
-    check(set(snap["allocator_settings"]) == SETTINGS_KEYS, f"{tag}: allocator_settings {sorted(snap['allocator_settings'])}")
-    check(snap["external_annotations"] == [], f"{tag}: external_annotations")
-    traces = snap["device_traces"]
+    settings = snap.get("allocator_settings", {})
+    check(set(settings) == SETTINGS_KEYS, f"{tag}: allocator_settings {sorted(settings)}")
+    check(snap.get("external_annotations") == [], f"{tag}: external_annotations")
+    traces = snap.get("device_traces", [])
     check(type(traces) is list and len(traces) == devices and all(type(t) is list for t in traces),
           f"{tag}: one trace list per device")
     last_address = {}
-    for i, seg in enumerate(snap["segments"]):
+    for i, seg in enumerate(snap.get("segments", [])):
         where = f"{tag} segment {i}"
-        check_types(seg, SEGMENT_TYPES, where)
+        if not check_types(seg, SEGMENT_TYPES, where):
+            continue
         check(set(seg) == set(SEGMENT_TYPES), f"{where}: keys {sorted(seg)}")
         check(seg["segment_type"] in ("small", "large"), f"{where}: segment_type")
         check(seg["segment_pool_id"] == (0, 0), f"{where}: segment_pool_id")
@@ -99,7 +110,8 @@ def check_structure(snap, figures, tag):
         address, allocated, requested = seg["address"], 0, 0
         for j, b in enumerate(seg["blocks"]):
             bw = f"{where} block {j}"
-            check_types(b, BLOCK_TYPES, bw)
+            if not check_types(b, BLOCK_TYPES, bw):
+                continue
             check(set(b) == set(BLOCK_TYPES), f"{bw}: keys {sorted(b)}")
             check(b["state"] in ("active_allocated", "active_pending_free", "inactive"), f"{bw}: state")
             check(b["address"] == address, f"{bw}: blocks tile the segment")
@@ -122,7 +134,8 @@ def check_structure(snap, figures, tag):
         live = {}
         for k, e in enumerate(trace):
             where = f"{tag} device {d} entry {k}"
-            check_types(e, ENTRY_TYPES, where)
+            if not check_types(e, ENTRY_TYPES, where):
+                continue
             check(e["action"] in ACTIONS, f"{where}: action {e['action']}")
             addr_key = "device_free" if e["action"] == "oom" else "addr"
             check(type(e.get(addr_key)) is int, f"{where}: {addr_key}")
@@ -139,9 +152,9 @@ def check_structure(snap, figures, tag):
                 check(live.get(e["addr"]) == e["size"], f"{where}: {e['action']} matches an alloc")
                 if e["action"] == "free_completed":
                     live.pop(e["addr"], None)
-        blocks = {b["address"]: b["requested_size"] for s in snap["segments"] if s["device"] == d
-                  for b in s["blocks"] if b["state"] == "active_allocated"}
         if figures["recorded"]:
+            blocks = {b["address"]: b["requested_size"] for s in snap["segments"] if s["device"] == d
+                      for b in s["blocks"] if b["state"] == "active_allocated"}
             check(live == blocks, f"{tag} device {d}: the trace replays to the live blocks")
     return {e["action"] for t in traces for e in t}
 
@@ -150,7 +163,19 @@ def owner_of(frames):
     return [f["name"] for f in frames if f["filename"].startswith("<devicescope ")]
 
 
+def structure_only(path):
+    with open(path, "rb") as f:
+        snap = NoGlobals(f).load()
+    figures = {"allocated": [0] * len(snap.get("device_traces", [])), "recorded": False}
+    actions = check_structure(snap, figures, os.path.basename(path))
+    print("actions:", sorted(actions))
+    print(f"{len(failures)} difference(s)" if failures else "ok: the format DeviceScope writes")
+    return 1 if failures else 0
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--structure":
+        return structure_only(sys.argv[2])
     ds, work = sys.argv[1], sys.argv[2]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
