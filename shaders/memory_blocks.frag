@@ -23,8 +23,8 @@ void main() {
   vec3 c = v_color.rgb;
   float a = v_color.a;
   if ((v_flags & kFrame) != 0u) {
-    // A cached free block (reserved, not allocated): dark, with a light outline.
-    c = edge < 1.0 ? c * 1.5 : c * 0.6;
+    // A cached free block (reserved, not allocated): dark, with a 2 px light outline (kFreeBlockOutline).
+    c = edge < 2.0 ? min(c * 1.6, vec3(1.0)) : c * 0.6;
   } else {
     float t = v_size.y > 0.0 ? v_local.y / v_size.y : 0.0;
     c *= 1.12 - 0.22 * t;

@@ -2,6 +2,8 @@
 // --lesson for headless screenshots.
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "gui/app.h"
 
 namespace ds::gui {
@@ -14,11 +16,20 @@ void App::set_presenter(bool on) {
 
 void App::draw_presenter(const Snapshot& snap, Commands& cmds) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const PresenterLayout l = presenter_layout(vp->Pos, vp->Size);
+  // The transfers strip is one line until there are copies to show, then up to four rows.
+  const size_t copies = std::min(snap.transfers.size(), TransferStrip::kMaxRows);
+  const PresenterLayout l = presenter_layout(vp->Pos, vp->Size, TransferStrip::height_for(copies));
   last_display_w_ = vp->Size.x;  // leaving presenter mode re-tiles through reset_layout, not a resize
   last_display_h_ = vp->Size.y;
   place_next_window(l.lesson, ImGuiCond_Always);
-  lessons_.draw(snap, ui_, cmds);
+  // No lesson open but a script given (--presenter --script X): present the script, not the lesson list.
+  if (!lessons_.player().active() && !ui_.script_path.empty()) {
+    ui_.show_editor = true;
+    editor_.draw(snap, ui_, cmds);
+  } else {
+    lessons_.draw(snap, ui_, cmds);
+  }
+  lessons_.transfer_strip().draw(snap, l.transfers);
   place_next_window(l.memory, ImGuiCond_Always);
   ui_.show_memory = true;
   memory_.draw(snap, ui_, cmds);

@@ -43,13 +43,15 @@ const char* phase_name(const LessonPlayer& p) {
 
 }  // namespace
 
-PresenterLayout presenter_layout(ImVec2 pos, ImVec2 size) {
+PresenterLayout presenter_layout(ImVec2 pos, ImVec2 size, float strip_h) {
   const float gap = 4;
   const float left = std::floor((size.x - 3 * gap) * 0.5f);
   const float right = size.x - 3 * gap - left;
-  const float top = std::floor((size.y - 3 * gap) * 0.55f);
+  const float top = std::floor((size.y - 3 * gap) * 0.62f);
+  const float strip = std::min(std::floor(strip_h), std::floor((size.y - 3 * gap) * 0.4f));
   PresenterLayout l;
-  l.lesson = {ImVec2(pos.x + gap, pos.y + gap), ImVec2(left, size.y - 2 * gap)};
+  l.lesson = {ImVec2(pos.x + gap, pos.y + gap), ImVec2(left, size.y - 3 * gap - strip)};
+  l.transfers = {ImVec2(pos.x + gap, pos.y + size.y - gap - strip), ImVec2(left, strip)};
   l.memory = {ImVec2(pos.x + 2 * gap + left, pos.y + gap), ImVec2(right, top)};
   l.names = {ImVec2(pos.x + 2 * gap + left, pos.y + 2 * gap + top), ImVec2(right, size.y - 3 * gap - top)};
   return l;
@@ -82,9 +84,11 @@ void LessonView::step_keys() {
 }
 
 void LessonView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
-  const ImGuiWindowFlags flags = ui.presenter ? ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize : 0;
-  std::string title = player_.doc() ? player_.doc()->title : std::string("Lessons");
-  title.erase(std::remove(title.begin(), title.end(), '`'), title.end());  // Markdown code marks
+  // The lesson's title is a wrapped heading in the body (a long one ran under the close button); the title
+  // bar says only which lesson, and presenter mode has none.
+  const ImGuiWindowFlags flags =
+      ui.presenter ? ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoTitleBar : 0;
+  std::string title = player_.doc() ? "Lesson " + player_.doc()->name.substr(0, player_.doc()->name.find('_')) : std::string("Lessons");
   title += "###Lesson";
   if (!ImGui::Begin(title.c_str(), ui.presenter ? nullptr : &ui.show_lessons, flags)) {
     ImGui::End();
@@ -95,6 +99,13 @@ void LessonView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     draw_browser(ui);
     ImGui::End();
     return;
+  }
+  if (player_.doc()) {
+    std::string heading = player_.doc()->title;
+    heading.erase(std::remove(heading.begin(), heading.end(), '`'), heading.end());  // Markdown code marks
+    ImGui::PushFont(fonts().bold);
+    ImGui::TextWrapped("%s", heading.c_str());
+    ImGui::PopFont();
   }
   draw_header(ui);
   ImGui::Separator();
@@ -245,7 +256,7 @@ void LessonView::draw_step(const LessonStep& step, int index) {
   draw_markdown("## " + step.title);
   draw_markdown(step.narration);
   ImGui::Spacing();
-  draw_code(step.code, step.code_line);
+  code_wrapped_ = draw_code(step.code, step.code_line);
   if (!step.syntax_error.empty()) draw_text_box("Syntax error", step.syntax_error, theme::kError);
 
   if (step.question) {
@@ -374,9 +385,11 @@ void LessonView::write_view_model(nlohmann::json& j, const UiState& ui) const {
       l["correct"] = s.correct;
       l["page_verdicts"] = p.verdicts_of(p.page()).size();
       if (s.result) l["page_passed"] = s.result->passed;
+      l["code_wrapped_lines"] = code_wrapped_;
     }
   }
   j["lesson"] = l;
+  if (ui.presenter) strip_.write_view_model(j);
 }
 
 }  // namespace ds::gui

@@ -10,15 +10,17 @@
 
 #include "gui/layout.h"
 #include "gui/model/lesson_model.h"
+#include "gui/transfer_strip.h"
 #include "gui/ui_state.h"
 
 namespace ds::gui {
 
-// Presenter mode's panes over the whole window: the lesson on the left, memory and names on the right.
+// Presenter mode's panes over the whole window: the lesson on the left above a transfers strip
+// `strip_h` high, memory and names on the right.
 struct PresenterLayout {
-  WindowRect lesson, memory, names;
+  WindowRect lesson, transfers, memory, names;
 };
-PresenterLayout presenter_layout(ImVec2 pos, ImVec2 size);
+PresenterLayout presenter_layout(ImVec2 pos, ImVec2 size, float strip_h);
 
 class LessonView {
  public:
@@ -28,6 +30,7 @@ class LessonView {
   void handle_global_keys(UiState& ui);
 
   LessonPlayer& player() { return player_; }
+  TransferStrip& transfer_strip() { return strip_; }
   const LessonPlayer& player() const { return player_; }
   // The call the session runs for the player now (one at a time; App submits it and hands back the result).
   std::optional<LessonCall> in_flight;
@@ -43,6 +46,8 @@ class LessonView {
   void step_keys();
 
   LessonPlayer player_;
+  TransferStrip strip_;  // presenter mode's transfers
+  int code_wrapped_ = 0;  // continuation lines the step's code took this frame (view model)
   int scroll_to_top_ = 0;  // frames left to reset the scroll after a page change
   int last_page_ = -1;
   // The results of a step are scrolled into view once, when they first show (not again after Back).

@@ -92,7 +92,56 @@ void draw_markdown(const std::string& text, ImU32 color) {
   }
 }
 
-void draw_code(const std::string& code, int first_line) {
+namespace {
+
+// Where a Python comment starts: a `#` outside quotes (npos when none).
+size_t comment_start(const std::string& l) {
+  char quote = 0;
+  for (size_t k = 0; k < l.size(); ++k) {
+    if (quote) {
+      if (l[k] == '\\') ++k;
+      else if (l[k] == quote) quote = 0;
+    } else if (l[k] == '"' || l[k] == '\'') {
+      quote = l[k];
+    } else if (l[k] == '#') {
+      return k;
+    }
+  }
+  return std::string::npos;
+}
+
+// Splits a line into pieces of at most `cols` characters (monospaced), breaking after a space in the
+// second half of a piece when there is one. Continuations are indented like the line, plus two.
+struct CodePiece {
+  size_t begin, end;  // bytes of the line
+  size_t indent;      // spaces before it (0 for the first piece)
+};
+std::vector<CodePiece> wrap_code_line(const std::string& l, size_t cols) {
+  std::vector<CodePiece> out;
+  const size_t lead = std::min(l.find_first_not_of(' ') == std::string::npos ? 0 : l.find_first_not_of(' '), cols / 2);
+  size_t pos = 0, indent = 0;
+  while (true) {
+    const size_t room = cols > indent + 8 ? cols - indent : 8;
+    if (l.size() - pos <= room) {
+      out.push_back({pos, l.size(), indent});
+      break;
+    }
+    size_t cut = pos + room;
+    const size_t space = l.rfind(' ', cut - 1);
+    if (space != std::string::npos && space > pos + room / 2) cut = space + 1;
+    while (cut > pos + 1 && cut < l.size() && (static_cast<unsigned char>(l[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
+    out.push_back({pos, cut, indent});
+    pos = cut;
+    while (pos < l.size() && l[pos] == ' ') ++pos;
+    indent = lead + 2;
+    if (pos >= l.size()) break;
+  }
+  return out;
+}
+
+}  // namespace
+
+int draw_code(const std::string& code, int first_line) {
   std::vector<std::string> lines;
   std::istringstream in(code);
   for (std::string l; std::getline(in, l);) lines.push_back(l);
@@ -101,35 +150,43 @@ void draw_code(const std::string& code, int first_line) {
   const float lh = f->FontSize * 1.3f, pad = f->FontSize * 0.6f;
   const float gutter = first_line > 0 ? f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, "0000").x + pad : 0;
   const float width = ImGui::GetContentRegionAvail().x;
+  const float char_w = f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, "M").x;
+  const size_t cols = size_t(std::max(12.0f, (width - 2 * pad - gutter - 4) / std::max(char_w, 1.0f)));
+  struct Row {
+    size_t line;
+    CodePiece piece;
+  };
+  std::vector<Row> rows;
+  for (size_t i = 0; i < lines.size(); ++i)
+    for (const CodePiece& p : wrap_code_line(lines[i], cols)) rows.push_back({i, p});
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  const float height = lh * float(std::max<size_t>(lines.size(), 1)) + 2 * pad;
+  const float height = lh * float(std::max<size_t>(rows.size(), 1)) + 2 * pad;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), IM_COL32(0x0f, 0x12, 0x17, 0xff), 5);
   dl->AddRect(p0, ImVec2(p0.x + width, p0.y + height), theme::kPaneBorder, 5);
   dl->PushClipRect(p0, ImVec2(p0.x + width - 2, p0.y + height), true);
-  for (size_t i = 0; i < lines.size(); ++i) {
-    const float y = p0.y + pad + lh * float(i) + (lh - f->FontSize) * 0.5f;
-    if (first_line > 0) {
-      const std::string n = std::to_string(first_line + int(i));
+  int wrapped = 0;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const Row& row = rows[r];
+    const std::string& l = lines[row.line];
+    const float y = p0.y + pad + lh * float(r) + (lh - f->FontSize) * 0.5f;
+    const bool continuation = row.piece.begin > 0;
+    wrapped += continuation;
+    if (first_line > 0 && !continuation) {
+      const std::string n = std::to_string(first_line + int(row.line));
       const float nw = f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, n.c_str()).x;
       dl->AddText(f, f->FontSize, ImVec2(p0.x + pad + gutter - pad - nw, y), with_alpha(theme::kTextDim, 0.7f), n.c_str());
+    } else if (continuation) {
+      const char* mark = "\xe2\x86\xaa";  // the line goes on here
+      const float mw = f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, mark).x;
+      dl->AddText(f, f->FontSize, ImVec2(p0.x + pad + gutter - pad * 0.5f - mw, y), with_alpha(theme::kTextDim, 0.6f), mark);
     }
-    // A comment: from a `#` outside quotes to the end of the line.
-    const std::string& l = lines[i];
-    size_t hash = std::string::npos;
-    char quote = 0;
-    for (size_t k = 0; k < l.size() && hash == std::string::npos; ++k) {
-      if (quote) {
-        if (l[k] == '\\') ++k;
-        else if (l[k] == quote) quote = 0;
-      } else if (l[k] == '"' || l[k] == '\'') {
-        quote = l[k];
-      } else if (l[k] == '#') {
-        hash = k;
-      }
-    }
-    const float x = p0.x + pad + gutter;
-    const std::string code_part = l.substr(0, hash), comment = hash == std::string::npos ? "" : l.substr(hash);
+    // Code, then (from a `#` outside quotes) the comment, dimmed green.
+    const size_t hash = std::min(comment_start(l), l.size());
+    const float x = p0.x + pad + gutter + char_w * float(row.piece.indent);
+    const size_t a = row.piece.begin, b = row.piece.end;
+    const std::string code_part = a < hash ? l.substr(a, std::min(b, hash) - a) : "";
+    const std::string comment = b > hash ? l.substr(std::max(a, hash), b - std::max(a, hash)) : "";
     dl->AddText(f, f->FontSize, ImVec2(x, y), theme::kText, code_part.c_str());
     if (!comment.empty()) {
       const float cx = x + f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, code_part.c_str()).x;
@@ -138,6 +195,7 @@ void draw_code(const std::string& code, int first_line) {
   }
   dl->PopClipRect();
   ImGui::Dummy(ImVec2(width, height));
+  return wrapped;
 }
 
 ImU32 verdict_color(const std::string& verdict) {

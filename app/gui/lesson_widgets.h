@@ -12,8 +12,10 @@ namespace ds::gui {
 
 // Narration: headings, paragraphs, bullets, **bold**, `code`, fenced code, wrapped to the available width.
 void draw_markdown(const std::string& text, ImU32 color = 0);
-// The step's code in a framed box: line numbers from `first_line`, comments dimmed.
-void draw_code(const std::string& code, int first_line);
+// The step's code in a framed box: line numbers from `first_line`, comments dimmed. Lines wider than the
+// box wrap (at a space when there is one), continuing under their own indentation behind a marker in the
+// gutter; returns how many continuation lines that took.
+int draw_code(const std::string& code, int first_line);
 // TRUE / FALSE / HALF-TRUE card: coloured badge, the claim in bold, the one-line reason.
 void draw_verdict_card(const LessonVerdict& v);
 ImU32 verdict_color(const std::string& verdict);

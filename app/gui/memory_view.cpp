@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 #include "gui/model/palette.h"
 #include "gui/theme.h"
@@ -14,20 +15,17 @@ namespace {
 
 constexpr float kGap = 8;
 
-// Pane header rows (title; figures; capacity bar), measured from the fonts so that presenter mode's large
-// fonts push the block map down instead of drawing the rows over each other.
-struct HeaderRows {
-  float title_y, figures_y, bar_y, height;
-};
-HeaderRows header_rows() {
-  HeaderRows r;
-  r.title_y = 7;
-  r.figures_y = r.title_y + fonts().bold->FontSize + 3;
-  r.bar_y = r.figures_y + fonts().small->FontSize + 4;
-  r.height = r.bar_y + 4 + 2;
-  return r;
+// A block's name in `room` pixels: whole, else its last dotted parts ("\xe2\x80\xa6fc.weight": the end of a
+// module path tells blocks apart, its start is the same for all), else cut with an ellipsis.
+std::string fit_name(ImFont* f, const std::string& name, float room) {
+  auto width = [&](const std::string& t) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, t.c_str()).x; };
+  if (width(name) <= room) return name;
+  for (size_t dot = name.find('.'); dot != std::string::npos; dot = name.find('.', dot + 1)) {
+    const std::string tail = "\xe2\x80\xa6" + name.substr(dot + 1);
+    if (width(tail) <= room) return tail;
+  }
+  return fit_text(f, name, room);
 }
-
 
 std::string holders_text(const StorageInfo& s) {
   std::string out;
@@ -40,7 +38,7 @@ std::string holders_text(const StorageInfo& s) {
 std::vector<MemoryView::PaneInfo> MemoryView::panes() const {
   std::vector<PaneInfo> out;
   for (const Pane& p : panes_)
-    if (p.drawn) out.push_back({&p.layout, p.origin, ImVec2(p.origin.x + p.w, p.origin.y + p.h)});
+    if (p.drawn) out.push_back({&p.layout, p.origin, ImVec2(p.origin.x + p.w, p.origin.y + p.h), &p.header});
   return out;
 }
 
@@ -60,33 +58,43 @@ bool MemoryView::storage_rect(uint64_t id, ImVec2* min, ImVec2* max) const {
 
 void MemoryView::legend(const Snapshot& snap, UiState& ui) {
   // Swatches wrap onto more lines as needed; the scale choice and SIMULATED sit at the right of the first.
+  // Presenter mode (no title bar, no mouse) names the window and lists only the roles on screen.
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float h = ImGui::GetTextLineHeight();
   // Widths from the text, so presenter mode's large fonts fit too.
   const ImGuiStyle& st = ImGui::GetStyle();
-  const float combo_w = ImGui::CalcTextSize("Scale: allocated").x + ImGui::GetFrameHeight() + st.FramePadding.x * 2 + 4;
+  const bool compact = ui.presenter;
+  const float combo_w = compact ? 0.0f : ImGui::CalcTextSize("Scale: allocated").x + ImGui::GetFrameHeight() + st.FramePadding.x * 2 + 4;
   ImFont* small = fonts().small;
   const float badge_w =
       snap.simulated ? small->CalcTextSizeA(small->FontSize, FLT_MAX, 0, "SIMULATED").x + 10 + st.ItemSpacing.x + 4 : 0.0f;
   const float right = ImGui::GetWindowContentRegionMax().x;
   const float start_y = ImGui::GetCursorPosY();
   ImGui::SetCursorPosX(right - combo_w - badge_w);
-  ImGui::SetNextItemWidth(combo_w);
-  int scale = int(ui.memory_scale);
-  if (ImGui::Combo("##scale", &scale, "Scale: reserved\0Scale: allocated\0Scale: capacity\0")) ui.memory_scale = MemoryScale(scale);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("One scale for every pane, so equal bytes take equal room.\n"
-                      "Reserved: live and cached free blocks fill the panes.\n"
-                      "Allocated: live blocks fill them; cached free blocks are thin markers.\n"
-                      "Capacity: drawn to the scale of the whole device.");
+  if (!compact) {
+    ImGui::SetNextItemWidth(combo_w);
+    int scale = int(ui.memory_scale);
+    if (ImGui::Combo("##scale", &scale, "Scale: reserved\0Scale: allocated\0Scale: capacity\0")) ui.memory_scale = MemoryScale(scale);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("One scale for every pane, so equal bytes take equal room.\n"
+                        "Reserved: live and cached free blocks fill the panes.\n"
+                        "Allocated: live blocks fill them; cached free blocks are thin markers.\n"
+                        "Capacity: drawn to the scale of the whole device.");
+  }
   if (snap.simulated) {
-    ImGui::SameLine();
+    if (!compact) ImGui::SameLine();
     simulated_badge("capacities and figures");
   }
   ImGui::SetCursorPosY(start_y + (ImGui::GetFrameHeight() - h) * 0.5f);
   float limit = right - combo_w - badge_w - 12;  // first line: keep clear of the combo
   float x = ImGui::GetCursorPosX();
   const float x0 = x;
+  if (compact) {
+    ImGui::PushFont(fonts().bold);
+    ImGui::TextUnformatted("Memory");
+    ImGui::PopFont();
+    x += ImGui::GetItemRectSize().x + 16;
+  }
   auto item = [&](const char* text, auto draw_swatch, float swatch_w) {
     const float w = swatch_w + 4 + ImGui::CalcTextSize(text).x;
     if (x > x0 && x + w > limit) {
@@ -103,19 +111,28 @@ void MemoryView::legend(const Snapshot& snap, UiState& ui) {
     ImGui::TextUnformatted(text);
     x += w + 14;
   };
-  for (Role r : kAllRoles)
+  for (Role r : kAllRoles) {
+    if (compact && std::find(roles_present_.begin(), roles_present_.end(), r) == roles_present_.end()) continue;
     item(role_label(r), [&](ImVec2 p) { dl->AddRectFilled(ImVec2(p.x, p.y + 3), ImVec2(p.x + 12, p.y + h - 2), role_color(r), 2); }, 12);
-  item("reserved, free (cached)", [&](ImVec2 p) {
-    dl->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + 16, p.y + h - 1), IM_COL32(0x20, 0x27, 0x31, 0xff), 2);
-    dl->AddRect(ImVec2(p.x, p.y + 2), ImVec2(p.x + 16, p.y + h - 1), lighten(kSegmentFrame, 0.35f), 2);
-  }, 16);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("A segment the caching allocator got from the driver. Freed blocks stay cached inside it,\n"
-                      "so memory_reserved() stays above memory_allocated() until torch.cuda.empty_cache().");
+  }
+  if (!compact || free_present_) {
+    item(compact ? "free (cached)" : "reserved, free (cached)", [&](ImVec2 p) {
+      dl->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + 16, p.y + h - 1), kFreeBlockFill, 2);
+      dl->AddRect(ImVec2(p.x, p.y + 2), ImVec2(p.x + 16, p.y + h - 1), kFreeBlockOutline, 2, 0, 1.5f);
+    }, 16);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("A segment the caching allocator got from the driver. Freed blocks stay cached inside it,\n"
+                        "so memory_reserved() stays above memory_allocated() until torch.cuda.empty_cache().");
+  }
+  if (compact && roles_present_.empty() && !free_present_) {
+    ImGui::SameLine(x);
+    ImGui::TextDisabled("nothing allocated yet");
+  }
 }
 
 void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
-  if (!ImGui::Begin("Memory", &ui.show_memory)) {
+  // Presenter mode: no title bar (the legend names the window), nothing to close.
+  if (!ImGui::Begin("Memory", ui.presenter ? nullptr : &ui.show_memory, ui.presenter ? ImGuiWindowFlags_NoTitleBar : 0)) {
     ImGui::End();
     return;
   }
@@ -130,51 +147,124 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     previous_seq_ = snap.seq;
     have_previous_ = true;
     index_version_ = ui.snapshot_version;
+    place_used_.assign(snap.places.size(), false);
+    roles_present_.clear();
+    for (size_t i = 0; i < snap.places.size(); ++i) place_used_[i] = snap.places[i].allocated || snap.places[i].reserved;
+    for (const StorageInfo& st : snap.storages) {
+      for (size_t i = 0; i < snap.places.size(); ++i)
+        if (snap.places[i].place == st.place) place_used_[i] = true;
+      if (std::find(roles_present_.begin(), roles_present_.end(), st.role) == roles_present_.end()) roles_present_.push_back(st.role);
+    }
+    free_present_ = false;
+    for (const SegmentInfo& seg : snap.segments)
+      for (const BlockInfo& b : seg.blocks) free_present_ = free_present_ || !b.allocated;
+  }
+  const size_t n = snap.places.size();
+  std::vector<size_t> shown;
+  std::string empty_places;
+  for (size_t i = 0; i < n; ++i) {
+    const bool used = i < place_used_.size() && place_used_[i];
+    if (!ui.presenter || used) shown.push_back(i);
+    else empty_places += (empty_places.empty() ? "" : ", ") + snap.places[i].label;
+  }
+  if (shown.empty()) {
+    for (size_t i = 0; i < n; ++i) shown.push_back(i);
+    empty_places.clear();
   }
   legend(snap, ui);
   ImGui::Spacing();
 
-  // Pane grid: two columns (one when only one place), rows share the height.
-  const size_t n = snap.places.size();
+  // Pane grid: two columns (one when only one pane). A row whose places hold nothing shrinks to its
+  // headers and one line, so the panes with blocks get the height; presenter mode (1280x720 has little)
+  // draws only the places that hold something and names the empty ones in the legend.
   if (panes_.size() != n) {
     panes_.clear();
     panes_.resize(n);
   }
   for (Pane& p : panes_) p.drawn = false;
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  // A footer line under the panes: empty places (presenter mode), sources whose "still held" label found no
+  // room, moves beyond the animated ones.
+  const bool footer = !empty_places.empty() || migration_.more() > 0 || migration_.any_source_live();
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (footer) avail.y -= ImGui::GetTextLineHeight() + 4;
   const ImVec2 top = ImGui::GetCursorScreenPos();
   if (n == 0 || avail.x < 60 || avail.y < 60) {
     ImGui::TextDisabled("No places to show.");
     ImGui::End();
     return;
   }
-  const size_t cols = n == 1 ? 1 : 2;
-  const size_t rows = (n + cols - 1) / cols;
-  const float pw = (avail.x - kGap * float(cols - 1)) / float(cols);
-  const float ph = (avail.y - kGap * float(rows - 1)) / float(rows);
+  const size_t m = shown.size();
+  const size_t cols = m == 1 ? 1 : 2;
+  const size_t rows = (m + cols - 1) / cols;
+  const float pw = std::floor((avail.x - kGap * float(cols - 1)) / float(cols));
+  int lines = 1;
+  for (size_t i : shown) lines = std::max(lines, pane_header_lines(snap.places[i], pw));
+  const float header_h = pane_header_height(lines);
+  std::vector<float> row_h(rows, 0);
+  {
+    const float share = (avail.y - kGap * float(rows - 1)) / float(rows);
+    const float empty_h = header_h + ImGui::GetTextLineHeight() + 16;
+    const float row_pitch = fonts().small->FontSize + 12;
+    size_t used = 0;
+    std::vector<bool> row_used(rows, false);
+    for (size_t k = 0; k < m; ++k)
+      if (shown[k] < place_used_.size() && place_used_[shown[k]]) row_used[k / cols] = true;
+    for (bool u : row_used) used += u;
+    const float rest = avail.y - kGap * float(rows - 1) - empty_h * float(rows - used);
+    const bool shrink = used > 0 && used < rows && empty_h < share && rest / float(used) >= header_h + 2 * row_pitch + 20;
+    for (size_t r = 0; r < rows; ++r) row_h[r] = !shrink ? share : row_used[r] ? rest / float(used) : empty_h;
+  }
   hovered_this_frame_ = 0;
-  std::vector<ImVec2> mins(n), maxs(n), bodies(n);
-  const float header_h = header_rows().height;
+  std::vector<ImVec2> mins(n), maxs(n), bodies(n, ImVec2(0, 0));
   bool stale = false;
-  for (size_t i = 0; i < n; ++i) {
-    const size_t r = i / cols, c = i % cols;
-    mins[i] = ImVec2(std::floor(top.x + float(c) * (pw + kGap)), std::floor(top.y + float(r) * (ph + kGap)));
-    maxs[i] = ImVec2(std::floor(mins[i].x + pw), std::floor(mins[i].y + ph));
+  const float font = fonts().small->FontSize;
+  float y = top.y;
+  for (size_t k = 0; k < m; ++k) {
+    const size_t i = shown[k], r = k / cols, c = k % cols;
+    if (c == 0 && r > 0) y += row_h[r - 1] + kGap;
+    mins[i] = ImVec2(std::floor(top.x + float(c) * (pw + kGap)), std::floor(y));
+    maxs[i] = ImVec2(std::floor(mins[i].x + pw), std::floor(y + row_h[r]));
     bodies[i] = ImVec2(std::floor(maxs[i].x - mins[i].x - 20), std::floor(maxs[i].y - mins[i].y - header_h - 14));
+    panes_[i].header = fit_pane_header(snap.places[i], pw, lines);
+  }
+  for (size_t i = 0; i < n; ++i) {
     const Pane& p = panes_[i];
-    stale = stale || p.version != ui.snapshot_version || p.w != bodies[i].x || p.h != bodies[i].y || p.scale != ui.memory_scale;
+    stale = stale || p.version != ui.snapshot_version || p.w != bodies[i].x || p.h != bodies[i].y || p.scale != ui.memory_scale ||
+            p.font != font;
   }
   if (stale) relayout(snap, ui, bodies);
-  for (size_t i = 0; i < n; ++i) draw_pane(snap, ui, panes_[i], i, mins[i], maxs[i]);
+  for (size_t i : shown) draw_pane(snap, ui, panes_[i], i, mins[i], maxs[i]);
   ImGui::Dummy(avail);
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(top, ImVec2(top.x + avail.x, top.y + avail.y), true);
-  migration_.draw(dl, [this](uint64_t id, ImVec2* a, ImVec2* b) { return storage_rect(id, a, b); }, now, frozen_ && frozen_at_ < 0);
+  // "still held by" labels keep off the pane headers and the blocks' own labels.
+  std::vector<ImVec4> avoid;
+  for (size_t i : shown) {
+    avoid.push_back(ImVec4(mins[i].x, mins[i].y, maxs[i].x, mins[i].y + header_h));
+    const Pane& p = panes_[i];
+    if (!p.drawn) continue;
+    for (const MemoryLabel& lab : p.layout.labels)
+      avoid.push_back(ImVec4(p.origin.x + lab.x, p.origin.y + lab.y, p.origin.x + lab.x + lab.w, p.origin.y + lab.y + p.layout.row_height));
+  }
+  migration_.draw(dl, [this](uint64_t id, ImVec2* a, ImVec2* b) { return storage_rect(id, a, b); }, now, frozen_ && frozen_at_ < 0,
+                  avoid);
   dl->PopClipRect();
-  if (migration_.more() > 0) {
-    ImGui::SetCursorScreenPos(ImVec2(top.x + 4, top.y + avail.y - ImGui::GetTextLineHeight() - 2));
-    ImGui::TextDisabled("+%zu more storages moved in this step", migration_.more());
+  if (footer) {
+    std::string text;
+    auto part = [&](const std::string& s) { text += (text.empty() ? "" : "   \xc2\xb7   ") + s; };
+    if (!empty_places.empty()) part("empty: " + empty_places);
+    if (!migration_.left_out_holders().empty()) {
+      std::string held;
+      for (const std::string& h : migration_.left_out_holders()) held += (held.empty() ? "" : "; ") + h;
+      part("old copies still held by " + held);
+    }
+    if (migration_.more() > 0) part("+" + std::to_string(migration_.more()) + " more storages moved in this step");
+    footer_text_ = fit_text(ImGui::GetFont(), text, avail.x - 8);
+    ImGui::SetCursorScreenPos(ImVec2(top.x + 4, top.y + avail.y + 4));
+    ImGui::TextDisabled("%s", footer_text_.c_str());
+  } else {
+    footer_text_.clear();
   }
   if (hovered_this_frame_) ui.hovered_storage = hovered_this_frame_;
   ImGui::End();
@@ -185,22 +275,36 @@ void MemoryView::relayout(const Snapshot& snap, UiState& ui, const std::vector<I
   // take equal room everywhere. Runs once per picture or pane size, never per frame.
   MemoryLayoutOptions o;
   o.scale = ui.memory_scale;
+  // Rows as tall as a label, blocks as wide as their label while there is room (presenter fonts too).
+  ImFont* small = fonts().small;
+  const char* sample = "abcdefghijklmnopqrstuvwxyz.0123456789_[]";
+  o.label_char_px = small->CalcTextSizeA(small->FontSize, FLT_MAX, 0, sample).x / float(std::strlen(sample));
+  o.row_height = std::max(20.0f, small->FontSize + 8);
+  o.label_min_px = std::max(24.0f, o.label_char_px * 3 + 10);
+  o.readable_min_px = o.label_min_px;
+  o.readable_max_px = o.label_char_px * 16 + o.label_pad_px;
   double common = 0;
   for (size_t i = 0; i < panes_.size(); ++i) {
     Pane& p = panes_[i];
+    if (bodies[i].x <= 0) {  // not shown (an empty place in presenter mode)
+      p.layout = MemoryPaneLayout();
+      continue;
+    }
     p.layout = layout_memory_pane(snap, index_, i, bodies[i].x, bodies[i].y, o);
     if (p.layout.fit_px_per_byte > 0) common = common > 0 ? std::min(common, p.layout.fit_px_per_byte) : p.layout.fit_px_per_byte;
   }
   o.px_per_byte = common;
   for (size_t i = 0; i < panes_.size(); ++i) {
     Pane& p = panes_[i];
-    if (p.layout.fit_px_per_byte > common * 1.0000001) p.layout = layout_memory_pane(snap, index_, i, bodies[i].x, bodies[i].y, o);
+    if (bodies[i].x > 0 && p.layout.fit_px_per_byte > common * 1.0000001)
+      p.layout = layout_memory_pane(snap, index_, i, bodies[i].x, bodies[i].y, o);
     if (!p.batch) p.batch = std::make_unique<render::QuadBatch>(render::QuadStyle::MemoryBlocks);
     p.batch->upload(p.layout.quads);
     p.version = ui.snapshot_version;
     p.w = bodies[i].x;
     p.h = bodies[i].y;
     p.scale = ui.memory_scale;
+    p.font = small->FontSize;
   }
 }
 
@@ -210,58 +314,15 @@ void MemoryView::draw_pane(const Snapshot& snap, UiState& ui, Pane& pane, size_t
   // Outline only: a filled pane would be one more full layer for a software renderer to shade.
   dl->AddRect(min, max, theme::kPaneBorder, 5);
 
-  // Header: title, detail, SIMULATED; then the figures and the capacity bar. Clipped to the pane, so a
-  // narrow pane (or presenter fonts) never writes into its neighbour.
-  const HeaderRows rows = header_rows();
-  dl->PushClipRect(min, max, true);
-  const ImVec2 tp(min.x + 10, min.y + rows.title_y);
-  const uint32_t pc = place_color(place.place);
-  ImFont* bold = fonts().bold;
-  ImFont* small = fonts().small;
-  dl->AddCircleFilled(ImVec2(tp.x + 4, tp.y + bold->FontSize * 0.5f), 4.5f, pc);
-  dl->AddText(bold, bold->FontSize, ImVec2(tp.x + 14, tp.y), theme::kText, place.label.c_str());
-  const float title_w = bold->CalcTextSizeA(bold->FontSize, FLT_MAX, 0, place.label.c_str()).x;
-  float right = max.x - 10;
-  if (place.simulated) {
-    const float bw = small->CalcTextSizeA(small->FontSize, FLT_MAX, 0, "SIMULATED").x + 10;
-    badge_at(dl, ImVec2(right - bw, tp.y + 1), "SIMULATED", theme::kSimulated);
-    right -= bw + 8;
-  }
-  // The detail (device name, link) with an ellipsis when it does not fit.
-  const std::string detail = fit_text(small, place.detail, right - (tp.x + 24 + title_w));
-  dl->AddText(small, small->FontSize, ImVec2(tp.x + 24 + title_w, tp.y + (bold->FontSize - small->FontSize)), theme::kTextDim,
-              detail.c_str());
-
+  // Header: fitted to the pane (memory_pane_header.h), clipped to it.
   const MemoryPaneLayout& L = pane.layout;
-  std::string figures;
-  if (place.place.kind == MemoryKind::Device)
-    figures = "allocated " + fmt_bytes(place.allocated) + "  \xc2\xb7  reserved " + fmt_bytes(place.reserved) +
-              "  \xc2\xb7  capacity " + fmt_bytes(place.capacity);
-  else if (place.place.kind == MemoryKind::Pinned)
-    figures = "allocated " + fmt_bytes(place.allocated) + "  \xc2\xb7  cached " + fmt_bytes(place.reserved);
-  else
-    figures = fmt_bytes(place.allocated) + " in use";
-  const float fy = min.y + rows.figures_y;
-  figures = fit_text(small, figures, max.x - 10 - tp.x);
-  dl->AddText(small, small->FontSize, ImVec2(tp.x, fy), theme::kText, figures.c_str());
-  if (L.bytes_per_px > 0 && !L.items.empty()) {
-    // The map's scale, where there is room for it beside the figures.
-    const std::string scale = "1 px \xe2\x89\x88 " + fmt_bytes(uint64_t(std::max(1.0, L.bytes_per_px)));
-    const float sw = small->CalcTextSizeA(small->FontSize, FLT_MAX, 0, scale.c_str()).x;
-    const float fw = small->CalcTextSizeA(small->FontSize, FLT_MAX, 0, figures.c_str()).x;
-    if (tp.x + fw + 16 < max.x - 10 - sw) dl->AddText(small, small->FontSize, ImVec2(max.x - 10 - sw, fy), theme::kTextDim, scale.c_str());
-  }
-  // Capacity bar: reserved (light) and allocated (accent) against capacity, or against reserved on hosts.
-  const ImVec2 b0(min.x + 10, min.y + rows.bar_y), b1(max.x - 10, min.y + rows.bar_y + 4);
-  dl->AddRectFilled(b0, b1, IM_COL32(0x26, 0x2d, 0x38, 0xff), 2);
-  const double whole = place.capacity > 0 ? double(place.capacity) : double(std::max<uint64_t>(place.reserved, 1));
-  auto frac_x = [&](uint64_t v) { return b0.x + float(std::min(1.0, double(v) / whole)) * (b1.x - b0.x); };
-  if (place.reserved) dl->AddRectFilled(b0, ImVec2(std::max(frac_x(place.reserved), b0.x + 2), b1.y), IM_COL32(0x5a, 0x6a, 0x82, 0xff), 2);
-  if (place.allocated) dl->AddRectFilled(b0, ImVec2(std::max(frac_x(place.allocated), b0.x + 2), b1.y), pc, 2);
-  dl->PopClipRect();
+  const std::string scale_note =
+      L.bytes_per_px > 0 && !L.items.empty() ? "1 px \xe2\x89\x88 " + fmt_bytes(uint64_t(std::max(1.0, L.bytes_per_px))) : "";
+  draw_pane_header(dl, place, pane.header, min, max, scale_note);
+  const float header_h = pane_header_height(int(pane.header.figures.size()));
 
   // Body: the block map.
-  const ImVec2 bmin(min.x + 10, min.y + rows.height + 6);
+  const ImVec2 bmin(min.x + 10, min.y + header_h + 6);
   const float bw = pane.w, bh = pane.h;
   if (bw < 10 || bh < 10) return;
   pane.origin = bmin;
@@ -275,15 +336,16 @@ void MemoryView::draw_pane(const Snapshot& snap, UiState& ui, Pane& pane, size_t
   dl->PushClipRect(bmin, ImVec2(bmin.x + bw, bmin.y + bh), true);
   pane.batch->draw(dl, bmin);
 
-  // Owner names on blocks wide enough to hold them.
+  // Owner names on live blocks, sizes on cached free ones (memory_layout.cpp gives them the room).
   ImFont* f = fonts().small;
   for (const MemoryLabel& lab : pane.layout.labels) {
-    const StorageInfo* st = index_.find(lab.storage_id);
-    if (!st) continue;
-    const std::string text = display_name(*st);
-    const ImVec2 p(bmin.x + lab.x + 5, bmin.y + lab.y + (pane.layout.row_height - f->FontSize) * 0.5f);
-    const ImVec4 clip(bmin.x + lab.x + 2, bmin.y + lab.y, bmin.x + lab.x + lab.w - 3, bmin.y + lab.y + pane.layout.row_height);
-    dl->AddText(f, f->FontSize, p, IM_COL32(0x0e, 0x11, 0x16, 0xff), text.c_str(), nullptr, 0, &clip);
+    const StorageInfo* st = lab.storage_id ? index_.find(lab.storage_id) : nullptr;
+    if (lab.storage_id && !st) continue;
+    const std::string text = st ? fit_name(f, display_name(*st), lab.w - 8) : fit_text(f, free_block_label(lab.bytes), lab.w - 8);
+    if (text.empty()) continue;
+    const ImVec2 p(bmin.x + lab.x + 4, bmin.y + lab.y + (pane.layout.row_height - f->FontSize) * 0.5f);
+    const ImVec4 clip(bmin.x + lab.x + 2, bmin.y + lab.y, bmin.x + lab.x + lab.w - 2, bmin.y + lab.y + pane.layout.row_height);
+    dl->AddText(f, f->FontSize, p, st ? IM_COL32(0x0e, 0x11, 0x16, 0xff) : kFreeBlockText, text.c_str(), nullptr, 0, &clip);
   }
 
   // Hover (here) and the storage another view points at (names graph).

@@ -8,6 +8,7 @@
 
 #include <imgui.h>
 
+#include "gui/memory_pane_header.h"
 #include "gui/migration_view.h"
 #include "gui/model/memory_layout.h"
 #include "gui/ui_state.h"
@@ -28,9 +29,11 @@ class MemoryView {
   struct PaneInfo {
     const MemoryPaneLayout* layout;
     ImVec2 min, max;  // body rect on screen
+    const PaneHeader* header;
   };
   std::vector<PaneInfo> panes() const;
   const MigrationView& migration() const { return migration_; }
+  const std::string& footer_text() const { return footer_text_; }
   // Screen rect of a storage's block in the panes as last drawn.
   bool storage_rect(uint64_t id, ImVec2* min, ImVec2* max) const;
 
@@ -41,8 +44,10 @@ class MemoryView {
     uint64_t version = ~0ull;
     float w = 0, h = 0;
     MemoryScale scale = MemoryScale::Fit;
+    float font = 0;  // the label font's size it was laid out for (presenter mode changes it)
     ImVec2 origin;
     bool drawn = false;
+    PaneHeader header;
   };
   void legend(const Snapshot& snap, UiState& ui);
   void draw_pane(const Snapshot& snap, UiState& ui, Pane& pane, size_t place_index, ImVec2 min, ImVec2 max);
@@ -50,6 +55,12 @@ class MemoryView {
   void tooltip(const Snapshot& snap, const Pane& pane, int item);
 
   std::vector<Pane> panes_;
+  // Per picture: which places hold anything (an empty pane's row shrinks to its header), which roles and
+  // whether cached free blocks occur (presenter mode's legend lists only those).
+  std::vector<bool> place_used_;
+  std::vector<Role> roles_present_;
+  bool free_present_ = false;
+  std::string footer_text_;
   StorageIndex index_;
   uint64_t index_version_ = ~0ull;
   uint64_t previous_seq_ = 0;  // for migrations: storages created after it are new

@@ -68,9 +68,20 @@ void MigrationView::on_snapshot(uint64_t since, const Snapshot& next, const Stor
   }
 }
 
-void MigrationView::draw(ImDrawList* dl, const RectOf& rect, double now, bool settled) {
+bool MigrationView::any_source_live() const {
+  for (const Migration& m : moves_)
+    if (m.source_live) return true;
+  return false;
+}
+
+void MigrationView::draw(ImDrawList* dl, const RectOf& rect, double now, bool settled, const std::vector<ImVec4>& avoid) {
   ImFont* font = fonts().small;
-  std::vector<ImVec4> labels;  // "still held by" labels placed so far: neighbours stack instead of overlapping
+  // Labels placed so far and the rects to keep clear: a new label tries below its block, then above, then
+  // further down, and is left out when every place is taken.
+  std::vector<ImVec4> labels = avoid;
+  held_labels_ = held_left_out_ = 0;
+  left_out_holders_.clear();
+  std::vector<uint64_t> labelled;  // one label per source, however many copies were made of it
   for (const Migration& m : moves_) {
     ImVec2 dmin, dmax, smin, smax;
     const bool have_dst = rect(m.dst, &dmin, &dmax);
@@ -122,18 +133,34 @@ void MigrationView::draw(ImDrawList* dl, const RectOf& rect, double now, bool se
       // Still held: the source stays lit, with an arrow to its copy and who keeps it alive.
       dl->AddRect(ImVec2(smin.x - 1, smin.y - 1), ImVec2(smax.x + 1, smax.y + 1), theme::kWarning, 2, 0, 2);
       arrow(dl, centre(smin, smax), centre(dmin, dmax), with_alpha(theme::kWarning, 0.8f), 1.5f);
+      if (std::find(labelled.begin(), labelled.end(), m.src) != labelled.end()) continue;
+      labelled.push_back(m.src);
       const std::string text = "still held by " + m.holders;
       const ImVec2 ts = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, text.c_str());
       const ImVec4 clip = dl->GetClipRectMax().x > 0 ? ImVec4(dl->GetClipRectMin().x, dl->GetClipRectMin().y, dl->GetClipRectMax().x, dl->GetClipRectMax().y) : ImVec4();
-      ImVec2 p(smin.x, smax.y + 2);
-      if (p.x + ts.x + 6 > clip.z) p.x = std::max(clip.x + 2, clip.z - ts.x - 6);  // keep the label on screen
-      if (p.y + ts.y + 2 > clip.w) p.y = smin.y - ts.y - 3;
       auto overlaps = [&](const ImVec2& q) {
+        if (q.y < clip.y || q.y + ts.y + 2 > clip.w) return true;
         for (const ImVec4& r : labels)
-          if (q.x < r.z && q.x + ts.x + 6 > r.x && q.y < r.w && q.y + ts.y + 2 > r.y) return true;
+          if (q.x - 2 < r.z && q.x + ts.x + 4 > r.x && q.y - 1 < r.w && q.y + ts.y + 1 > r.y) return true;
         return false;
       };
-      for (int tries = 0; tries < 8 && overlaps(p); ++tries) p.y += ts.y + 3;
+      float x = smin.x;
+      if (x + ts.x + 6 > clip.z) x = std::max(clip.x + 2, clip.z - ts.x - 6);  // keep the label on screen
+      std::vector<ImVec2> spots = {ImVec2(x, smax.y + 2), ImVec2(x, smin.y - ts.y - 3)};
+      for (int k = 1; k <= 6; ++k) spots.push_back(ImVec2(x, smax.y + 2 + float(k) * (ts.y + 3)));
+      const ImVec2* chosen = nullptr;
+      for (const ImVec2& q : spots)
+        if (!overlaps(q)) {
+          chosen = &q;
+          break;
+        }
+      if (!chosen) {
+        ++held_left_out_;
+        left_out_holders_.push_back(m.holders);
+        continue;
+      }
+      const ImVec2 p = *chosen;
+      ++held_labels_;
       labels.push_back(ImVec4(p.x - 2, p.y - 1, p.x + ts.x + 4, p.y + ts.y + 1));
       dl->AddRectFilled(ImVec2(p.x - 2, p.y - 1), ImVec2(p.x + ts.x + 4, p.y + ts.y + 1), IM_COL32(0x30, 0x22, 0x08, 0xe8), 3);
       dl->AddText(font, font->FontSize, ImVec2(p.x + 1, p.y), theme::kWarning, text.c_str());

@@ -35,7 +35,15 @@ class MigrationView {
   void on_snapshot(uint64_t since_seq, const Snapshot& next, const StorageIndex& next_index, const RectOf& old_rect,
                    double now);
   // Draws flights, fading ghosts and "still held" arrows over the panes. `settled`: skip to the end state.
-  void draw(ImDrawList* dl, const RectOf& rect, double now, bool settled);
+  // "still held by" labels never overlap each other nor the `avoid` rects (pane headers: x0, y0, x1, y1);
+  // one with no free place near its block is left out (the block keeps its outline and arrow).
+  void draw(ImDrawList* dl, const RectOf& rect, double now, bool settled, const std::vector<ImVec4>& avoid = {});
+  size_t held_labels() const { return held_labels_; }
+  size_t held_labels_left_out() const { return held_left_out_; }
+  // Who holds the sources whose labels were left out (the memory view lists them on its footer line).
+  const std::vector<std::string>& left_out_holders() const { return left_out_holders_; }
+  // Some source of a move in this picture is still alive (a "still held" label may be needed).
+  bool any_source_live() const;
 
   const std::vector<Migration>& migrations() const { return moves_; }
   size_t more() const { return more_; }
@@ -43,6 +51,8 @@ class MigrationView {
  private:
   std::vector<Migration> moves_;
   size_t more_ = 0;  // moves beyond the animated ones
+  size_t held_labels_ = 0, held_left_out_ = 0;  // last draw
+  std::vector<std::string> left_out_holders_;
 };
 
 }  // namespace ds::gui

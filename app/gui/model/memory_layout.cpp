@@ -5,9 +5,12 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/format.h"
 #include "gui/model/palette.h"
 
 namespace ds::gui {
+
+std::string free_block_label(uint64_t bytes) { return "free " + format_bytes(bytes); }
 
 void StorageIndex::build(const Snapshot& snap) {
   snap_ = &snap;
@@ -198,9 +201,44 @@ MemoryPaneLayout layout_memory_pane(const Snapshot& snap, const StorageIndex& in
   auto weight = [&](const Span& s) { return o.scale == MemoryScale::Allocated && s.free ? 0.0 : double(s.bytes); };
   double total = 0;
   for (const Span& s : spans) total += weight(s);
-  double min_px = o.min_block_px;
+  // Each span's minimum width: readable (its label fits) while there is room, else one shared shrink.
+  std::vector<double> min_px(spans.size(), o.min_block_px);
   const double room = std::max(linear * 0.96 - gaps, 1.0);
-  if (!spans.empty() && double(spans.size()) * min_px > room * 0.7) min_px = room * 0.7 / double(spans.size());
+  // (Names are measured only while a few thousand blocks could be readable at all: past that every block
+  // shrinks far below a label anyway, and a million names would cost a million strings.)
+  if (o.label_char_px > 0 && double(spans.size()) * o.min_block_px * 4 <= room * 0.7) {
+    for (size_t i = 0; i < spans.size(); ++i) {
+      const Span& s = spans[i];
+      const StorageInfo* st = s.free || !s.known ? nullptr : index.find(s.storage_id);
+      const size_t chars = s.free ? free_block_label(s.bytes).size()
+                           : st   ? display_name(*st).size()
+                                  : std::to_string(s.storage_id).size() + 1;
+      min_px[i] = std::clamp(double(chars) * o.label_char_px + o.label_pad_px, double(o.readable_min_px), double(o.readable_max_px));
+    }
+  }
+  // Too wide together: the longest labels give way first (a cap on every minimum, found by bisection), so
+  // short names stay whole; only when the cap would go below the readable minimum do all shrink alike.
+  double min_sum = 0, widest = 0;
+  for (double m : min_px) min_sum += m, widest = std::max(widest, m);
+  const double budget = room * 0.7;
+  if (min_sum > budget) {
+    double lo = 0, hi = widest;
+    for (int it = 0; it < 40; ++it) {
+      const double cap = 0.5 * (lo + hi);
+      double f = 0;
+      for (double m : min_px) f += std::min(m, cap);
+      (f <= budget ? lo : hi) = cap;
+    }
+    if (lo >= std::min(double(o.readable_min_px), widest) - 1e-9) {
+      for (double& m : min_px) m = std::min(m, lo);
+    } else {
+      for (double& m : min_px) m = std::min(m, double(o.readable_min_px));
+      double s2 = 0;
+      for (double m : min_px) s2 += m;
+      if (s2 > budget)
+        for (double& m : min_px) m *= budget / s2;
+    }
+  }
   double scale = 0;
   if (total > 0) {
     if (o.scale == MemoryScale::Capacity && l.place.kind == MemoryKind::Device && info.capacity > 0) {
@@ -211,7 +249,7 @@ MemoryPaneLayout layout_memory_pane(const Snapshot& snap, const StorageIndex& in
       for (int it = 0; it < 40; ++it) {
         const double mid = 0.5 * (lo + hi);
         double f = 0;
-        for (const Span& s : spans) f += std::max(min_px, weight(s) * mid);
+        for (size_t i = 0; i < spans.size(); ++i) f += std::max(min_px[i], weight(spans[i]) * mid);
         (f <= room ? lo : hi) = mid;
       }
       scale = lo;
@@ -224,10 +262,11 @@ MemoryPaneLayout layout_memory_pane(const Snapshot& snap, const StorageIndex& in
   // 3. Items along the rows.
   l.items.reserve(spans.size());
   double cursor = 0;
-  for (const Span& s : spans) {
+  for (size_t i = 0; i < spans.size(); ++i) {
+    const Span& s = spans[i];
     MemoryItem it;
     it.offset = cursor;
-    it.length = std::max(min_px, weight(s) * scale);
+    it.length = std::max(min_px[i], weight(s) * scale);
     it.storage_id = s.free ? 0 : s.storage_id;
     it.bytes = s.bytes;
     it.segment = s.segment;
@@ -245,19 +284,26 @@ MemoryPaneLayout layout_memory_pane(const Snapshot& snap, const StorageIndex& in
 
   // 4. Quads in address order: live blocks in their role's colour, cached free blocks dark with an
   // outline; anything narrower than 3 px folds into its neighbours. No quad lies under another.
+  // Labels go on the widest row piece of every block wide enough: live blocks their name, free blocks
+  // their size.
   RowWriter writer(l);
   Folder folder(writer, l, 0);
-  for (const MemoryItem& it : l.items) {
-    if (it.storage_id == 0) {
+  for (size_t i = 0; i < l.items.size(); ++i) {
+    const MemoryItem& it = l.items[i];
+    const bool live = it.storage_id != 0;
+    if (!live) {
       folder.add(it.offset, it.length, kSegmentFrame, 0, kQuadFrame);  // weight 0: a fold takes a live block's colour
-      continue;
+    } else {
+      const StorageInfo* st = index.find(it.storage_id);
+      folder.add(it.offset, it.length, st ? role_color(it.role) : kUnknownBlock, it.bytes, 0);
+      if (l.min_live_px == 0 || it.length < l.min_live_px) l.min_live_px = it.length;
     }
-    const StorageInfo* st = index.find(it.storage_id);
-    folder.add(it.offset, it.length, st ? role_color(it.role) : kUnknownBlock, it.bytes, 0);
     if (it.length >= o.label_min_px && l.labels.size() < 400) {
-      float x, y, w, h;
-      if (l.item_rect(size_t(&it - l.items.data()), &x, &y, &w, &h) && w >= o.label_min_px)
-        l.labels.push_back({x, y, w, it.storage_id});
+      float x, y, w;
+      if (l.widest_piece(i, &x, &y, &w) && w >= o.label_min_px) {
+        l.labels.push_back({x, y, w, it.storage_id, it.bytes});
+        ++(live ? l.labelled_blocks : l.labelled_free);
+      }
     }
   }
   folder.flush();
@@ -293,6 +339,26 @@ bool MemoryPaneLayout::item_rect(size_t item, float* x, float* y, float* w, floa
   *w = float(std::max(std::min(it.length, double(width) - px), 1.0));
   *h = row_height;
   return true;
+}
+
+bool MemoryPaneLayout::widest_piece(size_t item, float* x, float* y, float* w) const {
+  if (item >= items.size() || width <= 0) return false;
+  const MemoryItem& it = items[item];
+  const double wd = double(width);
+  double a = it.offset, best = -1;
+  const double end = std::min(it.offset + it.length, double(rows) * wd);
+  while (a < end - 1e-9) {
+    const int row = int(a / wd);
+    const double px = a - double(row) * wd, piece = std::min(end - a, wd - px);
+    if (piece > best + 0.5) {
+      best = piece;
+      *x = float(px);
+      *y = float(row) * row_pitch;
+      *w = float(piece);
+    }
+    a += piece;
+  }
+  return best >= 0;
 }
 
 int MemoryPaneLayout::find_storage(uint64_t id) const {

@@ -41,8 +41,20 @@ struct MemoryLayoutOptions {
   float row_gap = 4;        // between rows
   float segment_gap = 3;    // between segments along a row
   float min_block_px = 3;   // smallest block while there is room; below this blocks fold
-  float label_min_px = 64;  // blocks at least this wide get their owner's name
+  float label_min_px = 64;  // blocks at least this wide get their owner's name (free blocks: their size)
+  // Readable blocks: while there is room, every block (live or cached free) is at least as wide as its
+  // label - label_char_px per character of its name (or of free_block_label()) plus label_pad_px - kept
+  // within [readable_min_px, readable_max_px], so a 512-byte bias next to a 2 MiB free block still shows
+  // its colour and its name. Where the blocks' labels do not fit the longest give way first,
+  // then all shrink alike (and fold below min_block_px). 0: off (blocks are only min_block_px wide at least).
+  float label_char_px = 0;
+  float label_pad_px = 10;
+  float readable_min_px = 28;
+  float readable_max_px = 180;
 };
+
+// The text a cached free block is labelled with: "free 2.00 MiB".
+std::string free_block_label(uint64_t bytes);
 
 struct MemoryItem {
   double offset = 0;  // along the wrapped rows, in pixels
@@ -54,8 +66,9 @@ struct MemoryItem {
 };
 
 struct MemoryLabel {
-  float x = 0, y = 0, w = 0;
-  uint64_t storage_id = 0;
+  float x = 0, y = 0, w = 0;   // the item's widest row piece
+  uint64_t storage_id = 0;     // 0: a cached free block (labelled with its size)
+  uint64_t bytes = 0;
 };
 
 struct MemoryPaneLayout {
@@ -77,11 +90,16 @@ struct MemoryPaneLayout {
   size_t free_blocks = 0;     // cached free blocks inside segments
   size_t folded_quads = 0;
   std::map<Role, size_t> role_blocks;
+  double min_live_px = 0;     // narrowest live block drawn (0 when none)
+  size_t labelled_blocks = 0; // live blocks that carry their name
+  size_t labelled_free = 0;   // cached free blocks that carry their size
 
   // Item under a point of the pane (pane-relative pixels); -1 when none.
   int item_at(float x, float y) const;
   // First row piece of an item: where to point at it.
   bool item_rect(size_t item, float* x, float* y, float* w, float* h) const;
+  // Its widest row piece: where its label goes.
+  bool widest_piece(size_t item, float* x, float* y, float* w) const;
   // Item index of a storage id; -1 when it is not in this pane.
   int find_storage(uint64_t id) const;
 

@@ -34,7 +34,7 @@ const char* role_label(Role r) {
     case Role::PlainAttribute: return "plain attribute";
     case Role::OptimizerState: return "optimizer state";
     case Role::Activation: return "activation";
-    case Role::PinnedStaging: return "pinned staging";
+    case Role::PinnedStaging: return "pinned (page-locked) host";  // a user tensor, not the driver's staging buffer
     case Role::Tensor: return "tensor";
   }
   return "?";

@@ -22,7 +22,13 @@ uint32_t role_color(Role r);
 const char* role_label(Role r);  // "parameter", "plain attribute", ... (legend wording)
 
 // Memory map furniture.
-inline constexpr uint32_t kSegmentFrame = rgba(0x3a, 0x46, 0x58);    // a reserved segment (cached, free inside)
+// A cached free block (reserved, not allocated): the shader fills it darker and outlines it lighter than
+// this, light enough to stand out from the pane's near-black; the legend's swatch and the block's size
+// label use the same look.
+inline constexpr uint32_t kSegmentFrame = rgba(0x50, 0x60, 0x78);
+inline constexpr uint32_t kFreeBlockFill = rgba(0x30, 0x3a, 0x48);
+inline constexpr uint32_t kFreeBlockOutline = rgba(0x80, 0x9a, 0xc0);
+inline constexpr uint32_t kFreeBlockText = rgba(0xb8, 0xc6, 0xd8);
 inline constexpr uint32_t kUnknownBlock = rgba(0x6b, 0x74, 0x80);    // allocated block with no storage known
 inline constexpr uint32_t kFoldedBlocks = rgba(0x8a, 0x94, 0xa6);
 

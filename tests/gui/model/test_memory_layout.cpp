@@ -84,6 +84,95 @@ TEST(MemoryLayout, TinyBlocksStayVisibleWithAMinimumWidth) {
   EXPECT_GE(l.items[2].length, 3.0);
 }
 
+// Lesson 000's cuda:0: two 512-byte blocks (a Linear's weight and bias) at the start of a 2 MiB segment.
+Snapshot tiny_blocks_in_a_big_segment() {
+  Snapshot s = small_device_snapshot();
+  s.storages[0].nbytes = s.storages[0].block_bytes = 512;
+  s.storages[0].owner = "model.weight";
+  s.storages[1].nbytes = s.storages[1].block_bytes = 512;
+  s.storages[1].owner = "model.bias";
+  s.segments[0].blocks = {{0x1000000, 512, true, 0, 1}, {0x1000200, 512, true, 0, 2}, {0x1000400, (2 << 20) - 1024, false, 0, 0}};
+  return s;
+}
+
+TEST(MemoryLayout, TinyBlocksBesideABigFreeSegmentAreAsWideAsTheirLabels) {
+  Snapshot s = tiny_blocks_in_a_big_segment();
+  StorageIndex index;
+  index.build(s);
+  MemoryLayoutOptions o;
+  o.label_char_px = 7;
+  o.label_min_px = 31;
+  o.readable_min_px = 31;
+  MemoryPaneLayout l = layout_memory_pane(s, index, 1, 400, 96, o);
+  ASSERT_EQ(l.items.size(), 3u);
+  // "model.weight": 12 characters at 7 px plus the 10 px pad; "model.bias": 10.
+  EXPECT_GE(l.items[0].length, 12 * 7 + 10 - 1e-6);
+  EXPECT_GE(l.items[1].length, 10 * 7 + 10 - 1e-6);
+  EXPECT_NEAR(l.min_live_px, l.items[1].length, 1e-9);
+  // Both blocks and the free block carry labels; the free one says its size.
+  EXPECT_EQ(l.labelled_blocks, 2u);
+  EXPECT_EQ(l.labelled_free, 1u);
+  bool free_label = false;
+  for (const MemoryLabel& lab : l.labels) free_label = free_label || (lab.storage_id == 0 && lab.bytes == (2u << 20) - 1024);
+  EXPECT_TRUE(free_label);
+  EXPECT_EQ(free_block_label((2u << 20) - 1024), "free 2.00 MiB");
+  // The old minimum: a 3 px sliver with no label.
+  MemoryPaneLayout old = layout_memory_pane(s, index, 1, 400, 96);
+  EXPECT_LT(old.items[0].length, 4.0);
+  EXPECT_EQ(old.labelled_blocks, 0u);
+}
+
+TEST(MemoryLayout, LongNamesGiveWayBeforeShortOnes) {
+  Snapshot s = tiny_blocks_in_a_big_segment();
+  s.storages[0].owner = "x";
+  s.storages[1].owner = "dataset.tensors[0].a_very_long_attribute_name";
+  StorageIndex index;
+  index.build(s);
+  MemoryLayoutOptions o;
+  o.label_char_px = 7;
+  o.readable_min_px = 24;
+  o.readable_max_px = 1000;
+  MemoryPaneLayout l = layout_memory_pane(s, index, 1, 200, 20, o);  // one row: 200 px for three labels
+  ASSERT_EQ(l.items.size(), 3u);
+  EXPECT_NEAR(l.items[0].length, 24, 1e-6);           // "x": the readable minimum, whole
+  EXPECT_LT(l.items[1].length, 46 * 7 + 10);          // the long name is capped...
+  EXPECT_GE(l.items[1].length, 24);                   // ...but stays readable
+  EXPECT_LE(l.used_px, 200);
+}
+
+TEST(MemoryLayout, ReadableMinimumGivesWayWhenBlocksDoNotFit) {
+  SyntheticOptions so;
+  so.storages = 5000;
+  so.transfers = 0;
+  Snapshot s = make_synthetic_snapshot(so);
+  StorageIndex index;
+  index.build(s);
+  MemoryLayoutOptions o;
+  o.label_char_px = 7;
+  for (size_t p = 0; p < s.places.size(); ++p) {
+    MemoryPaneLayout l = layout_memory_pane(s, index, p, 300, 200, o);
+    // Everything still fits the rows (nothing is pushed out) and is counted.
+    EXPECT_LE(l.used_px, double(l.rows) * 300 + 1) << s.places[p].label;
+  }
+}
+
+TEST(MemoryLayout, LabelsGoOnTheWidestRowPiece) {
+  Snapshot s = small_device_snapshot();
+  StorageIndex index;
+  index.build(s);
+  MemoryPaneLayout l = layout_memory_pane(s, index, 1, 400, 96);
+  // The 1 MiB parameter fills row 0 and part of row 1: its label sits on row 0's full-width piece.
+  float x, y, w;
+  ASSERT_TRUE(l.widest_piece(0, &x, &y, &w));
+  EXPECT_EQ(y, 0.0f);
+  EXPECT_NEAR(w, 400.0f, 1e-3);
+  // The buffer wraps from row 2 to row 3 or sits in one: its label piece is its widest.
+  ASSERT_TRUE(l.widest_piece(2, &x, &y, &w));
+  float fx, fy, fw, fh;
+  ASSERT_TRUE(l.item_rect(2, &fx, &fy, &fw, &fh));
+  EXPECT_GE(w, fw);
+}
+
 TEST(MemoryLayout, CommonScaleShrinksAPaneToTheOthers) {
   Snapshot s = small_device_snapshot();
   StorageIndex index;
