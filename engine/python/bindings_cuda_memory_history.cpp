@@ -190,6 +190,9 @@ RawStack capture_stack(const std::vector<std::string>& skip_prefixes, bool cpp_f
   RawStack out;
   if (cpp_frames) out.push_back({"engine/alloc/caching_device_allocator.cpp", 0, cpp_function(action)});
   if (!Py_IsInitialized() || !PyGILState_Check()) return out;  // an engine thread: no Python frames
+  // A free may come from a destructor while an exception propagates: leave the error indicator as it was.
+  PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
+  PyErr_Fetch(&type, &value, &traceback);
   PyFrameObject* f = PyThreadState_GetFrame(PyThreadState_Get());
   while (f) {
     PyCodeObject* code = PyFrame_GetCode(f);
@@ -202,6 +205,7 @@ RawStack capture_stack(const std::vector<std::string>& skip_prefixes, bool cpp_f
     Py_DECREF(f);
     f = back;
   }
+  PyErr_Restore(type, value, traceback);
   return out;
 }
 
