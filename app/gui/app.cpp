@@ -46,7 +46,7 @@ App::App(std::unique_ptr<Session> live, AppOptions options) : live_(std::move(li
 App::~App() {
   // A recording being read is cancelled before the live session (and its interpreter) ends.
   opening_.reset();
-  recording_.reset();
+  opened_.reset();
 }
 
 void App::load_script(const std::string& code, const std::string& path) {
@@ -109,12 +109,12 @@ void App::notice(const std::string& text, bool error) {
 
 bool App::open_trace(const std::string& path, bool wait, bool held) {
   if (opening_) return false;  // one read at a time: the caller says so
-  opening_ = std::make_unique<RecordingSession>(path, held);
+  opening_ = open_file_session(path, held);  // a recording or a PyTorch memory snapshot, by its content
   ui_.show_transfers = true;
   if (!wait || held) return true;
   opening_->wait_idle();
   poll_opening();
-  return recording_ && recording_->path() == path;
+  return opened_ && opened_->path() == path;
 }
 
 void App::open_dropped(const std::vector<std::string>& paths) {
@@ -132,12 +132,16 @@ void App::poll_opening() {
       const RunOutcome& r = f.outcome;
       const std::string path = opening_->path();
       if (r.ok) {
-        recording_ = std::move(opening_);
-        ui_.prebuilt_models = recording_->take_models();
+        opened_ = std::move(opening_);
+        ui_.prebuilt_models = opened_->take_models();
+        ui_.memory_timelines = opened_->memory_timelines();
+        ui_.memory_moment_bucket = -1;
         ui_.recording_path = path;
         ui_.show_transfers = true;
         ui_.open_error.clear();
-        notice("Opened recording " + path + " (" + std::to_string(recording_->snapshot()->transfers.size()) + " transfers)");
+        const std::shared_ptr<const Snapshot> pic = opened_->snapshot();
+        notice(std::string("Opened ") + opened_->kind() + " " + path + " (" + std::to_string(pic->transfers.size()) +
+               " transfers, " + std::to_string(pic->storages.size()) + " live blocks)");
       } else if (r.interrupted) {
         opening_.reset();
         notice("Cancelled opening " + path);
@@ -159,9 +163,11 @@ void App::poll_opening() {
 }
 
 void App::close_recording() {
-  recording_.reset();
+  opened_.reset();
   ui_.recording_path.clear();
   ui_.prebuilt_models.reset();
+  ui_.memory_timelines.reset();
+  ui_.memory_moment_bucket = -1;
 }
 
 void App::setup_bench(const BackendOptions& backend, bool open, const std::string& sizes,
@@ -224,8 +230,8 @@ std::optional<std::string> App::take_screenshot_request() {
 }
 
 void App::submit_code(Job job, const std::string& what) {
-  if (recording_) {
-    notice("Back to the live session (closed the recording " + recording_->path() + ")");
+  if (opened_) {
+    notice("Back to the live session (closed " + opened_->path() + ")");
     close_recording();
   }
   submit(*live_, std::move(job), what);
@@ -243,13 +249,13 @@ void App::submit(Session& session, Job job, const std::string& what) {
 
 void App::poll_sessions() {
   poll_live();
-  if (recording_)
-    for (FinishedJob& f : recording_->take_finished()) {  // its exports
-      if (f.outcome.ok) notice("Exported " + f.job.line);
-      else notice(f.outcome.error_message, true);
+  if (opened_)
+    for (FinishedJob& f : opened_->take_finished()) {  // its exports and moments
+      if (!f.outcome.ok) notice(f.outcome.error_message, true);
+      else if (f.job.kind == JobKind::ExportTrace) notice("Exported " + f.job.line);
     }
   poll_opening();
-  ui_.running = live_->busy() || (recording_ && recording_->busy());
+  ui_.running = live_->busy() || (opened_ && opened_->busy());
   std::shared_ptr<const Snapshot> snap = shown().snapshot();
   if (snap && snap != snapshot_) {
     snapshot_ = std::move(snap);
@@ -363,7 +369,11 @@ void App::frame() {
   if (ui_.show_editor && !ui_.show_lessons) place(l.editor, 0), editor_.draw(snap, ui_, cmds);
   if (ui_.show_console && !ui_.show_lessons) place(l.console, 1), draw_console_window(snap, cmds);
   if (ui_.show_memory) place(l.memory, 2), memory_.draw(snap, ui_, cmds);
-  if (ui_.show_transfers) place(l.transfers, 3), transfers_.draw(snap, ui_, cmds);
+  if (ui_.show_transfers) {
+    place(l.transfers, 3);
+    if (ui_.memory_timelines) memory_timeline_.draw(*ui_.memory_timelines, ui_, cmds);  // a PyTorch snapshot shown
+    else transfers_.draw(snap, ui_, cmds);
+  }
   if (ui_.show_names) place(l.names, 4), names_.draw(snap, ui_, cmds);
   if (ui_.show_modules) place(l.modules, 5), modules_.draw(snap, ui_, cmds);
   bench_.poll();  // a sweep that ended while the window was hidden still joins the runs
@@ -469,6 +479,14 @@ void App::execute(Commands& cmds) {
         // On the loader's thread: the window stays responsive, the Transfers view shows the progress.
         if (open_trace(c.text, false)) notice("Opening " + c.text + "\xe2\x80\xa6");
         else notice("Still opening " + opening_->path() + ": wait for it or press Cancel", true);
+        break;
+      case Commands::Kind::SeekMoment:
+        if (opened_) {
+          job.kind = JobKind::Seek;
+          job.script.reset();
+          job.line = c.text;
+          submit(*opened_, job, "Seeking");
+        }
         break;
       case Commands::Kind::CancelOpenTrace:
         if (opening_) opening_->interrupt();

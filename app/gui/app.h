@@ -1,8 +1,8 @@
 // The application: owns the sessions, the UI state and the views; one frame() draws every view from the
 // shown session's picture and then carries out the commands they submitted. No GL and no GLFW here.
 // Sessions (app/session/): the live one runs the editor's script, the console, the Builder and the
-// lessons; a recording opened from a file is a session of its own, shown instead of the live one until
-// it is closed.
+// lessons; a file opened for viewing (a recording, a PyTorch memory snapshot) is a session of its own,
+// shown instead of the live one until it is closed.
 #pragma once
 
 #include <memory>
@@ -16,13 +16,14 @@
 #include "gui/layout.h"
 #include "gui/lesson_view.h"
 #include "gui/main_menu.h"
+#include "gui/memory_timeline_view.h"
 #include "gui/memory_view.h"
 #include "gui/module_view.h"
 #include "gui/names_view.h"
 #include "gui/status_bar.h"
 #include "gui/transfer_view.h"
 #include "gui/ui_state.h"
-#include "session/recording_session.h"
+#include "session/file_session.h"
 #include "session/session.h"
 
 namespace ds::gui {
@@ -99,7 +100,7 @@ class App {
   void poll_live();
   void poll_opening();  // a finished read becomes the shown recording (or the modal's message); progress for the strip
   void wait_idle_blocking();  // live_->wait_idle(), bounded by set_blocking_timeout()
-  Session& shown() const { return recording_ ? static_cast<Session&>(*recording_) : *live_; }
+  Session& shown() const { return opened_ ? static_cast<Session&>(*opened_) : *live_; }
   // Code jobs go to the live session, which the window shows again (a recording shown is closed).
   void submit_code(Job job, const std::string& what);
   void submit(Session& session, Job job, const std::string& what);
@@ -113,8 +114,8 @@ class App {
   void lesson_call_finished(const RunOutcome& r);
 
   std::unique_ptr<Session> live_;
-  std::unique_ptr<RecordingSession> recording_;  // shown instead of live_ while set
-  std::unique_ptr<RecordingSession> opening_;    // a file being read (the loading strip)
+  std::unique_ptr<FileSession> opened_;   // a file shown instead of live_ while set
+  std::unique_ptr<FileSession> opening_;  // a file being read (the loading strip)
   AppOptions options_;
   UiState ui_;
   std::shared_ptr<const Snapshot> snapshot_;
@@ -133,6 +134,7 @@ class App {
   BuilderView builder_;
   MemoryView memory_;
   TransferView transfers_;
+  MemoryTimelineView memory_timeline_;
   NamesView names_;
   ModuleView modules_;
   StatusBar status_;

@@ -12,6 +12,7 @@
 #include "gui/model/transfer_models.h"
 #include "gui/model/transfer_sort.h"
 #include "trace/export_chrome_trace.h"
+#include "snapshot/memory_timeline.h"
 #include "trace/snapshot.h"
 
 namespace ds::gui {
@@ -77,6 +78,10 @@ struct UiState {
   // The Transfers view's models for a picture, built on a session's thread (an opened recording's: seconds
   // for millions of copies); the view takes them when it draws that picture.
   std::shared_ptr<TransferModels> prebuilt_models;
+  // A PyTorch memory snapshot shown: active memory over time per device (the Memory over time window takes
+  // the Transfers window's place), and the bucket whose moment the memory panes show (-1: the snapshot's).
+  std::shared_ptr<const std::vector<snapshot::MemoryTimeline>> memory_timelines;
+  int memory_moment_bucket = -1;
   // A recording being read on its session's thread (session/recording_session.h), copied by App each frame
   // for the loading strip; a failure's message waits in open_error for the modal (recording_open_view.h).
   std::string loading_path;  // "" when nothing loads
@@ -115,7 +120,7 @@ struct Commands {
   enum class Kind {
     RunScript, Step, StepBack, Reset, Stop, RunLine, BuilderLine,
     OpenScript, SaveScript, ExportCsv, ExportTrace, Screenshot, OpenTrace, CloseTrace, Quit,
-    OpenBench, SaveBenchJson, SaveBenchCsv, CancelOpenTrace,
+    OpenBench, SaveBenchJson, SaveBenchCsv, CancelOpenTrace, SeekMoment,
   };
   struct Command {
     Kind kind;

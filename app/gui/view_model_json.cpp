@@ -80,7 +80,14 @@ void App::write_view_model(const std::string& path, int width, int height) const
                     {"lanes", lanes},
                     {"timeline_quads", transfers_.last_timeline_quads()},
                     {"folded", transfers_.last_folded()}};
-  if (!snap.source.path.empty())  // the window shows a recording opened from a file
+  if (ui_.memory_timelines) {  // a PyTorch memory snapshot shown: the Memory over time window
+    json timelines = json::array();
+    for (const snapshot::MemoryTimeline& t : *ui_.memory_timelines)
+      timelines.push_back({{"device", t.device}, {"buckets", t.x.size()}, {"categories", t.categories}, {"peak", t.peak}});
+    j["memory_timelines"] = timelines;
+    j["memory_moment_bucket"] = ui_.memory_moment_bucket;
+  }
+  if (!snap.source.path.empty())  // the window shows a file opened for viewing
     j["recording"] = {{"path", snap.source.path}, {"transfers", snap.transfers.size()},
                       {"simulated", snap.simulated}, {"backend", snap.backend}};
   if (!ui_.loading_path.empty())  // a recording still opening (--hold-loading): what the loading strip shows

@@ -66,7 +66,8 @@ RunOutcome PythonScriptSession::run(Job& job) {
       if (job.reset_first) py_->reset();
       return call(job.line, job.call_args);
     case JobKind::ExportTrace: return export_trace(job, py_->runtime().log().events(), *picture_);
-    case JobKind::Open: break;
+    case JobKind::Open:
+    case JobKind::Seek: break;
   }
   return failed("ValueError", std::string("a code session cannot run a ") + job_name(job.kind) + " job");
 }

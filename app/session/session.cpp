@@ -32,6 +32,7 @@ const char* job_name(JobKind k) {
     case JobKind::ExportTrace: return "Export";
     case JobKind::SetScript: return "Load";
     case JobKind::Call: return "Lesson";
+    case JobKind::Seek: return "Seek";
   }
   return "?";
 }

@@ -36,14 +36,15 @@ struct RunOutcome {
 // A failed outcome with Python's look ("Type: message"), for errors that are not the user's code's.
 RunOutcome failed(const std::string& type, const std::string& message);
 
-enum class JobKind { Open, RunScript, Step, StepBack, Reset, RunLine, BuilderLine, SetScript, ExportTrace, Call };
+enum class JobKind { Open, RunScript, Step, StepBack, Reset, RunLine, BuilderLine, SetScript, ExportTrace, Call, Seek };
 const char* job_name(JobKind k);  // "Open", "Run", "Step", ...
 
 struct Job {
   JobKind kind = JobKind::Step;
   std::optional<std::string> script;  // the editor's script, made current first (see PythonScriptSession)
   bool appended_already_ran = false;
-  std::string line;                   // RunLine / BuilderLine: the code; ExportTrace: the path; Call: module.function
+  std::string line;                   // RunLine / BuilderLine: the code; ExportTrace: the path; Call: module.function;
+                                      // Seek: the moment of an opened file's trace ("" for its end)
   std::string meta_version;           // ExportTrace: DeviceScope version written into the file
   std::string meta_machine;
   std::string call_args;              // Call: keyword arguments as a JSON object

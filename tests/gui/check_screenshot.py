@@ -120,6 +120,8 @@ def main():
     ap.add_argument("--bench-sizes", help="open the Bench window and run a sweep of these sizes first")
     ap.add_argument("--bench-open", action="append", default=[], help="bench JSON to overlay in the Bench window")
     ap.add_argument("--extra", action="append", default=[], help="more devicescope arguments, e.g. --extra=--show=table")
+    ap.add_argument("--pytorch-snapshot", metavar="FIXTURE",
+                    help="open this fixture of tests/snapshot/make_fixtures.py (generated into OUT's folder)")
     ap.add_argument("--same-instant-recording", type=int, metavar="N",
                     help="write a transfers CSV of N copies that all start at one instant (OUT.csv) and open it")
     args = ap.parse_args()
@@ -143,6 +145,13 @@ def main():
         cmd += ["--bench-view", "--bench-sizes", args.bench_sizes]
     for path in args.bench_open:
         cmd += ["--bench-open", path]
+    if args.pytorch_snapshot:
+        folder = os.path.join(os.path.dirname(os.path.abspath(args.out)), "pytorch_snapshots")
+        os.makedirs(folder, exist_ok=True)
+        here = os.path.dirname(os.path.abspath(__file__))
+        subprocess.run(["/usr/bin/python3", os.path.join(here, "..", "snapshot", "make_fixtures.py"), folder],
+                       check=True, stdout=subprocess.DEVNULL)
+        cmd += ["--open-trace", os.path.join(folder, args.pytorch_snapshot)]
     if args.same_instant_recording:
         cmd += ["--open-trace", write_same_instant_csv(args.out + ".csv", args.same_instant_recording)]
     for extra in args.extra:
@@ -220,6 +229,18 @@ def main():
         for holder in m.get("holders_include", []):
             if not any(holder in x["holders"] for x in vm["migrations"]):
                 fail("no migration whose source is held by %s" % holder)
+    if "memory_timelines" in expect:
+        got = vm.get("memory_timelines") or []
+        if len(got) != len(expect["memory_timelines"]):
+            fail("%d memory timelines, expected %d" % (len(got), len(expect["memory_timelines"])))
+        for want, have in zip(expect["memory_timelines"], got):
+            for key, value in want.items():
+                if key == "categories_include":
+                    for c in value:
+                        if c not in have["categories"]:
+                            fail("memory timeline of cuda:%s lacks category %s (%s)" % (have["device"], c, have["categories"]))
+                elif have.get(key) != value:
+                    fail("memory timeline %s = %s, expected %s" % (key, have.get(key), value))
     for key, value in expect.get("recording", {}).items():
         if (vm.get("recording") or {}).get(key) != value:
             fail("recording %s = %s, expected %s" % (key, (vm.get("recording") or {}).get(key), value))

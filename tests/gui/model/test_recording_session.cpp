@@ -70,7 +70,7 @@ TEST_F(RecordingSessionTest, ReadsOnItsThreadAndThenShowsTheRecording) {
   EXPECT_EQ(picture->source.path, path);
   EXPECT_EQ(picture->transfers.size(), 2000u);
   EXPECT_EQ(picture->time_ns, 1000u + 1999u * 10000u + 8000u);
-  EXPECT_EQ(s.status().describe, "recording " + path + " (2000 transfers)");
+  EXPECT_EQ(s.status().describe, "recording " + path + " (2000 transfers, 0 live blocks)");
   // The Transfers view's models come built (off the GUI thread), for this very picture, once.
   std::shared_ptr<TransferModels> models = s.take_models();
   ASSERT_NE(models, nullptr);

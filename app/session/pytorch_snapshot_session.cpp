@@ -1,0 +1,122 @@
+// PyTorchSnapshotSession: load_memory_snapshot on the session's thread; pictures from snapshot_replay.
+#include "session/pytorch_snapshot_session.h"
+
+#include <limits>
+
+#include "snapshot/memory_timeline.h"
+#include "snapshot/snapshot_replay.h"
+#include "snapshot/snapshot_summary.h"
+
+namespace ds::gui {
+namespace {
+
+// DeviceScope's own snapshots put the role in the owner frame's file name: "<devicescope parameter>".
+Role role_of(const snapshot::MemorySnapshot& s, snapshot::StackId stack) {
+  for (size_t i = 0; i < s.stack_size(stack); ++i) {
+    const std::string& file = s.strings[s.stack_frame(stack, i).filename];
+    if (!file.starts_with("<devicescope ")) continue;
+    const std::string role = file.substr(13, file.size() - 14);
+    for (int r = 0; r <= int(Role::PinnedStaging); ++r)
+      if (role == role_name(Role(r))) return Role(r);
+  }
+  return Role::Tensor;
+}
+
+}  // namespace
+
+std::shared_ptr<Snapshot> snapshot_picture(const snapshot::MemorySnapshot& s, const std::string& path,
+                                           const std::vector<size_t>& entries, int64_t time_us) {
+  auto pic = std::make_shared<Snapshot>();
+  pic->source.path = path;
+  pic->source.version = s.format_major == 1 ? "PyTorch 1.x snapshot" : "PyTorch 2.x snapshot";
+  pic->backend = "cuda";
+  pic->simulated = false;
+  pic->time_ns = uint64_t(std::max<int64_t>(time_us, 0)) * 1000;
+  uint64_t next_id = 1;
+  for (int device : snapshot::snapshot_devices(s)) {
+    const size_t n = device >= 0 && size_t(device) < entries.size() ? entries[size_t(device)]
+                                                                      : std::numeric_limits<size_t>::max();
+    const snapshot::DeviceState st = snapshot::state_at(s, device, n);
+    const Place place = Place::cuda(device);
+    pic->places.push_back({place, "cuda:" + std::to_string(device), "from a PyTorch memory snapshot", st.allocated(),
+                           st.reserved(), 0, false});
+    size_t b = 0;
+    for (const snapshot::LiveSegment& seg : st.segments) {
+      SegmentInfo info;
+      info.device = device;
+      info.address = seg.address;
+      info.size = seg.size;
+      info.small_pool = seg.small_pool;
+      uint64_t at = seg.address;
+      while (b < st.blocks.size() && st.blocks[b].address < seg.address) ++b;  // outside every segment
+      for (; b < st.blocks.size() && st.blocks[b].address < seg.address + seg.size; ++b) {
+        const snapshot::LiveBlock& blk = st.blocks[b];
+        if (blk.address > at) info.blocks.push_back({at, blk.address - at, false, int(seg.stream), 0});
+        StorageInfo storage;
+        storage.id = next_id++;
+        storage.place = place;
+        storage.nbytes = blk.requested_size ? blk.requested_size : blk.size;
+        storage.block_bytes = blk.size;
+        storage.address = blk.address;
+        storage.role = role_of(s, blk.stack);
+        storage.owner = snapshot::stack_owner(s, blk.stack);
+        pic->storages.push_back(std::move(storage));
+        info.blocks.push_back({blk.address, blk.size, true, int(seg.stream), next_id - 1});
+        at = blk.address + blk.size;
+      }
+      if (at < seg.address + seg.size) info.blocks.push_back({at, seg.address + seg.size - at, false, int(seg.stream), 0});
+      pic->segments.push_back(std::move(info));
+    }
+  }
+  return pic;
+}
+
+PyTorchSnapshotSession::PyTorchSnapshotSession(std::string path, bool held) : FileSession(std::move(path), held) {
+  open();
+}
+
+PyTorchSnapshotSession::~PyTorchSnapshotSession() { stop(); }
+
+std::shared_ptr<const std::vector<snapshot::MemoryTimeline>> PyTorchSnapshotSession::memory_timelines() const {
+  std::lock_guard<std::mutex> lock(timelines_mutex_);
+  return timelines_;
+}
+
+std::shared_ptr<const Snapshot> PyTorchSnapshotSession::read(LoadProgress& progress) {
+  file_ = snapshot::load_memory_snapshot(path(), &progress);
+  auto timelines = std::make_shared<const std::vector<snapshot::MemoryTimeline>>(snapshot::memory_timelines(file_));
+  {
+    std::lock_guard<std::mutex> lock(timelines_mutex_);
+    timelines_ = std::move(timelines);
+  }
+  int64_t end_us = 0;
+  for (const snapshot::TraceEntries& t : file_.device_traces)
+    if (!t.empty()) end_us = std::max(end_us, t.back().time_us);
+  return snapshot_picture(file_, path(), {}, end_us);
+}
+
+RunOutcome PyTorchSnapshotSession::run_more(Job& job) {
+  if (job.kind != JobKind::Seek) return FileSession::run_more(job);
+  // "" the snapshot's own moment; "t:TIME_US" a time of the trace; "e:N" after N entries (traces without times).
+  if (job.line.empty()) {
+    set_picture(snapshot_picture(file_, path(), {}, 0));
+    return {};
+  }
+  int64_t v = 0;
+  try {
+    if (job.line.size() < 3 || job.line[1] != ':' || (job.line[0] != 't' && job.line[0] != 'e')) throw std::invalid_argument("");
+    v = std::stoll(job.line.substr(2));
+  } catch (const std::exception&) {
+    return failed("ValueError", "not a moment of the trace: " + job.line);
+  }
+  if (job.line[0] == 't') {
+    set_picture(snapshot_picture(file_, path(), snapshot::entries_at_time(file_, v), v));
+  } else {
+    std::vector<size_t> entries;
+    for (const snapshot::TraceEntries& t : file_.device_traces) entries.push_back(std::min(t.size(), size_t(std::max<int64_t>(v, 0))));
+    set_picture(snapshot_picture(file_, path(), entries, 0));
+  }
+  return {};
+}
+
+}  // namespace ds::gui
