@@ -97,35 +97,49 @@ Device Runtime::resolve(const Device& device) const {
   return device;
 }
 
+// Holds the runtime alive (its allocators) for as long as any of its storages lives.
+class Runtime::BlockReturn : public StorageDeleter {
+ public:
+  explicit BlockReturn(std::shared_ptr<Runtime> runtime) : runtime_(std::move(runtime)) {}
+  void release(const Storage& s) noexcept override;
+
+  DeviceAllocation device_block;        // when the place is a device
+  HostAllocation pinned_block;          // when the place is pinned host memory
+  std::function<void()> external_release;  // adopted host memory (torch.from_numpy): given back, not freed
+
+ private:
+  std::shared_ptr<Runtime> runtime_;
+};
+
 StoragePtr Runtime::allocate(Place place, size_t nbytes, bool virtual_bytes, Role role) {
-  StoragePtr s(new Storage());
-  s->runtime_ = shared_from_this();
-  s->place_ = place;
-  s->nbytes_ = nbytes;
-  s->virtual_ = virtual_bytes;
-  s->role_ = role;
+  auto block = std::make_unique<BlockReturn>(shared_from_this());
+  StorageBytes bytes;
   switch (place.kind) {
     case MemoryKind::Device: {
       CachingDeviceAllocator& a = device_allocator(place.device);
       const StreamId stream = current_streams_[size_t(place.device)];
       try {
-        s->device_block_ = a.allocate(nbytes, stream, virtual_bytes);
+        block->device_block = a.allocate(nbytes, stream, virtual_bytes);
       } catch (const Error& e) {
         // The allocator retried after emptying its own cache only; host RAM may be held by the other
         // simulated devices' caches (a real GPU's memory is its own, so this never applies there).
         const bool host_short = e.kind() == ErrorKind::OutOfMemoryError &&
                                 !backend_->out_of_memory_note(place.device).empty();
         if (!host_short || !release_host_backed_caches()) throw;
-        s->device_block_ = a.allocate(nbytes, stream, virtual_bytes);
+        block->device_block = a.allocate(nbytes, stream, virtual_bytes);
       }
-      if (!virtual_bytes) s->data_ = s->device_block_.ptr;
+      if (!virtual_bytes) bytes.data = block->device_block.ptr;
+      bytes.block_bytes = block->device_block.size;
+      bytes.block_address = reinterpret_cast<uint64_t>(block->device_block.ptr);
       break;
     }
     case MemoryKind::Pinned:
       if (!virtual_bytes && nbytes > 0) {
-        s->pinned_block_ = host_allocator_->allocate(nbytes);
-        s->data_ = s->pinned_block_.ptr;
+        block->pinned_block = host_allocator_->allocate(nbytes);
+        bytes.data = block->pinned_block.ptr;
       }
+      bytes.block_bytes = block->pinned_block.size;
+      bytes.block_address = reinterpret_cast<uint64_t>(block->pinned_block.ptr);
       break;
     case MemoryKind::Pageable:
       if (!virtual_bytes && nbytes > 0) {
@@ -139,91 +153,74 @@ StoragePtr Runtime::allocate(Place place, size_t nbytes, bool virtual_bytes, Rol
         // killer and lose the recording.
         check_lazy(host_budget_->try_take(nbytes) || (release_host_backed_caches() && host_budget_->try_take(nbytes)),
                    too_much);
-        s->data_ = std::aligned_alloc(64, (nbytes + 63) / 64 * 64);
-        if (!s->data_) host_budget_->give_back(nbytes);
-        check_lazy(s->data_ != nullptr, too_much);
+        bytes.data = std::aligned_alloc(64, (nbytes + 63) / 64 * 64);
+        if (!bytes.data) host_budget_->give_back(nbytes);
+        check_lazy(bytes.data != nullptr, too_much);
         pageable_bytes_ += nbytes;
       }
+      bytes.block_bytes = nbytes;
+      bytes.block_address = reinterpret_cast<uint64_t>(bytes.data);
       break;
   }
-  {
-    std::lock_guard<std::mutex> lock(registry_mutex_);
-    s->id_ = next_storage_id_++;
-    live_[s->id_] = s;
-  }
-  record_alloc_event(EventKind::Alloc, *s);
-  s->created_seq_ = log_.last_seq();
-  return s;
+  return register_storage(place, nbytes, virtual_bytes, bytes, std::move(block), role);
 }
 
 StoragePtr Runtime::adopt_host_memory(void* data, size_t nbytes, std::function<void()> release) {
-  StoragePtr s(new Storage());
-  s->runtime_ = shared_from_this();
-  s->place_ = Place::pageable();
-  s->nbytes_ = nbytes;
-  s->data_ = data;
-  s->external_release_ = std::move(release);
+  auto block = std::make_unique<BlockReturn>(shared_from_this());
+  block->external_release = std::move(release);
   pageable_bytes_ += nbytes;
   host_budget_->take(nbytes);  // numpy's buffer exists already: counted, never refused
+  const StorageBytes bytes{data, nbytes, reinterpret_cast<uint64_t>(data)};
+  return register_storage(Place::pageable(), nbytes, false, bytes, std::move(block), Role::Tensor);
+}
+
+StoragePtr Runtime::register_storage(Place place, size_t nbytes, bool virtual_bytes, StorageBytes bytes,
+                                     std::unique_ptr<BlockReturn> block, Role role) {
+  uint64_t id = 0;
   {
     std::lock_guard<std::mutex> lock(registry_mutex_);
-    s->id_ = next_storage_id_++;
-    live_[s->id_] = s;
+    id = next_storage_id_++;
   }
-  record_alloc_event(EventKind::Alloc, *s);
-  s->created_seq_ = log_.last_seq();
+  record_alloc_event(EventKind::Alloc, place, id, nbytes, "");
+  auto s = std::make_shared<Storage>(id, place, nbytes, virtual_bytes, bytes, log_.last_seq(), std::move(block), role);
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex_);
+    live_[id] = s;
+  }
   return s;
 }
 
-Storage::~Storage() {
-  if (runtime_) runtime_->release(*this);
-}
-
-size_t Storage::block_bytes() const {
-  if (place_.kind == MemoryKind::Device) return device_block_.size;
-  if (place_.kind == MemoryKind::Pinned) return pinned_block_.size;
-  return nbytes_;
-}
-
-uint64_t Storage::block_address() const {
-  if (place_.kind == MemoryKind::Device) return reinterpret_cast<uint64_t>(device_block_.ptr);
-  if (place_.kind == MemoryKind::Pinned) return reinterpret_cast<uint64_t>(pinned_block_.ptr);
-  return reinterpret_cast<uint64_t>(data_);
-}
-
-void Runtime::release(Storage& s) {
+void Runtime::BlockReturn::release(const Storage& s) noexcept {
+  Runtime& rt = *runtime_;
   {
-    std::lock_guard<std::mutex> lock(registry_mutex_);
-    live_.erase(s.id_);
+    std::lock_guard<std::mutex> lock(rt.registry_mutex_);
+    rt.live_.erase(s.id());
   }
   try {
-    switch (s.place_.kind) {
+    switch (s.place().kind) {
       case MemoryKind::Device:
-        if (s.device_block_.size > 0) device_allocators_[size_t(s.place_.device)]->free(s.device_block_);
-        s.device_block_ = {};
+        if (device_block.size > 0) rt.device_allocators_[size_t(s.place().device)]->free(device_block);
         break;
       case MemoryKind::Pinned:
-        if (s.pinned_block_.ptr) host_allocator_->free(s.pinned_block_.ptr);
-        s.pinned_block_ = {};
+        if (pinned_block.ptr) rt.host_allocator_->free(pinned_block.ptr);
         break;
       case MemoryKind::Pageable:
-        if (s.external_release_) {
-          pageable_bytes_ -= s.nbytes_;
-          host_budget_->give_back(s.nbytes_);
-          auto release = std::move(s.external_release_);
+        if (external_release) {
+          rt.pageable_bytes_ -= s.nbytes();
+          rt.host_budget_->give_back(s.nbytes());
+          auto release = std::move(external_release);
           release();
-        } else if (s.data_) {
-          std::free(s.data_);
-          pageable_bytes_ -= s.nbytes_;
-          host_budget_->give_back(s.nbytes_);
+        } else if (s.data()) {
+          std::free(s.data());
+          rt.pageable_bytes_ -= s.nbytes();
+          rt.host_budget_->give_back(s.nbytes());
         }
         break;
     }
   } catch (...) {
     // A destructor must not throw; a failed free leaves the block accounted, which the views show.
   }
-  s.data_ = nullptr;
-  record_alloc_event(EventKind::Free, s);
+  rt.record_alloc_event(EventKind::Free, s.place(), s.id(), s.nbytes(), s.owner());
 }
 
 bool Runtime::release_host_backed_caches() {
@@ -234,20 +231,21 @@ bool Runtime::release_host_backed_caches() {
   return host_budget_->in_use() < before;
 }
 
-void Runtime::record_alloc_event(EventKind kind, const Storage& s) {
+void Runtime::record_alloc_event(EventKind kind, Place place, uint64_t storage_id, uint64_t nbytes,
+                                 const std::string& label) {
   if (!log_.enabled()) return;
   Event e;
   e.kind = kind;
   e.time_ns = backend_->now_ns();
-  e.place = s.place_;
-  e.storage_id = s.id_;
-  e.bytes = s.nbytes_;
-  e.label = s.owner_;
-  if (s.place_.kind == MemoryKind::Device) {
-    const DeviceAllocatorStats st = device_allocators_[size_t(s.place_.device)]->stats();
+  e.place = place;
+  e.storage_id = storage_id;
+  e.bytes = nbytes;
+  e.label = label;
+  if (place.kind == MemoryKind::Device) {
+    const DeviceAllocatorStats st = device_allocators_[size_t(place.device)]->stats();
     e.allocated_after = st.allocated;
     e.reserved_after = st.reserved;
-  } else if (s.place_.kind == MemoryKind::Pinned) {
+  } else if (place.kind == MemoryKind::Pinned) {
     const HostAllocatorStats st = host_allocator_->stats();
     e.allocated_after = st.allocated;
     e.reserved_after = st.reserved;

@@ -14,7 +14,7 @@
 #include "backend/backend.h"
 #include "core/device.h"
 #include "runtime/copy_origin.h"
-#include "tensor/storage.h"
+#include "runtime/storage.h"
 #include "trace/event_log.h"
 #include "trace/snapshot.h"
 
@@ -83,10 +83,14 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   size_t live_storage_count() const;
 
  private:
-  friend class Storage;
   Runtime(std::unique_ptr<Backend> backend, std::string note, bool event_log, uint64_t host_memory_limit = 0);
-  void release(Storage& storage);  // called from ~Storage
-  void record_alloc_event(EventKind kind, const Storage& storage);
+  // The StorageDeleter every storage of this runtime holds: gives its block back to the allocator it
+  // came from and logs the free (defined in runtime.cpp; a member so that it reaches the allocators).
+  class BlockReturn;
+  // Gives a new block an id and an Alloc event, and wraps it in the Storage that will return it.
+  StoragePtr register_storage(Place place, size_t nbytes, bool virtual_bytes, StorageBytes bytes,
+                              std::unique_ptr<BlockReturn> block, Role role);
+  void record_alloc_event(EventKind kind, Place place, uint64_t storage_id, uint64_t nbytes, const std::string& label);
   // Note [Host memory budget]: a host-memory shortfall may be another allocator's cache; empties every
   // cache that holds host memory (simulated devices', pinned). True when that gave any back.
   bool release_host_backed_caches();

@@ -1,38 +1,58 @@
 // Storage: bytes in one place, from one allocator, with an id; no shape (c10's StorageImpl).
-// Tensors are views onto a storage. The storage returns its bytes to its allocator when the last view dies.
+// Tensors are views onto a storage. As c10's StorageImpl holds a DataPtr whose deleter frees the bytes,
+// a Storage holds the StorageDeleter its maker gave it (Runtime's gives the block back to its allocator
+// and logs the free) and calls it when the last view dies: the storage knows no allocator and no Runtime.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "alloc/caching_device_allocator.h"
-#include "alloc/caching_host_allocator.h"
 #include "core/place.h"
 #include "trace/snapshot.h"
 
 namespace ds {
 
-class Runtime;
+class Storage;
+
+// Gives a storage's bytes back to where they came from. Called once, from ~Storage, with the storage
+// still whole (its id, place and owner are what the free is logged with). Must not throw.
+class StorageDeleter {
+ public:
+  virtual ~StorageDeleter() = default;
+  virtual void release(const Storage& storage) noexcept = 0;
+};
+
+// Where a storage's bytes are, as its allocator handed them out.
+struct StorageBytes {
+  void* data = nullptr;        // raw address in its place (a device address for real CUDA); null if virtual or empty
+  size_t block_bytes = 0;      // what the allocator handed out (rounded)
+  uint64_t block_address = 0;  // allocator block address (also for virtual blocks)
+};
 
 class Storage {
  public:
-  ~Storage();
+  // `created_seq`: the event log's sequence number of its Alloc event.
+  Storage(uint64_t id, Place place, size_t nbytes, bool is_virtual, StorageBytes bytes, uint64_t created_seq,
+          std::unique_ptr<StorageDeleter> deleter, Role role)
+      : id_(id), place_(place), nbytes_(nbytes), virtual_(is_virtual), bytes_(bytes), created_seq_(created_seq),
+        deleter_(std::move(deleter)), role_(role) {}
+  ~Storage() {
+    if (deleter_) deleter_->release(*this);
+  }
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
 
   uint64_t id() const { return id_; }
   Place place() const { return place_; }
   size_t nbytes() const { return nbytes_; }
-  size_t block_bytes() const;  // what the allocator handed out (rounded)
-  uint64_t block_address() const;  // allocator block address (also for virtual blocks), 0 for pageable
+  size_t block_bytes() const { return bytes_.block_bytes; }
+  uint64_t block_address() const { return bytes_.block_address; }
   bool is_virtual() const { return virtual_; }
   // Raw address in its place (a device address for real CUDA); null for virtual or empty storages.
-  void* data() const { return data_; }
-  Runtime& runtime() const { return *runtime_; }
+  void* data() const { return bytes_.data; }
 
   // Annotations for views (who owns it, what it is for); never affect behaviour.
   Role role() const { return role_; }
@@ -51,24 +71,18 @@ class Storage {
   }
 
  private:
-  friend class Runtime;
-  Storage() = default;
-
-  std::shared_ptr<Runtime> runtime_;  // keeps the allocators alive while any storage lives
-  uint64_t id_ = 0;
+  uint64_t id_;
   Place place_;
-  size_t nbytes_ = 0;
-  bool virtual_ = false;
-  void* data_ = nullptr;
-  DeviceAllocation device_block_;  // when place is a device
-  HostAllocation pinned_block_;    // when place is pinned host memory
-  Role role_ = Role::Tensor;
+  size_t nbytes_;
+  bool virtual_;
+  StorageBytes bytes_;
+  uint64_t created_seq_;
+  std::unique_ptr<StorageDeleter> deleter_;
+  Role role_;
   std::string owner_;
   uint64_t moved_from_ = 0;
-  uint64_t created_seq_ = 0;
   std::string dtype_name_;
   std::vector<int64_t> shape_;
-  std::function<void()> external_release_;  // adopted host memory (torch.from_numpy): given back, not freed
 };
 
 using StoragePtr = std::shared_ptr<Storage>;

@@ -2,7 +2,6 @@
 #include "tensor/tensor.h"
 
 #include "core/errors.h"
-#include "runtime/runtime.h"
 
 namespace ds {
 namespace {

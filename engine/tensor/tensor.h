@@ -9,7 +9,7 @@
 
 #include "core/device.h"
 #include "core/dtype.h"
-#include "tensor/storage.h"
+#include "runtime/storage.h"
 
 namespace ds {
 
