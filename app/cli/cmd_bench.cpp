@@ -5,8 +5,8 @@
 #include <iostream>
 #include <sys/utsname.h>
 
-#include "bench/sweep_io.h"
-#include "bench/transfer_sweep.h"
+#include "sweep/sweep_io.h"
+#include "sweep/transfer_sweep.h"
 #include "cli/commands.h"
 #include "core/errors.h"
 #include "core/format.h"

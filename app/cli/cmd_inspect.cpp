@@ -31,7 +31,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/sweep_io.h"
+#include "sweep/sweep_io.h"
 #include "cli/commands.h"
 #include "core/format.h"
 #include "snapshot/memory_snapshot.h"

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "bench/sweep_io.h"
+#include "sweep/sweep_io.h"
 #include "core/errors.h"
 #include "gui/model/palette.h"
 #include "gui/theme.h"

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "bench/sweep_io.h"
+#include "sweep/sweep_io.h"
 #include "fuzz_common.h"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/transfer_sweep.h"
+#include "sweep/transfer_sweep.h"
 
 namespace ds::gui {
 

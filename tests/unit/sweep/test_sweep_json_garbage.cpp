@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "bench/sweep_io.h"
+#include "sweep/sweep_io.h"
 #include "core/errors.h"
 #include "trace/load_progress.h"
 

@@ -4,7 +4,7 @@
 #include <ostream>
 #include <string>
 
-#include "bench/transfer_sweep.h"
+#include "sweep/transfer_sweep.h"
 #include "trace/load_progress.h"
 
 namespace ds {

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "backend/link_profile.h"
-#include "bench/sweep_io.h"
-#include "bench/transfer_sweep.h"
+#include "sweep/sweep_io.h"
+#include "sweep/transfer_sweep.h"
 #include "core/errors.h"
 
 using namespace ds;

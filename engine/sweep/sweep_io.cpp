@@ -1,5 +1,5 @@
 // CSV/JSON for sweep results, via nlohmann::json (Debian's nlohmann-json3-dev).
-#include "bench/sweep_io.h"
+#include "sweep/sweep_io.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // Runs the transfer sweep through Runtime::copy_bytes (the same path every tensor copy takes).
-#include "bench/transfer_sweep.h"
+#include "sweep/transfer_sweep.h"
 
 #include <algorithm>
 #include <chrono>
