@@ -71,6 +71,14 @@ def main():
             torch.cuda.memory._record_memory_history(True)
         except Exception:  # an older or newer signature: the snapshot still has the segments
             pass
+    # SIGTERM (a scheduler, `devicescope record` passing one on) ends the script like Ctrl+C ends it:
+    # by an exception, so the recording is still written. The script may install its own handler.
+    import signal
+
+    def terminated(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, terminated)
     recorder = rec.Recorder(main_module.__dict__)
     installed = rec.Installed(recorder)
     code_out, failure = 0, None

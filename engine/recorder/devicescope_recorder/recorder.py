@@ -43,11 +43,11 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 class Storage:
     """One storage seen alive: its weak handle, place, size and the best name known for it."""
-    __slots__ = ("id", "key", "cdata", "handle", "bytes", "place", "label", "role", "is_output")
+    __slots__ = ("id", "key", "cdata", "handle", "bytes", "place", "label", "role", "is_output", "watch", "freed")
 
     def __init__(self, sid, key, cdata, handle, nbytes, place, label, role):
         self.id, self.key, self.cdata, self.handle, self.bytes, self.place = sid, key, cdata, handle, nbytes, place
-        self.label, self.role, self.is_output = label, role, False
+        self.label, self.role, self.is_output, self.watch, self.freed = label, role, False, None, False
 
 
 def _tensors(value):
@@ -78,6 +78,7 @@ class Recorder:
         self.events = []       # rows; the label column holds a Storage or label parts until written
         self.transfers = []
         self.live = {}         # (device type, index, data_ptr) -> Storage
+        self.maybe_dead = []   # storages whose first tensor died since the last op
         self.place_bytes = {}  # place -> live bytes
         self.next_storage = 1
         self.ops_since_sweep = 0
@@ -93,6 +94,8 @@ class Recorder:
         self.cuda_base = {}     # device -> (event, host ns)
         self.streams = {}
         self.roles = {}         # storage id -> role, written beside the events
+        self.param_parts = {}   # id(parameter) -> (weakref, label parts), from the last name_modules
+        self.rel_paths = {}     # a code file -> how it is shown (relative to the working folder when inside it)
         self.cuda = torch.cuda.is_available()
 
     # ---- clock, places, frames -------------------------------------------------------------------
@@ -119,24 +122,20 @@ class Recorder:
                 internal = fn.startswith(_TORCH_DIR) or fn.startswith(_HERE) or fn.startswith("<frozen")
                 self.code_is_internal[code] = internal
             if not internal:
-                fn = code.co_filename
-                try:
-                    rel = os.path.relpath(fn)
-                    fn = rel if not rel.startswith("..") else fn
-                except ValueError:
-                    pass
+                fn = self.rel_paths.get(code.co_filename)
+                if fn is None:
+                    fn = code.co_filename
+                    try:
+                        rel = os.path.relpath(fn)
+                        fn = rel if not rel.startswith("..") else fn
+                    except ValueError:
+                        pass
+                    self.rel_paths[code.co_filename] = fn
                 return "%s:%d" % (fn, f.f_lineno)
             f = f.f_back
         return "?"
 
     # ---- allocations and frees ----------------------------------------------------------------
-    def _totals(self, place):
-        allocated = self.place_bytes.get(place, 0)
-        reserved = allocated
-        if place.startswith("cuda:"):
-            reserved = max(torch.cuda.memory_reserved(int(place[5:])), allocated)
-        return allocated, reserved
-
     def see(self, t, op):
         """The Storage of tensor t, registering it (an alloc) the first time it is seen."""
         d = t.device
@@ -157,33 +156,49 @@ class Recorder:
         nbytes = s.nbytes()
         if nbytes == 0 or ptr == 0:
             return None
-        if self.module_stack and not self.backward_depth:
-            label, role = self.module_parts(self.module_stack[-1]) + [" [%s]" % op], "activation"
-        elif self.backward_depth:
-            label, role = ["autograd [%s]" % op], "other"
+        if self.backward_depth:
+            label, role = ("autograd [", op, "]"), "other"
+        elif self.module_stack:
+            label, role = self.module_parts(self.module_stack[-1]) + [" [", op, "]"], "activation"
         else:
-            label, role = ["%s [%s]" % (self.user_line(), op)], "other"
+            label, role = (self.user_line(), " [", op, "]"), "other"
         rec = Storage(self.next_storage, key, cdata, s._weak_ref(), nbytes, self.place_of(t), label, role)
+        # The Python tensor's death is the moment to look (most storages die with their first tensor);
+        # the callback only queues: it can run in the middle of the recorder's own bookkeeping.
+        rec.watch = weakref.ref(t, lambda _, rec=rec, queue=self.maybe_dead: queue.append(rec))
         self.next_storage += 1
         self.live[key] = rec
-        self.place_bytes[rec.place] = self.place_bytes.get(rec.place, 0) + nbytes
+        place_bytes = self.place_bytes
+        place_bytes[rec.place] = place_bytes.get(rec.place, 0) + nbytes
         self.event("alloc", rec.place, rec.id, nbytes, 0, rec)
         return rec
 
     def free(self, rec):
         del self.live[rec.key]
+        rec.freed, rec.watch = True, None
         _free_weak_ref(rec.handle)
         self.place_bytes[rec.place] -= rec.bytes
         self.event("free", rec.place, rec.id, rec.bytes, 0, rec)
         self.roles[rec.id] = rec.role
 
     def event(self, kind, place, storage_id, nbytes, transfer_id, label):
-        allocated, reserved = self._totals(place)
-        self.events.append([len(self.events) + 1, kind, self.now(), place, storage_id, nbytes, transfer_id, label,
-                            allocated, reserved])
+        allocated = self.place_bytes.get(place, 0)
+        # Host memory has no cache in between; a device's reserved bytes are its caching allocator's.
+        reserved = allocated if place[0] != "c" else max(torch.cuda.memory_reserved(int(place[5:])), allocated)
+        events = self.events
+        events.append((len(events) + 1, kind, time.perf_counter_ns() - self.t0, place, storage_id, nbytes,
+                       transfer_id, label, allocated, reserved))
+
+    def check_maybe_dead(self):
+        queue = self.maybe_dead  # the callbacks hold this list: emptied in place, pop by pop
+        while queue:
+            rec = queue.pop()
+            if not rec.freed and _expired(rec.handle):
+                self.free(rec)
 
     def sweep(self):
         self.ops_since_sweep = 0
+        self.check_maybe_dead()
         dead = [rec for rec in self.live.values() if _expired(rec.handle)]
         for rec in dead:
             self.free(rec)
@@ -220,16 +235,24 @@ class Recorder:
                     self.names.setdefault(("global", entry[1]), name)
             elif isinstance(value, torch.optim.Optimizer) and not name.startswith("_"):
                 self.names.setdefault(("global", id(value)), name)
+            elif isinstance(value, torch.Tensor) and not name.startswith("_"):
+                self.label(value, [name], "other")  # `data`, `x`: better than the line that made it
 
     def label(self, t, parts, role):
         rec = self.see(t, "named")
         if rec is not None and ROLE_STRENGTH[role] >= ROLE_STRENGTH[rec.role]:
             rec.label, rec.role = parts, role
 
-    def name_pass(self):
-        """Labels parameters, buffers, gradients and optimizer state from the modules and optimizers."""
+    def name_pass(self, modules=True, optimizers=True):
+        """Labels parameters, buffers and gradients from the modules, optimizer state from the optimizers."""
         self.name_globals()
-        param_parts = {}
+        if modules:
+            self.name_modules()
+        if optimizers:
+            self.name_optimizers()
+
+    def name_modules(self):
+        param_parts = self.param_parts = {}
         for rid, ref in list(self.roots.items()):
             root = ref()
             if root is None:
@@ -237,12 +260,14 @@ class Recorder:
                 continue
             for path, p in root.named_parameters():
                 parts = [("name", rid), "." + path]
-                param_parts[id(p)] = parts
+                param_parts[id(p)] = (weakref.ref(p), parts)
                 self.label(p, parts, "parameter")
                 if p.grad is not None:
                     self.label(p.grad, parts + [".grad"], "gradient")
             for path, b in root.named_buffers():
                 self.label(b, [("name", rid), "." + path], "buffer")
+
+    def name_optimizers(self):
         alive = []
         for ref in self.optimizers:
             opt = ref()
@@ -252,7 +277,8 @@ class Recorder:
             oid = id(opt)
             self.names.setdefault(oid, type(opt).__name__)
             for p, state in opt.state.items():
-                owner = param_parts.get(id(p), ["param"])
+                known = self.param_parts.get(id(p))
+                owner = known[1] if known is not None and known[0]() is p else ["param"]
                 for k, v in state.items():
                     if isinstance(v, torch.Tensor):
                         self.label(v, [("name", oid), ".state["] + owner + ["]." + str(k)], "optimizer-state")
@@ -363,6 +389,8 @@ class Recorder:
     # ---- the op stream -------------------------------------------------------------------------
     def on_op(self, func, args, kwargs):
         self.ops_since_sweep += 1
+        if self.maybe_dead:
+            self.check_maybe_dead()
         if self.ops_since_sweep >= self.sweep_every:
             self.sweep()
         if func in _COPY_OPS:
@@ -377,8 +405,10 @@ class Recorder:
     # ---- hooks into torch ----------------------------------------------------------------------
     def forward_pre_hook(self, module, inputs):
         if not self.module_stack and not self.backward_depth:
-            self.module_parts(module)  # an outermost call: its module is a root if nothing holds it yet
-            self.name_pass()
+            entry = self.modules.get(id(module))
+            if entry is None or entry[0]() is not module:  # an outermost call of a module no root holds yet
+                self.register_root(module)
+                self.name_pass()
         self.module_stack.append(module)
 
     def forward_hook(self, module, inputs, output):
@@ -404,17 +434,16 @@ class Recorder:
             finally:
                 self.backward_depth -= 1
                 if not self.backward_depth:
-                    self.name_pass()  # the gradients, before zero_grad(set_to_none=True) drops them
+                    self.name_pass(optimizers=False)  # the gradients, before zero_grad(set_to_none=True) drops them
                     self.sweep()
         return backward
 
     def around_step(self, step):
         def stepped(*args, **kwargs):
-            self.name_pass()
             try:
                 return step(*args, **kwargs)
             finally:
-                self.name_pass()  # the optimizer state the step created
+                self.name_pass(modules=False)  # the optimizer state the step created
                 self.sweep()
         return stepped
 
@@ -442,19 +471,14 @@ class Installed:
         self.patch(torch.autograd, "backward", r.around_backward(torch.autograd.backward))
         self.patch(torch.autograd, "grad", r.around_backward(torch.autograd.grad))
         Optimizer = torch.optim.Optimizer
-        original_init, original_zero_grad = Optimizer.__init__, Optimizer.zero_grad
+        original_init = Optimizer.__init__
 
         def init(opt, *args, **kwargs):
             original_init(opt, *args, **kwargs)
             r.optimizers.append(weakref.ref(opt))
             opt.step = r.around_step(opt.step)  # on the instance: 1.13 rewraps the class's step itself
 
-        def zero_grad(opt, *args, **kwargs):
-            r.name_pass()  # set_to_none drops the gradients: name them first
-            return original_zero_grad(opt, *args, **kwargs)
-
         self.patch(Optimizer, "__init__", init)
-        self.patch(Optimizer, "zero_grad", zero_grad)
         Module = torch.nn.Module
         original_apply, original_to = Module._apply, Module.to
         depth = [0]
