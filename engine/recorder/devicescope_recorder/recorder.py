@@ -79,6 +79,7 @@ class Recorder:
         self.transfers = []
         self.live = {}         # (device type, index, data_ptr) -> Storage
         self.maybe_dead = []   # storages whose first tensor died since the last op
+        self.by_cdata = {}     # StorageImpl address -> the live Storage (unique while we hold its weak handle)
         self.place_bytes = {}  # place -> live bytes
         self.next_storage = 1
         self.ops_since_sweep = 0
@@ -156,6 +157,9 @@ class Recorder:
         nbytes = s.nbytes()
         if nbytes == 0 or ptr == 0:
             return None
+        resized = self.by_cdata.get(cdata)
+        if resized is not None:  # resize_ / an out= op gave the same storage new memory: the old memory went
+            self.free(resized)
         if self.backward_depth:
             label, role = ("autograd [", op, "]"), "other"
         elif self.module_stack:
@@ -168,6 +172,7 @@ class Recorder:
         rec.watch = weakref.ref(t, lambda _, rec=rec, queue=self.maybe_dead: queue.append(rec))
         self.next_storage += 1
         self.live[key] = rec
+        self.by_cdata[cdata] = rec
         place_bytes = self.place_bytes
         place_bytes[rec.place] = place_bytes.get(rec.place, 0) + nbytes
         self.event("alloc", rec.place, rec.id, nbytes, 0, rec)
@@ -175,6 +180,7 @@ class Recorder:
 
     def free(self, rec):
         del self.live[rec.key]
+        del self.by_cdata[rec.cdata]
         rec.freed, rec.watch = True, None
         _free_weak_ref(rec.handle)
         self.place_bytes[rec.place] -= rec.bytes
@@ -236,7 +242,10 @@ class Recorder:
             elif isinstance(value, torch.optim.Optimizer) and not name.startswith("_"):
                 self.names.setdefault(("global", id(value)), name)
             elif isinstance(value, torch.Tensor) and not name.startswith("_"):
-                self.label(value, [name], "other")  # `data`, `x`: better than the line that made it
+                # `data`, `x`: better than the line that made it; the first name found stays (a plain str).
+                rec = self.see(value, "named")
+                if rec is not None and rec.role == "other" and not isinstance(rec.label, str):
+                    rec.label = name
 
     def label(self, t, parts, role):
         rec = self.see(t, "named")
@@ -313,6 +322,7 @@ class Recorder:
             gpu = src.device if src.device.type == "cuda" else torch.device(dst_device) if dst_device is not None else args[dst_i].device
             if gpu.index is None:
                 gpu = torch.device("cuda", torch.cuda.current_device())
+            self.cuda_base_for(gpu)  # before the copy: its one synchronize must not wait for this copy
             stream = torch.cuda.current_stream(gpu)
             begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             begin.record(stream)
@@ -356,7 +366,6 @@ class Recorder:
             gpu_device, stream, begin, end = gpu
             t["stream"] = self.stream_number(gpu_device, stream)
             self.pending_cuda.append((t, begin, end, gpu_device))
-            self.cuda_base_for(gpu_device)
         self.transfers.append(t)
         self.event("copy", dst_place, dst_id, nbytes, t["id"], owner)
 
