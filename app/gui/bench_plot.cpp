@@ -135,16 +135,21 @@ void BenchView::draw_plot() {
       curves.push_back({b.x - 5, b.y - 5, b.x + 5, b.y + 5});  // the marker
       if (k) curves.push_back({plot.X(s.points[k - 1].first), plot.Y(s.points[k - 1].second), b.x, b.y});
     }
+  // Every line first, then the labels on opaque backgrounds: lines a few pixels apart (22, 25 and
+  // 26 GB/s) must not strike through each other's labels.
+  for (const Nominal& n : nominal) {
+    const float y = plot.Y(std::log10(n.gbps));
+    dashed_line(dl, ImVec2(plot.p0.x, y), ImVec2(plot.p1.x, y), with_alpha(n.color, 0.6f), 1.0f, 3, 4);
+  }
   std::vector<LabelRect> placed;
   for (const Nominal& n : nominal) {
     const ImU32 col = with_alpha(n.color, 0.6f);
     const float y = plot.Y(std::log10(n.gbps));
-    dashed_line(dl, ImVec2(plot.p0.x, y), ImVec2(plot.p1.x, y), col, 1.0f, 3, 4);
     const std::string label = "link " + fmt_rate(n.gbps) + " (" + n.routes + ")";
     const ImVec2 ts = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, label.c_str());
     const LabelRect r = place_line_label(y, ts.x, ts.y, plot.p0.x, plot.p1.x, plot.p0.y, plot.p1.y, placed, curves);
     placed.push_back(r);
-    dl->AddRectFilled(ImVec2(r.x0 - 2, r.y0), ImVec2(r.x1 + 2, r.y1), IM_COL32(0x14, 0x17, 0x1d, 0xc0));
+    dl->AddRectFilled(ImVec2(r.x0 - 2, r.y0), ImVec2(r.x1 + 2, r.y1), IM_COL32(0x14, 0x17, 0x1d, 0xf0));
     dl->AddText(fs, fs->FontSize, ImVec2(r.x0, r.y0), lighten(col, 0.2f), label.c_str());
   }
   // Lines, then markers on top; the point nearest the mouse gets a tooltip.

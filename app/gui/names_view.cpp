@@ -56,9 +56,10 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   ImFont* fs = fonts().small;
   if (version_ != ui.snapshot_version) {
     options_.line_height = fs->FontSize + 5;
-    options_.column_gap = 46;
+    options_.column_gap = 40;
     options_.pad_x = 8;
-    options_.row_gap = 5;
+    options_.row_gap = 3;
+    options_.name_gap = 2;
     // Object labels use the small font: the graph is wide and the window is one column of three.
     layout_ = layout_graph(g, [&](const std::string& s) { return fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, s.c_str()).x; }, options_,
                            &snap.storages);
@@ -192,10 +193,10 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
       dl->AddRectFilled(a, c, IM_COL32(0x1a, 0x1e, 0x25, 0xff), 2 * z);
       dl->AddRectFilled(a, ImVec2(a.x + 4 * z, c.y), pc, 2 * z, ImDrawFlags_RoundCornersLeft);
       dl->AddRect(a, c, with_alpha(pc, 0.7f), 2 * z, 0, b.tensors > 1 ? 2.0f : 1.0f);
-      dl->AddText(fs, ssz, ImVec2(a.x + 9 * z, a.y + 4 * z), theme::kText, b.label.c_str());
+      dl->AddText(fs, ssz, ImVec2(a.x + 9 * z, a.y + 3.5f * z), theme::kText, b.label.c_str());
       if (!b.device.empty()) {
         const float lw = fs->CalcTextSizeA(ssz, FLT_MAX, 0, b.label.c_str()).x;
-        zoomed_badge(dl, fs, ssz, ImVec2(a.x + 9 * z + lw + 8 * z, a.y + 3 * z), b.device.c_str(), pc, z);
+        zoomed_badge(dl, fs, ssz, ImVec2(a.x + 9 * z + lw + 8 * z, a.y + 2.5f * z), b.device.c_str(), pc, z);
       }
       if ((hot_storage && b.storage_id == hot_storage) || (b.storage_id && b.storage_id == ui.pointed_storage))
         dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(c.x + 1, c.y + 1), IM_COL32_WHITE, 3 * z, 0, 1.5f);
@@ -212,10 +213,10 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
       dl->AddRectFilled(a, P(b.x + b.w, b.y + b.header_h), with_alpha(kc, 0.45f), 4 * z, ImDrawFlags_RoundCornersTop);
       dl->AddRect(a, c, lighten(kc, 0.1f), 4 * z);
       const std::string label = display_label(n);
-      dl->AddText(fs, ssz, ImVec2(a.x + 8 * z, a.y + 4 * z), theme::kText, label.c_str());
+      dl->AddText(fs, ssz, ImVec2(a.x + 8 * z, a.y + 3.5f * z), theme::kText, label.c_str());
       if (!n.device.empty()) {
         const float lw = fs->CalcTextSizeA(ssz, FLT_MAX, 0, label.c_str()).x;
-        zoomed_badge(dl, fs, ssz, ImVec2(a.x + 8 * z + lw + 8 * z, a.y + 3 * z), n.device.c_str(), device_color(n.device), z);
+        zoomed_badge(dl, fs, ssz, ImVec2(a.x + 8 * z + lw + 8 * z, a.y + 2.5f * z), n.device.c_str(), device_color(n.device), z);
       }
       // Reference rows: attribute / index names, each with the dot its arrow leaves from.
       int row = 0;
@@ -223,7 +224,7 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
         if (ar.from != i || ar.row < 0) continue;
         const float ry = b.y + b.header_h + float(ar.row) * options_.line_height;
         if (row++ % 2 == 1) dl->AddRectFilled(P(b.x + 1, ry + 2), P(b.x + b.w - 1, ry + 2 + options_.line_height), IM_COL32(0xff, 0xff, 0xff, 0x06));
-        if (z > 0.5f) dl->AddText(fs, ssz, ImVec2(P(b.x + 8, ry + 3).x, P(0, ry + 3).y), theme::kTextDim, g.edges[ar.edge].label.c_str());
+        if (z >= 0.5f) dl->AddText(fs, ssz, ImVec2(P(b.x + 8, ry + 3).x, P(0, ry + 3).y), theme::kTextDim, g.edges[ar.edge].label.c_str());
       }
     }
     if (n.changed) {

@@ -12,7 +12,10 @@ class NamesView {
  public:
   void draw(const Snapshot& snap, UiState& ui, Commands& cmds);
   const GraphLayout& layout() const { return layout_; }
+  const GraphLayoutOptions& options() const { return options_; }
   float last_zoom() const { return last_zoom_; }
+  float last_view_w() const { return last_view_w_; }
+  float last_view_h() const { return last_view_h_; }
   // Whether the whole graph was inside the view at the last frame's zoom and pan (the view-model JSON).
   bool last_fits() const {
     return layout_.width * last_zoom_ <= last_view_w_ + 0.5f && layout_.height * last_zoom_ <= last_view_h_ + 0.5f;

@@ -98,7 +98,7 @@ void TransferView::draw_bandwidth(const Snapshot& snap, UiState& ui) {
     const ImVec2 ts = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, pk.text.c_str());
     const LabelRect r = place_line_label(pk.y, ts.x, ts.y, p0.x, p1.x, p0.y, p1.y, placed, obstacles);
     placed.push_back(r);
-    dl->AddRectFilled(ImVec2(r.x0 - 2, r.y0), ImVec2(r.x1 + 2, r.y1), IM_COL32(0x14, 0x17, 0x1d, 0xc0));
+    dl->AddRectFilled(ImVec2(r.x0 - 2, r.y0), ImVec2(r.x1 + 2, r.y1), IM_COL32(0x14, 0x17, 0x1d, 0xf0));
     dl->AddText(fs, fs->FontSize, ImVec2(r.x0, r.y0), lighten(pk.color, 0.2f), pk.text.c_str());
   }
   end_loglog_plot(plot, snap.transfers.empty() ? "No transfers yet." : nullptr);

@@ -67,6 +67,21 @@ if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
   gui_screenshot_test(lesson_003 lesson_003 --lesson 003 --lesson-step 3 --lesson-answer 2)
   gui_screenshot_test(lesson_004 lesson_004 --lesson 004 --lesson-step 8 --lesson-answer 1 --presenter)
   gui_screenshot_test(lesson_browser lesson_browser --presenter)  # the list of lessons, presenter size
+  # The names graph (issue 17): views, .data and .detach() of one storage meet in one storage box; a busy
+  # script (33 names, a transfer record, a list of 12 tensors) fits the pane at a legible zoom.
+  gui_screenshot_test(lesson_013 lesson_013 --lesson 013 --lesson-step 3)
+  gui_screenshot_test(busy_names busy_names --script ${GUI_TEST_DIR}/scripts/busy_names.py)
+  # Presenter mode on a 1280x720 projector (issue 17): every pane that holds memory draws labelled blocks
+  # at least a label wide, no pane header is cut, the transfers strip shows the copies, lesson code wraps.
+  foreach(case "000;3;1" "003;4;0" "015;3;0" "016;1;2" "018;4;1")
+    list(GET case 0 lesson)
+    list(GET case 1 step)
+    list(GET case 2 answer)
+    gui_screenshot_test(presenter_${lesson} presenter_${lesson} --lesson ${lesson} --lesson-step ${step} --lesson-answer ${answer}
+                        --presenter --size 1280x720)
+  endforeach()
+  # --presenter --script X presents the script (the editor), not the lesson list.
+  gui_screenshot_test(presenter_script presenter_script --script ${GUI_TEST_DIR}/scripts/move_model.py --presenter --size 1280x720)
   # Help > Keyboard shortcuts floats in front of the tiled views, with the presenter keys listed.
   gui_screenshot_test(shortcuts shortcuts --extra=--show=shortcuts)
   # devicescope finds xvfb-run by itself for --screenshot when there is no display.

@@ -46,9 +46,9 @@ constexpr float kBadgeGap = 8, kBadgePad = 10;  // between a label and its badge
 
 bool is_tensor_kind(ObjectKind k) { return k == ObjectKind::Parameter || k == ObjectKind::Buffer || k == ObjectKind::Tensor; }
 
-// The badge text of a storage's place, in the words the tensor boxes use.
+// The badge text of a storage's place, in the words the memory panes use (short: the column is narrow).
 std::string place_badge(Place p) {
-  if (p.kind == MemoryKind::Pinned) return "cpu (pinned)";
+  if (p.kind == MemoryKind::Pinned) return "pinned";
   if (p.is_host()) return "cpu";
   return p.str();
 }
@@ -147,7 +147,7 @@ GraphLayout layout_graph(const ObjectGraph& g, const std::function<float(const s
       if (!is_name) w = std::max(w, text_width(g.edges[children[n][k]].label) + 24);
     }
     b.w = w + 2 * o.pad_x;
-    b.header_h = is_name ? o.line_height + 2 : o.line_height + 6;
+    b.header_h = o.line_height + 2;  // one line, tight: 30 tensors must fit a pane at a legible zoom
     b.h = b.header_h + float(b.rows) * o.line_height + (b.rows ? 4 : 0);
     box_of[n] = out.boxes.size();
     out.boxes.push_back(b);
@@ -179,14 +179,16 @@ GraphLayout layout_graph(const ObjectGraph& g, const std::function<float(const s
         s.column = scol;
         auto known = info.find(node.storage_id);
         if (known != info.end()) {
-          s.label = format_bytes(known->second->nbytes);
+          // PyTorch's wording ("1024 bytes", "2.00 KiB"), with "B" for bytes: the column is narrow.
+          const uint64_t nbytes = known->second->nbytes;
+          s.label = nbytes <= 1024 ? std::to_string(nbytes) + " B" : format_bytes(nbytes);
           s.device = place_badge(known->second->place);
         } else {
           s.label = "storage";
           s.device = node.device;
         }
         s.w = text_width(s.label) + (s.device.empty() ? 0.0f : kBadgeGap + text_width(s.device) + kBadgePad) + 2 * o.pad_x;
-        s.header_h = s.h = o.line_height + 6;
+        s.header_h = s.h = o.line_height + 2;
         out.boxes.push_back(s);
       }
       out.boxes[it->second].tensors++;

@@ -215,7 +215,7 @@ class _Builder:
             shown = [(k, x) for k, x in items if self.interesting(x) and not isinstance(x, _SKIP_TYPES)]
             label = "{}[{}]".format(kind, len(v))
             if not shown and len(v):
-                label += " " + _short(repr(v), 36)
+                label += " " + _short(repr(v), 26)
             if self.add_node(oid, kind, label) and depth < MAX_DEPTH:
                 folded = shown[FOLD_AFTER:] if len(shown) > MAX_SHOWN else []
                 for k, x in shown[:len(shown) - len(folded)]:
@@ -306,14 +306,18 @@ class _Builder:
     def follow_optimizer(self, opt, oid, path, depth):
         index = {}
         shown = 0
-        for gi, group in enumerate(getattr(opt, "param_groups", [])):
+        groups = getattr(opt, "param_groups", [])
+        for gi, group in enumerate(groups):
             for pi, p in enumerate(group.get("params", [])):
                 index.setdefault(id(p), len(index))
                 if shown >= MAX_ITEMS:
                     continue
                 shown += 1
                 label = "param_groups[{}]['params'][{}]".format(gi, pi)
-                self.add_edge(oid, self.visit(p, path + "." + label, depth + 1, "parameter"), label)
+                # The graph's row says just "params[1]" (a box as wide as the full path would crowd
+                # out the rest); the holder path keeps it whole.
+                row = "params[{}]".format(pi) if len(groups) == 1 else "group {} params[{}]".format(gi, pi)
+                self.add_edge(oid, self.visit(p, path + "." + label, depth + 1, "parameter"), row)
         shown = 0
         for p, st in getattr(opt, "state", {}).items():
             if not isinstance(st, dict):

@@ -47,7 +47,7 @@ TEST(NamesGraphLayout, ViewsOfOneStorageMeetInOneStorageBox) {
     EXPECT_EQ(b.column, 2);
     if (b.storage_id == 7) {
       EXPECT_EQ(b.tensors, 3);
-      EXPECT_EQ(b.label, "96 bytes  \xc3\x97" "3");  // "x3": three tensors share it
+      EXPECT_EQ(b.label, "96 B  \xc3\x97" "3");  // "x3": three tensors share it
       EXPECT_EQ(b.device, "cpu");
     } else {
       EXPECT_EQ(b.storage_id, 9u);
