@@ -69,7 +69,11 @@ void App::write_view_model(const std::string& path, int width, int height) const
   for (const ObjectNode& n : snap.objects.nodes)
     if (n.kind == ObjectKind::Name) names.push_back(n.label);
   j["names"] = {{"nodes", snap.objects.nodes.size()}, {"edges", snap.objects.edges.size()}, {"boxes", g.boxes.size()},
-                {"changed", g.changed}, {"names", names}};
+                {"changed", g.changed}, {"names", names}, {"storages", g.storages}, {"unreachable", g.unreachable},
+                {"columns", g.columns}, {"crossings", count_crossings(g, names_.options())},
+                {"zoom", names_.last_zoom()}, {"fits", names_.last_fits()},
+                {"drawn", {g.width * names_.last_zoom(), g.height * names_.last_zoom()}},
+                {"view", {names_.last_view_w(), names_.last_view_h()}}};
   size_t stragglers = 0;
   for (const ModuleEntry& e : snap.objects.modules) stragglers += e.straggler;
   j["modules"] = {{"rows", snap.objects.modules.size()}, {"stragglers", stragglers}};

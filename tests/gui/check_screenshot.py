@@ -7,6 +7,7 @@ Expectation JSON (every key optional; values compare exactly unless noted):
    "panes": {"cuda:0": {"blocks": 7, "roles": {"parameter": 4}, "segments": 1}},   # subset of each pane
    "script": {"current_line": 18, "error_line": 0},
    "names_include": ["model", "w"], "names_exclude": ["x"],
+   "names_graph": {"storages": 3, "fits": true, "zoom": {"min": 0.5}},           # the names graph's layout
    "modules": {"rows": 10, "stragglers": 1},
    "transfers": {"count": 8}, "lanes_include": ["cuda:0  H2D"], "lanes_exclude": ["cuda:0  D2D"],
    "migrations": {"count": 5, "source_live": 0},
@@ -206,6 +207,14 @@ def main():
     for name in expect.get("names_exclude", []):
         if name in vm["names"]["names"]:
             fail("name %s should not be in the names graph" % name)
+    # The names graph's layout: a value, or {"min": a, "max": b} (either may be left out).
+    for key, value in expect.get("names_graph", {}).items():
+        got = vm["names"].get(key)
+        if isinstance(value, dict):
+            if got is None or ("min" in value and got < value["min"]) or ("max" in value and got > value["max"]):
+                fail("names graph %s = %s, expected %s" % (key, got, value))
+        elif got != value:
+            fail("names graph %s = %s, expected %s" % (key, got, value))
     for key, value in expect.get("modules", {}).items():
         if vm["modules"].get(key) != value:
             fail("modules %s = %s, expected %s" % (key, vm["modules"].get(key), value))
