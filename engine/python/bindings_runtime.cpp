@@ -12,22 +12,9 @@
 namespace ds::python {
 namespace {
 
-Role role_from_name(const std::string& name) {
-  static const std::pair<const char*, Role> table[] = {
-      {"tensor", Role::Tensor},
-      {"parameter", Role::Parameter},
-      {"buffer", Role::Buffer},
-      {"gradient", Role::Gradient},
-      {"plain_attribute", Role::PlainAttribute},
-      {"plain-attribute", Role::PlainAttribute},
-      {"optimizer_state", Role::OptimizerState},
-      {"optimizer-state", Role::OptimizerState},
-      {"activation", Role::Activation},
-      {"pinned_staging", Role::PinnedStaging},
-      {"pinned-staging", Role::PinnedStaging},
-  };
-  for (const auto& [n, r] : table)
-    if (name == n) return r;
+// A role as the torch package spells it ("optimizer_state"; the exports' "optimizer-state" too).
+Role role_from_python(const std::string& name) {
+  if (const auto r = role_from_name(name)) return *r;
   raise(ErrorKind::ValueError, "unknown DeviceScope role '" + name + "'");
 }
 
@@ -96,7 +83,7 @@ void bind_runtime(py::module_& m) {
   });
   m.def("note", [](const std::string& text) { rt().note(text); });
   m.def("tag", [](const TensorPtr& impl, const std::string& role, const std::string& owner) {
-    const Role r = role_from_name(role);
+    const Role r = role_from_python(role);
     impl->storage()->set_role(r);
     if (!owner.empty()) impl->storage()->set_owner(owner);
   });
@@ -105,7 +92,12 @@ void bind_runtime(py::module_& m) {
   m.def("register_copy_origin", [](py::handle owner_var, py::handle role_var) {
     register_copy_origin(owner_var, role_var);
   });
-  m.def("role_code", [](const std::string& role) { return int(role_from_name(role)); });
+  m.def("role_code", [](const std::string& role) { return int(role_from_python(role)); });
+  m.def("role_names", [] {  // every role as tag() takes it, in enum order (torch._devicescope_hooks.ROLES)
+    py::tuple out(std::size(kRoles));
+    for (size_t i = 0; i < std::size(kRoles); ++i) out[i] = py::str(kRoles[i].python_name);
+    return out;
+  });
   m.def("copy_origin", [] {  // (owner, role name) as the engine sees them from this thread (tests)
     const CopyOrigin o = current_copy_origin();
     return py::make_tuple(o.owner, role_name(o.role));

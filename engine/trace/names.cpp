@@ -1,22 +1,7 @@
-// Display names of roles and event kinds (legend, CSV/JSON exports; the loader reads them back).
+// Names of event kinds (Chrome trace exports; the loader reads them back). Roles are named in core/role.h.
 #include "trace/records.h"
-#include "trace/snapshot.h"
 
 namespace ds {
-
-const char* role_name(Role r) {
-  switch (r) {
-    case Role::Tensor: return "tensor";
-    case Role::Parameter: return "parameter";
-    case Role::Buffer: return "buffer";
-    case Role::Gradient: return "gradient";
-    case Role::PlainAttribute: return "plain-attribute";
-    case Role::OptimizerState: return "optimizer-state";
-    case Role::Activation: return "activation";
-    case Role::PinnedStaging: return "pinned-staging";
-  }
-  return "unknown";
-}
 
 const char* event_kind_name(EventKind k) {
   switch (k) {

@@ -8,22 +8,10 @@
 #include <vector>
 
 #include "core/place.h"
+#include "core/role.h"
 #include "trace/records.h"
 
 namespace ds {
-
-// What a storage is for; decides its colour.
-enum class Role : int8_t {
-  Tensor,           // a plain tensor held by a name (or nothing known)
-  Parameter,
-  Buffer,
-  Gradient,
-  PlainAttribute,   // an unregistered tensor attribute of a module (the "does not move" trap)
-  OptimizerState,
-  Activation,       // op results / temporaries
-  PinnedStaging,    // pinned buffers made by pin_memory / non_blocking D2H
-};
-const char* role_name(Role r);  // "parameter", ...
 
 struct StorageInfo {
   uint64_t id = 0;

@@ -26,20 +26,6 @@ uint32_t role_color(Role r) {
   return kUnknownBlock;
 }
 
-const char* role_label(Role r) {
-  switch (r) {
-    case Role::Parameter: return "parameter";
-    case Role::Buffer: return "buffer";
-    case Role::Gradient: return "gradient";
-    case Role::PlainAttribute: return "plain attribute";
-    case Role::OptimizerState: return "optimizer state";
-    case Role::Activation: return "activation";
-    case Role::PinnedStaging: return "pinned (page-locked) host";  // a user tensor, not the driver's staging buffer
-    case Role::Tensor: return "tensor";
-  }
-  return "?";
-}
-
 uint32_t device_color(const std::string& device) {
   if (device.rfind("cuda", 0) == 0) {
     static const uint32_t gpus[] = {rgba(0x76, 0xb9, 0x00), rgba(0xf5, 0xa6, 0x23), rgba(0xc0, 0x6c, 0xf0),

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/place.h"
+#include "core/role.h"
 #include "trace/snapshot.h"
 
 namespace ds::gui {
@@ -19,7 +20,7 @@ inline constexpr Role kAllRoles[] = {Role::Parameter, Role::Buffer,         Role
                                      Role::OptimizerState, Role::Activation, Role::PinnedStaging, Role::Tensor};
 
 uint32_t role_color(Role r);
-const char* role_label(Role r);  // "parameter", "plain attribute", ... (legend wording)
+// The legend's wording of a role is ds::role_label (core/role.h).
 
 // Memory map furniture.
 // A cached free block (reserved, not allocated): the shader fills it darker and outlines it lighter than

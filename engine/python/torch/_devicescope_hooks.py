@@ -6,8 +6,7 @@ import sys
 
 import _devicescope_C as _E
 
-ROLES = ("tensor", "parameter", "buffer", "gradient", "plain_attribute", "optimizer_state", "activation",
-         "pinned_staging")
+ROLES = _E.role_names()  # ("tensor", "parameter", ..., "optimizer_state", ...): spelled once, in core/role.h
 
 # Who the copies issued now are for, and the role of the storages made now (int(ds::Role)). Context
 # variables, so each thread (and asyncio task) has its own: a daemon thread's copies during the main thread's
