@@ -23,10 +23,6 @@ ALLOWED = {
         "torch.autograd", "torch.autograd.function", "torch.autograd.gradcheck", "torch.autograd.graph",
     }): "issue 15's 15-file circle: autograd and the op modules build tensors through imports inside "
         "functions (_factories, _tensor); needs the low-level pieces moved below them",
-    frozenset({"torch.nn.functional", "torch.nn._functional_attention"}):
-        "attention calls functional.linear/dropout/pad, functional re-exports attention",
-    frozenset({"torch.amp._policy", "torch.amp.autocast_mode"}):
-        "the autocast state and the per-op policy read each other",
 }
 
 

@@ -12,7 +12,7 @@ import functools
 import sys
 
 from .. import _dtype as D
-from . import autocast_mode as _state
+from . import _state
 
 LOWER = {
     "torch": ["matmul", "mm", "bmm", "mv", "addmm", "addmv", "addbmm", "baddbmm", "einsum", "chain_matmul",

@@ -6,42 +6,9 @@ import warnings
 
 from .. import _dtype as D
 
-_stack = []           # (device_type, enabled, dtype, cache_enabled) innermost last
-_cache = {}           # id(weight) -> (weight, its cast copy) within the outermost enabled region
-_DEFAULT_DTYPE = {"cuda": D.float16, "cpu": D.bfloat16}
-_dtype_override = {}  # torch.set_autocast_dtype / set_autocast_gpu_dtype
-
-
-def is_enabled(device_type="cuda"):
-    for dev, enabled, _, _ in reversed(_stack):
-        if dev == device_type:
-            return enabled
-    return False
-
-
-def get_dtype(device_type="cuda"):
-    for dev, _, dtype, _ in reversed(_stack):
-        if dev == device_type:
-            return dtype
-    return _dtype_override.get(device_type, _DEFAULT_DTYPE.get(device_type, D.float16))
-
-
-def _cache_enabled():
-    return _stack[-1][3] if _stack else False
-
-
-def cached_cast(t, dtype):
-    """t.to(dtype); leaf tensors that require grad (weights) are cast once per region and reused."""
-    from ..autograd import grad_mode
-    cacheable = _cache_enabled() and t.is_leaf and t.requires_grad and grad_mode.is_grad_enabled()
-    if cacheable:
-        hit = _cache.get((id(t), dtype))
-        if hit is not None and hit[0] is t:
-            return hit[1]
-    out = t.to(dtype)
-    if cacheable:
-        _cache[(id(t), dtype)] = (t, out)
-    return out
+from ._state import (_DEFAULT_DTYPE, _cache, _cache_enabled, _dtype_override, _stack,  # noqa: F401
+                     cached_cast, get_dtype, is_enabled)
+from . import _policy
 
 
 class autocast:
@@ -75,13 +42,11 @@ class autocast:
         self._enabled = enabled
 
     def __enter__(self):
-        from . import _policy
         _stack.append((self.device, self._enabled, self.fast_dtype, self._cache_enabled))
         _policy.install()
         return self
 
     def __exit__(self, *exc):
-        from . import _policy
         _stack.pop()
         if not _stack:
             _cache.clear()
@@ -98,7 +63,6 @@ class autocast:
 
 def _reset():
     """Fresh state for a new run in the same interpreter (the app's Reset / Step back)."""
-    from . import _policy
     _stack.clear()
     _cache.clear()
     _dtype_override.clear()

@@ -2,11 +2,7 @@
 # ops (whose autograd gives the gradients), but users see one node named like PyTorch's kernel
 # (`grad_fn=<ConvolutionBackward0>`), not the last primitive of the chain.
 import torch
-
-
-def _attach():
-    graph = getattr(getattr(torch, "autograd", None), "graph", None)
-    return getattr(graph, "attach", None)
+from ..autograd import graph
 
 
 class _Shape:
@@ -44,9 +40,7 @@ def named(name, compute, inputs, recompute=None, saved=None, linear=()):
     Tensor = torch.Tensor
     if not torch.is_grad_enabled() or not any(isinstance(x, Tensor) and x.requires_grad for x in inputs):
         return compute(*inputs)
-    attach = _attach()
-    if attach is None:  # another autograd (tests over real torch): keep the primitive nodes
-        return compute(*inputs)
+    attach = graph.attach
     with torch.no_grad():
         result = compute(*inputs)
     if not isinstance(result, Tensor):

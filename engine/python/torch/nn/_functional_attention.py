@@ -6,10 +6,10 @@ import math
 import warnings
 
 import torch
+from ._functional_basic import dropout, linear, pad
 
 
 def _linear(input, weight, bias=None):
-    from .functional import linear
     return linear(input, weight, bias)
 
 
@@ -37,7 +37,6 @@ def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                                  enable_gqa=False):
     """softmax(Q K^T * scale + mask) V over the last two dims; a bool attn_mask says which keys take part."""
-    from .functional import dropout
     L, S = query.size(-2), key.size(-2)
     scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
     if enable_gqa and key.dim() >= 3 and key.size(-3) != query.size(-3):
@@ -126,7 +125,6 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
                                  v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
                                  is_causal=False):
     """Sequence-first (L, N, E) multi-head attention; returns (output, weights or None)."""
-    from .functional import dropout, pad
     is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not is_batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)

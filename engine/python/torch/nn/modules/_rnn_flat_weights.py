@@ -16,8 +16,7 @@ def cudnn_applies(weights):
     """The weights cuDNN would take: all tensors, one CUDA device, one floating dtype, no aliases."""
     if not weights or not all(isinstance(w, torch.Tensor) for w in weights):
         return False
-    cudnn = getattr(getattr(torch, "backends", None), "cudnn", None)
-    if cudnn is None or not getattr(cudnn, "enabled", True):
+    if not torch.backends.cudnn.enabled:
         return False
     first = weights[0]
     if first.dtype not in _CUDNN_DTYPES:

@@ -5,17 +5,13 @@
 import warnings
 
 import torch
+from ...autograd import graph
 from . import _naming as N
 from . import comm
 
 
-def _attach():
-    graph = getattr(getattr(torch, "autograd", None), "graph", None)
-    return getattr(graph, "attach", None)
-
-
 def _tracked(tensors):
-    return torch.is_grad_enabled() and _attach() is not None and any(t.requires_grad for t in tensors)
+    return torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
 
 
 def broadcast(devices, tensors, names):
@@ -44,7 +40,7 @@ def broadcast(devices, tensors, names):
         return out
 
     outputs = [copies[d][i] for d in range(len(devices)) for i in wanted]
-    _attach()("BroadcastBackward", outputs, [tensors[i] for i in wanted], backward, saved=[])
+    graph.attach("BroadcastBackward", outputs, [tensors[i] for i in wanted], backward, saved=[])
     return copies
 
 
@@ -61,7 +57,7 @@ def scatter(target_gpus, chunk_sizes, dim, input, name):
                  for g, s, o_dev in zip(grads, shapes, [o.device for o in outputs])]
         return [comm.gather(parts, dim, source, name=name + ".grad")]
 
-    _attach()("ScatterBackward", list(outputs), [input], backward, saved=[])
+    graph.attach("ScatterBackward", list(outputs), [input], backward, saved=[])
     return outputs
 
 
@@ -85,5 +81,5 @@ def gather(target_device, dim, inputs, name="output"):
             return [None] * len(sizes)
         return list(comm.scatter(g, devices, sizes, dim, name=name + ".grad"))
 
-    _attach()("GatherBackward", [output], list(inputs), backward, saved=[])
+    graph.attach("GatherBackward", [output], list(inputs), backward, saved=[])
     return output

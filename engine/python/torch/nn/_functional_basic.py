@@ -1,0 +1,89 @@
+# linear, dropout and pad for torch.nn.functional (re-exported there): kept below functional.py because the
+# attention functions (_functional_attention.py), which functional.py re-exports too, are built on them.
+import torch
+from ..autograd import graph
+from ._composite import named
+
+
+def linear(input, weight, bias=None):
+    r"""y = x A^T + b. 2-D input with bias is one addmm(bias, input, weight.t()), as in ATen, so a
+    mixed-device call fails in addmm and names mat1 (the input)."""
+    if bias is not None and input.dim() >= 2 and bias.dim() == 1:
+        if input.dim() == 2:
+            return torch.addmm(bias, input, weight.t())
+        if input.is_contiguous():
+            # ATen's _flatten_nd_linear: flatten leading dims, one addmm, view back.
+            flat = input.reshape(-1, input.shape[-1])
+            out = torch.addmm(bias, flat, weight.t())
+            return out.view(*input.shape[:-1], out.shape[-1])
+    output = input.matmul(weight.t())
+    if bias is not None:
+        output = output + bias
+    return output
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        # ATen multiplies by a 0-dim zero tensor on the input's device, which MulBackward0 saves
+        zero = torch.zeros((), dtype=input.dtype, device=input.device)
+        return input.mul_(zero) if inplace else input * zero
+    keep = torch.rand_like(input) >= p
+    if input.is_cuda and not inplace:
+        return _native_dropout(input, keep, p)
+    # ATen's CPU (and in-place) dropout: noise = bernoulli(1 - p) / (1 - p); input * noise. MulBackward0
+    # saves the noise, a tensor like the input.
+    noise = keep.to(input.dtype).div_(1.0 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def _native_dropout(input, mask, p):
+    """CUDA's fused kernel (native_dropout): the node NativeDropoutBackward0 saves the bool mask (one byte
+    per element), not the input."""
+    scale = 1.0 / (1.0 - p)
+    if not (torch.is_grad_enabled() and input.requires_grad):
+        return input * mask * scale
+    with torch.no_grad():
+        out = input * mask * scale
+
+    def backward(grads):
+        g = grads[0]
+        return [None if g is None else g * mask * scale]
+    graph.attach("NativeDropoutBackward0", [out], [input], backward, saved={"p": p, "result1": mask, "train": True})
+    return out
+
+
+def pad(input, pad, mode="constant", value=None):
+    if mode != "constant":
+        raise NotImplementedError("DeviceScope: F.pad supports mode='constant' only")
+    if len(pad) % 2 != 0:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length too large")
+    value = 0.0 if value is None else value
+    # constant_pad_nd_backward(grad, pad) needs only the pad: the input is not kept
+    return named("ConstantPadNdBackward0", lambda x: _constant_pad(x, pad, value), (input,),
+                 saved={"pad": tuple(pad)}, linear=(0,))
+
+
+def _constant_pad(input, pad, value):
+    out = input
+    for i in range(len(pad) // 2):
+        dim = input.dim() - 1 - i
+        before, after = pad[2 * i], pad[2 * i + 1]
+        parts = []
+        if before > 0:
+            shape = list(out.shape)
+            shape[dim] = before
+            parts.append(torch.full(shape, value, dtype=out.dtype, device=out.device))
+        parts.append(out)
+        if after > 0:
+            shape = list(out.shape)
+            shape[dim] = after
+            parts.append(torch.full(shape, value, dtype=out.dtype, device=out.device))
+        if len(parts) > 1:
+            out = torch.cat(parts, dim)
+    return out
