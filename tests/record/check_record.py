@@ -5,7 +5,8 @@
 CASE: train (record tests/record/train_small.py; `inspect --json` and the file itself show every owner by
 name with its bytes, the copies with their lines), raises (traceback and exit code passed through, the
 recording still written), no_torch (an interpreter without torch: the clear error, exit 2), rank (RANK
-set: FILE.rank1.json), sigint (SIGINT sent to devicescope reaches the script; the recording is written).
+set: FILE.rank1.json), sigint (SIGINT sent to devicescope reaches the script; the recording is written),
+argv (sys.argv, __name__, __file__, sys.path[0] as under plain python).
 Exit 77 (skipped) when PY has no torch, except for no_torch, which needs none.
 """
 import argparse
@@ -31,10 +32,10 @@ def line_of(path, marker):
     raise AssertionError(marker)
 
 
-def record(args, out, script, extra_env=None, script_args=()):
+def record(args, out, script, extra_env=None, script_args=(), cwd=None):
     env = dict(os.environ, **(extra_env or {}))
     cmd = [args.devicescope, "record", "--python", args.python, "--out", out, "--", script] + list(script_args)
-    run = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env, cwd=args.work)
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env, cwd=cwd or args.work)
     print("$ " + " ".join(cmd) + "\n" + run.stdout + run.stderr)
     return run
 
@@ -210,12 +211,24 @@ def case_sigint(args):
     print("ok")
 
 
+def case_argv(args):
+    script_args = ["--lr", "0.1", "positional", "--"]
+    for cwd, script in ((args.work, os.path.join(HERE, "argv.py")), (HERE, "argv.py")):  # absolute, relative
+        plain = subprocess.run([args.python, script] + script_args, capture_output=True, text=True, cwd=cwd, check=True)
+        run = record(args, os.path.join(args.work, "argv.json"), script, script_args=script_args, cwd=cwd)
+        if run.returncode != 0:
+            fail("exit code %d" % run.returncode)
+        if json.loads(run.stdout) != json.loads(plain.stdout):
+            fail("the script sees itself differently:\n recorded %s\n plain    %s" % (run.stdout, plain.stdout))
+    print("ok")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--devicescope", required=True)
     ap.add_argument("--python", default="/usr/bin/python3")
     ap.add_argument("--work", required=True)
-    ap.add_argument("case", choices=["train", "raises", "no_torch", "rank", "sigint"])
+    ap.add_argument("case", choices=["train", "raises", "no_torch", "rank", "sigint", "argv"])
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     if args.case != "no_torch" and subprocess.run([args.python, "-c", "import torch"], capture_output=True).returncode:

@@ -8,7 +8,7 @@ if(TARGET devicescope)
     set(DS_RECORD_PYTHON ${Python_EXECUTABLE})
   endif()
   set(DS_RECORD_WORK ${CMAKE_CURRENT_BINARY_DIR}/record)
-  foreach(case train raises no_torch rank sigint)
+  foreach(case train raises no_torch rank sigint argv)
     add_test(NAME record_${case}
              COMMAND ${DS_RECORD_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/record/check_record.py
                      --devicescope $<TARGET_FILE:devicescope> --python ${DS_RECORD_PYTHON} --work ${DS_RECORD_WORK} ${case})

@@ -52,17 +52,19 @@ def machine_line(torch):
 
 def main():
     out, script, args = parse(sys.argv[1:])
+    argv0 = script  # sys.argv[0] is the path as the user wrote it
     out = ranked(out)
     import torch
     from . import recorder as rec
 
+    script = os.path.abspath(script)  # as python itself gives __main__.__file__ and tracebacks since 3.9
     with open(script, "rb") as f:
         code = compile(f.read(), script, "exec")
     main_module = types.ModuleType("__main__")
     main_module.__file__ = script
     main_module.__builtins__ = __builtins__
     sys.modules["__main__"] = main_module
-    sys.argv = [script] + args
+    sys.argv = [argv0] + args
     sys.path[0] = os.path.dirname(os.path.abspath(script))
 
     snapshot = torch.cuda.is_available()
