@@ -97,8 +97,12 @@ MemorySnapshot snapshot_from_pickle(const PickleDocument& doc, const std::string
 // peak RSS ~1.2x the file against ~3.5x for the whole tree); the rest of the tree is released before returning.
 // Progress: LoadProgress bytes_read/bytes_done per 1 MiB chunk; cancel is honoured per chunk.
 MemorySnapshot load_memory_snapshot(const std::string& path, LoadProgress* progress = nullptr);
+// The same streamed load from memory (`name` stands for the path in messages): the fuzz target's entry.
+MemorySnapshot load_memory_snapshot_bytes(std::string_view data, const std::string& name);
 
-// Whether the first bytes look like a pickle (0x80 PROTO, or a protocol-0/1 container opcode).
+// Whether the first bytes look like a pickle (0x80 PROTO, a protocol-0/1 container opcode or a protocol-0
+// GLOBAL) or like torch.save's zip: the files to hand to load_memory_snapshot, which refuses the zip and
+// the GLOBAL with a message that names them.
 bool looks_like_pickle(std::string_view head);
 
 }  // namespace ds::snapshot

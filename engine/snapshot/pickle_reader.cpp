@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/errors.h"
+#include "core/file_descriptor.h"
 
 namespace ds::snapshot {
 
@@ -535,22 +536,16 @@ class Unpickler {
   std::deque<uint32_t> depth_;  // by container index
 };
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 [[noreturn]] void cannot_read(const std::string& path, const std::string& why) {
   raise(ErrorKind::RuntimeError, "cannot read " + path + ": " + why);
+}
+
+// torch.save writes a zip archive (with a pickle inside): its "PK" would read as the opcode PERSID, so
+// say what the file is instead.
+void refuse_zip(std::string_view head, const std::string& name) {
+  if (head.substr(0, 4) == std::string_view("PK\x03\x04", 4))
+    raise(ErrorKind::ValueError, name + ": not a plain-data pickle: a zip archive (torch.save writes these); a memory "
+                                        "snapshot is the plain pickle torch.cuda.memory._dump_snapshot() writes");
 }
 
 void unpickle(PickleDocument& doc, ByteSource& in, uint64_t size, const std::string& name, const PickleLimits& limits,
@@ -565,10 +560,16 @@ void unpickle(PickleDocument& doc, ByteSource& in, uint64_t size, const std::str
 }  // namespace
 
 PickleDocument read_pickle_bytes(std::string_view data, const std::string& name, const PickleLimits& limits) {
-  ByteSource in(data, data.size(), name);
   PickleDocument doc;
-  unpickle(doc, in, data.size(), name, limits, {});
+  read_pickle_bytes_into(doc, data, name, limits, {});
   return doc;
+}
+
+void read_pickle_bytes_into(PickleDocument& doc, std::string_view data, const std::string& name, const PickleLimits& limits,
+                            const AppendHook& hook) {
+  refuse_zip(data, name);
+  ByteSource in(data, data.size(), name);
+  unpickle(doc, in, data.size(), name, limits, hook);
 }
 
 PickleDocument read_pickle_file(const std::string& path, LoadProgress* progress, const PickleLimits& limits) {
@@ -580,7 +581,7 @@ PickleDocument read_pickle_file(const std::string& path, LoadProgress* progress,
 void read_pickle_file_into(PickleDocument& doc, const std::string& path, LoadProgress* progress,
                            const PickleLimits& limits, const AppendHook& hook) {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
-  Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   if (fd.get() < 0) cannot_read(path, std::strerror(errno));
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) cannot_read(path, std::strerror(errno));
@@ -592,6 +593,9 @@ void read_pickle_file_into(PickleDocument& doc, const std::string& path, LoadPro
     progress->bytes_total = size;
     if (progress->cancel.load()) throw LoadCancelled(path);
   }
+  char head[4];
+  const ssize_t got = ::pread(fd.get(), head, sizeof head, 0);
+  refuse_zip(std::string_view(head, got > 0 ? size_t(got) : 0), path);
   ByteSource in(fd.get(), size, path, progress);
   unpickle(doc, in, size, path, limits, hook);
   if (progress) progress->bytes_done = size;

@@ -102,5 +102,7 @@ void read_pickle_file_into(PickleDocument& doc, const std::string& path, LoadPro
                            const PickleLimits& limits, const AppendHook& hook);
 // The same from memory (`name` stands for the path in messages).
 PickleDocument read_pickle_bytes(std::string_view data, const std::string& name, const PickleLimits& limits = {});
+void read_pickle_bytes_into(PickleDocument& doc, std::string_view data, const std::string& name, const PickleLimits& limits,
+                            const AppendHook& hook);
 
 }  // namespace ds::snapshot

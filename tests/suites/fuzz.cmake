@@ -1,5 +1,5 @@
-# Fuzz tests: the libFuzzer targets in tests/fuzz (device strings, trace JSON and CSV, bench JSON, lesson
-# files) are a project of their own built with clang (libFuzzer needs it; the main build uses g++), then each
+# Fuzz tests: the libFuzzer targets in tests/fuzz (device strings, trace JSON and CSV, bench JSON, lesson files,
+# PyTorch snapshot pickles) are a project of their own built with clang (libFuzzer needs it; the main build uses g++), then each
 # runs a fixed number of inputs from a fixed seed over its checked-in corpus (tests/fuzz/corpus/<target>).
 # Longer runs by hand: build/fuzz/fuzz_<target> -max_total_time=600 /tmp/corpus tests/fuzz/corpus/<target>
 # Included from tests/CMakeLists.txt, so CMAKE_CURRENT_SOURCE_DIR is tests/.
@@ -28,7 +28,8 @@ ExternalProject_Add(ds_fuzz
   BUILD_ALWAYS ON)  # its own make decides what is out of date (engine sources included)
 
 # Inputs per target: enough to pass every seed and mutate around it (about a minute for all on 2 cores).
-set(DS_FUZZ_RUNS device_parse=20000 transfers_csv=20000 chrome_trace=20000 sweep_json=20000 lesson_parser=10000)
+set(DS_FUZZ_RUNS device_parse=20000 transfers_csv=20000 chrome_trace=20000 sweep_json=20000 lesson_parser=10000
+                 pytorch_snapshot=20000)
 foreach(entry ${DS_FUZZ_RUNS})
   string(REPLACE "=" ";" pair ${entry})
   list(GET pair 0 target)
