@@ -339,6 +339,12 @@ void Runtime::poll() {
     log_.complete_transfer(t.ticket, t.start_ns, t.end_ns, t.measured_ns);
 }
 
+void Runtime::note_host_read(const Storage& s) {
+  if (!log_.has_pending()) return;
+  poll();  // a copy whose modelled end has passed has landed: reading it is not stale
+  if (log_.has_pending()) log_.note_host_read(s.id(), backend_->now_ns());
+}
+
 void Runtime::synchronize() {
   for (int i = 0; i < backend_->device_count(); ++i) backend_->synchronize_device(i);
   poll();

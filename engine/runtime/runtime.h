@@ -70,6 +70,11 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   void synchronize();
   void synchronize_device(int device);
   void poll();  // fold finished async copies into the event log
+  // Note [Host reads of in-flight copies]: the host is reading the values of host storage `s` (item(),
+  // printing, host compute) without a sync point. A copy into it still in flight means the read sees the
+  // bytes from before the copy; the copy's record keeps when (TransferRecord::host_read_ns), so the
+  // Transfers view can mark the read on the copy. Cheap when nothing is in flight.
+  void note_host_read(const Storage& s);
 
   void note_module_move(bool begin, const std::string& module_name, const std::string& target);
   void note(const std::string& text);

@@ -68,6 +68,13 @@ Snapshot Runtime::snapshot(const ObjectGraph& objects) const {
     // Segment blocks only know addresses; tag them with their storage for hover and colouring.
     snap.storages.push_back(std::move(info));
   }
+  // A destination of a copy still in flight holds the bytes from before the copy until a sync point
+  // folds it (Note [Host reads of in-flight copies]).
+  if (log_.has_pending()) {
+    std::vector<uint64_t> pending = log_.in_flight_destinations();
+    std::sort(pending.begin(), pending.end());
+    for (StorageInfo& info : snap.storages) info.in_flight = std::binary_search(pending.begin(), pending.end(), info.id);
+  }
   std::sort(snap.storages.begin(), snap.storages.end(),
             [](const StorageInfo& a, const StorageInfo& b) { return a.id < b.id; });
   std::unordered_map<uint64_t, uint64_t> by_address;

@@ -311,7 +311,11 @@ TensorPtr detach(const TensorPtr& self) {
   return t;
 }
 
-const void* host_readable(Runtime& rt, const TensorPtr& self) { return host_writable(rt, self); }
+const void* host_readable(Runtime& rt, const TensorPtr& self) {
+  // Pinned memory is where async copies land: a read before they do is marked on the copy.
+  if (self->storage()->place().kind == MemoryKind::Pinned) rt.note_host_read(*self->storage());
+  return host_writable(rt, self);
+}
 
 void* host_writable(Runtime& rt, const TensorPtr& self) {
   check(!self->is_virtual(), kVirtualRead);

@@ -3,6 +3,7 @@
 // window is full, a pop_front) and nothing more.
 #include "trace/event_log.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace ds {
@@ -61,6 +62,24 @@ uint64_t EventLog::add_transfer(TransferRecord r) {
   trim_transfers();
   append(std::move(e));
   return id;
+}
+
+bool EventLog::note_host_read(uint64_t storage_id, uint64_t time_ns) {
+  bool stale = false;
+  for (const auto& [ticket, id] : pending_by_ticket_) {
+    TransferRecord& t = transfers_[size_t(id - first_transfer_id_)];
+    if (t.dst_storage != storage_id) continue;
+    stale = true;
+    if (t.host_read_ns == 0) t.host_read_ns = std::max<uint64_t>(time_ns, 1);
+  }
+  return stale;
+}
+
+std::vector<uint64_t> EventLog::in_flight_destinations() const {
+  std::vector<uint64_t> out;
+  out.reserve(pending_by_ticket_.size());
+  for (const auto& [ticket, id] : pending_by_ticket_) out.push_back(transfers_[size_t(id - first_transfer_id_)].dst_storage);
+  return out;
 }
 
 void EventLog::complete_transfer(uint64_t backend_ticket, uint64_t start_ns, uint64_t end_ns,

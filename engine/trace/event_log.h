@@ -37,6 +37,13 @@ class EventLog {
   uint64_t add_transfer(TransferRecord r);      // assigns id, appends a Copy event; returns id
   // A backend reported a copy finished: fill its final timing and append CopyDone.
   void complete_transfer(uint64_t backend_ticket, uint64_t start_ns, uint64_t end_ns, double measured_ns);
+  // Copies still in flight (not yet folded by a sync point or a poll).
+  bool has_pending() const { return !pending_by_ticket_.empty(); }
+  // The host read the values of storage `storage_id` at `time_ns`: every in-flight copy into it keeps the
+  // first such time (host_read_ns). Returns true when one did (the read saw stale bytes).
+  bool note_host_read(uint64_t storage_id, uint64_t time_ns);
+  // Destination storages of the copies still in flight (a StorageInfo's in_flight).
+  std::vector<uint64_t> in_flight_destinations() const;
 
   // The window: the most recent records, oldest first.
   const std::deque<Event>& events() const { return events_; }

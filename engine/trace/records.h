@@ -30,6 +30,9 @@ struct TransferRecord {
   uint64_t dst_storage = 0;
   std::string owner;          // "model.linear.weight" when known
   uint64_t backend_ticket = 0;
+  // Live sessions only (not a field of any file): the runtime clock when the host first read the
+  // destination while this copy was still in flight (Note [Host reads of in-flight copies]); 0: it did not.
+  uint64_t host_read_ns = 0;
 
   double duration_ns() const { return complete ? double(end_ns - start_ns) : 0.0; }
   double gbps() const {  // GB/s (1e9 bytes/s); 0 while incomplete

@@ -27,6 +27,7 @@ struct StorageInfo {
   std::vector<int64_t> shape; // of the tensor that created it
   uint64_t created_seq = 0;
   uint64_t moved_from = 0;    // storage id this one was copied from by the last move, 0 if none
+  bool in_flight = false;     // the destination of an async copy not yet folded by a sync point: stale bytes
 };
 
 struct BlockInfo {
