@@ -14,6 +14,22 @@
 - Copies are the ops that move or convert data (_to_copy, copy_, clone, _pin_memory, and a CUDA
   .item()): route, bytes, non_blocking, CUDA event timing on a GPU, perf_counter on a CPU, and the
   user's file:line.
+
+What each approach misses (public APIs of torch 1.13+ only):
+- The dispatch mode is thread-local: ops on the user's own threads (a DataLoader's pin_memory thread) are not
+  seen; their storages appear when the main thread first uses them (a copy's source, a name pass). Autograd's
+  worker threads inherit the mode (ThreadLocalState). Storages made without an aten op (torch.load, from_numpy,
+  shared memory from DataLoader workers, NCCL buffers) are the same: seen at first use, never before.
+- A free is reported when it is noticed: at once when the storage's first tensor dies or its address is reused,
+  else at the next sweep (at most a quarter of the live storages' count of ops later; each forward, backward and
+  step ends with one). Peaks can be a little high when a storage outlives its first tensor (autograd saved it).
+- Sizes are the storages' bytes, not the caching allocator's blocks (rounding, fragmentation, the cache): on a
+  GPU the allocator's own snapshot (FILE.pickle) has those; "reserved" is torch.cuda.memory_reserved().
+- Names: activations are named after the innermost module whose forward made them (not the op's output name);
+  storages made by functional code outside modules carry the user's file:line and op; roots are named after the
+  script's global variables (a model only reachable through an object, e.g. trainer.model, keeps its class name).
+- Copies: only those made through aten ops (_to_copy, copy_, clone, _pin_memory, CUDA .item()); copies inside
+  other kernels (index_put_ on mixed devices, NCCL) are not. Without a GPU a copy's time is its wall clock.
 """
 import os
 import sys
