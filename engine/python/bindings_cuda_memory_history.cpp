@@ -465,7 +465,7 @@ class SnapshotBuilder {
     for (; it != events.end(); ++it) {
       if (it->place.kind != MemoryKind::Device || (it->kind != EventKind::Alloc && it->kind != EventKind::Free))
         continue;
-      event_storage_[it->seq] = {it->place.device, it->storage_id};
+      event_storage_[it->seq] = {it->place.device, it->storage_id, it->kind, it->bytes};
       if (!it->label.empty()) gone_names_[it->storage_id] = it->label;  // the latest name it had (a free's)
     }
   }
@@ -473,8 +473,13 @@ class SnapshotBuilder {
   const OwnerInfo* trace_owner(int device, const TraceRecord& t) {
     if (!t.log_seq) return nullptr;
     auto ev = event_storage_.find(t.log_seq);
-    if (ev == event_storage_.end() || ev->second.first != device) return nullptr;
-    const uint64_t storage = ev->second.second;
+    if (ev == event_storage_.end() || ev->second.device != device) return nullptr;
+    // Another thread's event may come between the allocator's action and its own: the event must be of
+    // the same kind and, but for a segment (whose size is the segment's), of the same requested bytes.
+    const bool alloc = t.action == uint8_t(AllocatorAction::Alloc) || t.action == uint8_t(AllocatorAction::SegmentAlloc);
+    if (ev->second.kind != (alloc ? EventKind::Alloc : EventKind::Free)) return nullptr;
+    if (t.action != uint8_t(AllocatorAction::SegmentAlloc) && ev->second.bytes != t.size) return nullptr;
+    const uint64_t storage = ev->second.storage;
     if (auto live = live_.find(storage); live != live_.end()) return &live->second;
     auto gone = gone_names_.find(storage);
     if (gone == gone_names_.end()) return nullptr;
@@ -522,7 +527,13 @@ class SnapshotBuilder {
   const HistoryView& h_;
   std::map<Key, uint64_t> by_address_;                 // live device storages by (device, block address)
   std::unordered_map<uint64_t, OwnerInfo> live_;       // storage id -> owner, for live storages
-  std::unordered_map<uint64_t, std::pair<int, uint64_t>> event_storage_;  // event seq -> (device, storage)
+  struct StorageEvent {
+    int device = 0;
+    uint64_t storage = 0;
+    EventKind kind = EventKind::Alloc;
+    uint64_t bytes = 0;
+  };
+  std::unordered_map<uint64_t, StorageEvent> event_storage_;  // event seq -> the storage it was about
   std::unordered_map<uint64_t, std::string> gone_names_;
   std::unordered_map<uint64_t, OwnerInfo> gone_owners_;
   std::vector<py::object> frame_objects_;
