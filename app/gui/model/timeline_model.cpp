@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <cmath>
 #include <numeric>
 
 #include "gui/model/palette.h"
@@ -26,11 +27,61 @@ Direction transfer_direction(const TransferRecord& t) {
   return Direction::Host;
 }
 
+namespace {
+
+bool measured_host_copy(const TransferRecord& t) { return t.src.is_host() && t.dst.is_host() && !t.simulated; }
+
+// The host work takes at most this share of the modelled span (a third of the axis).
+constexpr double kHostShare = 0.5;
+
+}  // namespace
+
 void TimelineModel::build(const Snapshot& snap) {
   lanes.clear();
+  breaks.clear();
+  host_reads.clear();
   transfers = snap.transfers.size();
   t_min = UINT64_MAX;
   t_max = 0;
+
+  // Two clocks (Note [Two clocks on one timeline]): modelled device copies beside measured host work.
+  bool any_modelled = false, any_host = false;
+  uint64_t dev_lo = UINT64_MAX, dev_hi = 0;
+  double host_total = 0;
+  for (const TransferRecord& t : snap.transfers) {
+    if (measured_host_copy(t)) {
+      any_host = true;
+      host_total += double(t.end_ns > t.start_ns ? t.end_ns - t.start_ns : 0);
+    } else if (!(t.src.is_host() && t.dst.is_host())) {
+      any_modelled |= t.simulated;
+      dev_lo = std::min(dev_lo, t.start_ns);
+      dev_hi = std::max(dev_hi, std::max(t.end_ns, t.start_ns));
+    }
+  }
+  two_clocks = any_host && any_modelled;
+  host_scale = 1;
+  if (two_clocks) {
+    const double span = double(dev_hi - dev_lo);
+    if (span > 0 && host_total > kHostShare * span) host_scale = kHostShare * span / host_total;
+    for (const TransferRecord& t : snap.transfers) {
+      if (!measured_host_copy(t)) continue;
+      ClockBreak b;
+      b.at_ns = t.start_ns;
+      b.transfer_id = t.id;
+      b.measured_ns = double(t.end_ns > t.start_ns ? t.end_ns - t.start_ns : 0);
+      b.width = std::max(b.measured_ns * host_scale, 1.0);
+      breaks.push_back(b);
+    }
+    std::stable_sort(breaks.begin(), breaks.end(), [](const ClockBreak& a, const ClockBreak& b) {
+      return a.at_ns != b.at_ns ? a.at_ns < b.at_ns : a.transfer_id < b.transfer_id;
+    });
+    double shift = 0;
+    for (ClockBreak& b : breaks) {
+      b.display_start = double(b.at_ns) + shift;
+      shift += b.width;
+    }
+  }
+
   std::map<std::pair<int, int>, size_t> lane_of;  // (device, direction) -> lane, sorted for display
   for (size_t i = 0; i < snap.transfers.size(); ++i) {
     const TransferRecord& t = snap.transfers[i];
@@ -47,6 +98,7 @@ void TimelineModel::build(const Snapshot& snap) {
     lane.direction = Direction(key.second);
     lane.name = lane.direction == Direction::Host ? std::string("host copies")
                 : "cuda:" + std::to_string(key.first) + "  " + direction_name(lane.direction);
+    lane.measured = two_clocks && lane.direction == Direction::Host;
     lane.index.reserve(count);
     count = lanes.size();
     lanes.push_back(std::move(lane));
@@ -57,8 +109,23 @@ void TimelineModel::build(const Snapshot& snap) {
     const int device = d == Direction::D2H || d == Direction::D2D ? t.src.device : d == Direction::H2D ? t.dst.device : -1;
     lanes[lane_of[{device, int(d)}]].index.push_back(uint32_t(i));
   }
-  for (TimelineLane& lane : lanes) {
-    auto start_of = [&](uint32_t i) { return snap.transfers[i].start_ns; };
+  // Display positions, once per copy; lanes are sorted by them.
+  std::vector<uint64_t> start_at(snap.transfers.size()), end_at(snap.transfers.size());
+  for (size_t i = 0; i < snap.transfers.size(); ++i) {
+    const TransferRecord& t = snap.transfers[i];
+    // A copy still in flight is drawn to its modelled end when the model knows it (a simulated device),
+    // else up to "now" (a real GPU's copy ends when the device says so).
+    const uint64_t end = t.complete ? std::max(t.end_ns, t.start_ns)
+                         : t.end_ns > t.start_ns ? t.end_ns : std::max(snap.time_ns, t.start_ns + 1);
+    const double s0 = display(t.start_ns, t.id);
+    double e0 = display(end, t.id);
+    if (two_clocks && measured_host_copy(t)) e0 = s0 + std::max(double(t.end_ns > t.start_ns ? t.end_ns - t.start_ns : 0) * host_scale, 1.0);
+    start_at[i] = uint64_t(std::llround(s0));
+    end_at[i] = std::max(uint64_t(std::llround(e0)), start_at[i]);
+  }
+  for (size_t l = 0; l < lanes.size(); ++l) {
+    TimelineLane& lane = lanes[l];
+    auto start_of = [&](uint32_t i) { return start_at[i]; };
     if (!std::is_sorted(lane.index.begin(), lane.index.end(), [&](uint32_t a, uint32_t b) { return start_of(a) < start_of(b); }))
       std::stable_sort(lane.index.begin(), lane.index.end(), [&](uint32_t a, uint32_t b) { return start_of(a) < start_of(b); });
     const size_t n = lane.index.size();
@@ -71,10 +138,10 @@ void TimelineModel::build(const Snapshot& snap) {
     uint64_t running = 0;
     for (size_t k = 0; k < n; ++k) {
       const TransferRecord& t = snap.transfers[lane.index[k]];
-      lane.start[k] = t.start_ns;
-      // An unfinished async copy runs until "now" (the snapshot's time).
-      lane.end[k] = t.complete ? std::max(t.end_ns, t.start_ns) : std::max(snap.time_ns, t.start_ns + 1);
+      lane.start[k] = start_at[lane.index[k]];
+      lane.end[k] = end_at[lane.index[k]];
       lane.in_flight[k] = !t.complete;
+      if (t.host_read_ns) host_reads.push_back({l, uint32_t(k), display(t.host_read_ns, UINT64_MAX)});
       running = std::max(running, lane.end[k]);
       lane.end_max[k] = running;
       lane.bytes_prefix[k + 1] = lane.bytes_prefix[k] + t.bytes;
@@ -85,6 +152,32 @@ void TimelineModel::build(const Snapshot& snap) {
     lane.color = transfer_color(first.src, first.dst);
   }
   if (t_min == UINT64_MAX) t_min = t_max = 0;
+  now = display(snap.time_ns, UINT64_MAX);
+}
+
+double TimelineModel::display(uint64_t t_ns, uint64_t transfer_id) const {
+  // Breaks before (t, id): at an earlier instant, or at this instant and issued before the copy.
+  const auto after = std::partition_point(breaks.begin(), breaks.end(), [&](const ClockBreak& b) {
+    return b.at_ns < t_ns || (b.at_ns == t_ns && b.transfer_id < transfer_id);
+  });
+  if (after == breaks.begin()) return double(t_ns);
+  const ClockBreak& last = *(after - 1);
+  return double(t_ns) + (last.display_start - double(last.at_ns)) + last.width;
+}
+
+int TimelineModel::break_at(double d) const {
+  const auto it = std::partition_point(breaks.begin(), breaks.end(), [&](const ClockBreak& b) { return b.display_start + b.width <= d; });
+  if (it == breaks.end() || d < it->display_start) return -1;
+  return int(it - breaks.begin());
+}
+
+double TimelineModel::modelled_at(double d) const {
+  // The last break starting at or before d decides the shift.
+  const auto it = std::partition_point(breaks.begin(), breaks.end(), [&](const ClockBreak& b) { return b.display_start <= d; });
+  if (it == breaks.begin()) return d;
+  const ClockBreak& b = *(it - 1);
+  if (d < b.display_start + b.width) return double(b.at_ns);
+  return d - (b.display_start - double(b.at_ns)) - b.width;
 }
 
 void TimelineModel::visible(size_t lane_index, double t0, double t1, double px_per_ns, double min_px,

@@ -134,6 +134,100 @@ TEST(TimelineModel, ItemAtFindsTheCopyUnderTheMouse) {
   EXPECT_EQ(m.item_at(0, 50, 1), -1);
 }
 
+// Note [Two clocks on one timeline], lesson 018: a 64 MiB pageable copy (5.6 ms modelled), pin_memory's host
+// memcpy (138 ms measured on a loaded machine; the modelled clock does not move) and the copy out of the pinned
+// buffer (2.7 ms modelled), all issued at the modelled instant 5.6 ms.
+Snapshot lesson_018() {
+  Snapshot s;
+  TransferRecord pageable = copy(1, Place::pageable(), Place::cuda(0), 0, 5'600'000);
+  TransferRecord pin = copy(2, Place::pageable(), Place::pinned(), 5'600'000, 5'600'000 + 138'000'000);
+  TransferRecord pinned = copy(3, Place::pinned(), Place::cuda(0), 5'600'000, 5'600'000 + 2'700'000);
+  pageable.simulated = pinned.simulated = true;
+  s.transfers = {pageable, pin, pinned};
+  s.time_ns = 8'300'000;
+  return s;
+}
+
+TEST(TimelineModel, MeasuredHostWorkIsABreakOnTheModelledAxis) {
+  TimelineModel m;
+  m.build(lesson_018());
+  ASSERT_TRUE(m.two_clocks);
+  ASSERT_EQ(m.breaks.size(), 1u);
+  ASSERT_EQ(m.lanes.size(), 2u);
+  const TimelineLane& host = m.lanes[0];
+  const TimelineLane& h2d = m.lanes[1];
+  EXPECT_TRUE(host.measured);
+  EXPECT_FALSE(h2d.measured);
+  // Device copies keep the modelled scale, so "pinned is faster" is seen: 5.6 vs 2.7 ms drawn 5.6 vs 2.7.
+  EXPECT_EQ(h2d.end[0] - h2d.start[0], 5'600'000u);
+  EXPECT_EQ(h2d.end[1] - h2d.start[1], 2'700'000u);
+  // The copy out of the pinned buffer starts after the pinning that made it, never at the same instant.
+  EXPECT_GE(h2d.start[1], host.end[0]);
+  EXPECT_EQ(host.start[0], h2d.end[0]);
+  // Host work is scaled on its own: it takes at most a third of the axis, not 94% of it.
+  EXPECT_LE(double(host.end[0] - host.start[0]), (m.t_max - m.t_min) / 3.0 + 1);
+  EXPECT_NEAR(m.host_scale, 0.5 * 8'300'000 / 138'000'000.0, 1e-9);
+  EXPECT_DOUBLE_EQ(m.breaks[0].measured_ns, 138'000'000.0);
+  // The ruler reads modelled time: no modelled time passes inside the break.
+  EXPECT_DOUBLE_EQ(m.modelled_at(double(h2d.start[1])), 5'600'000.0);
+  EXPECT_DOUBLE_EQ(m.modelled_at(double(h2d.end[1])), 8'300'000.0);
+  EXPECT_DOUBLE_EQ(m.modelled_at(double(host.start[0] + 1000)), 5'600'000.0);
+  EXPECT_EQ(m.break_at(double(host.start[0] + 1000)), 0);
+  EXPECT_EQ(m.break_at(double(h2d.start[0] + 1000)), -1);
+  EXPECT_DOUBLE_EQ(m.now, double(h2d.end[1]));
+}
+
+TEST(TimelineModel, OneClockWhenEverythingIsMeasured) {
+  Snapshot s = lesson_018();
+  for (TransferRecord& t : s.transfers) t.simulated = false;  // a real GPU: one wall clock for all
+  TimelineModel m;
+  m.build(s);
+  EXPECT_FALSE(m.two_clocks);
+  EXPECT_TRUE(m.breaks.empty());
+  EXPECT_FALSE(m.lanes[0].measured);
+  EXPECT_EQ(m.lanes[0].end[0] - m.lanes[0].start[0], 138'000'000u);
+  EXPECT_EQ(m.lanes[1].start[1], 5'600'000u);
+}
+
+TEST(TimelineModel, ACopyInFlightAcrossHostWorkRunsThroughTheBreak) {
+  Snapshot s = lesson_018();
+  // An async copy issued before the pinning, still running on the device when the host work begins.
+  TransferRecord early = copy(0, Place::pinned(), Place::cuda(1), 5'000'000, 7'000'000);
+  early.simulated = true;
+  s.transfers.insert(s.transfers.begin(), early);
+  TimelineModel m;
+  m.build(s);
+  const TimelineLane& cuda1 = m.lanes[2];
+  ASSERT_EQ(cuda1.name, "cuda:1  H2D");
+  EXPECT_EQ(cuda1.start[0], 5'000'000u);
+  EXPECT_GT(double(cuda1.end[0]), m.breaks[0].display_start + m.breaks[0].width);  // ends after the break
+}
+
+// Issue 17 item 3, lesson 016: a non_blocking D2H copy not synchronised yet is drawn to its modelled end
+// (not cut at "now"), striped, with the host's early read marked on it.
+TEST(TimelineModel, InFlightCopiesRunToTheirModelledEndWithTheHostRead) {
+  Snapshot s;
+  TransferRecord d2h = copy(1, Place::cuda(0), Place::pinned(), 1000, 171'000);
+  d2h.complete = false;
+  d2h.simulated = true;
+  d2h.host_read_ns = 4000;
+  s.transfers = {d2h};
+  s.time_ns = 5000;
+  TimelineModel m;
+  m.build(s);
+  ASSERT_EQ(m.lanes.size(), 1u);
+  EXPECT_EQ(m.lanes[0].end[0], 171'000u);
+  EXPECT_TRUE(m.lanes[0].in_flight[0]);
+  ASSERT_EQ(m.host_reads.size(), 1u);
+  EXPECT_DOUBLE_EQ(m.host_reads[0].at, 4000.0);
+  EXPECT_EQ(m.host_reads[0].item, 0u);
+  EXPECT_DOUBLE_EQ(m.now, 5000.0);
+  // A real GPU's copy in flight has no modelled end: drawn up to now.
+  s.transfers[0].end_ns = 0;
+  m.build(s);
+  EXPECT_EQ(m.lanes[0].end[0], 5000u);
+}
+
 TEST(TransferSort, SortsByColumnStably) {
   std::vector<TransferRecord> t = {copy(1, Place::pinned(), Place::cuda(0), 0, 10, 300), copy(2, Place::pinned(), Place::cuda(0), 5, 100, 100),
                                    copy(3, Place::pinned(), Place::cuda(0), 1, 2, 300)};
