@@ -163,8 +163,8 @@ bool starts_like_pickle(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;  // the loaders say why
   std::ifstream in(path, std::ios::binary);
-  char head[2] = {0, 0};
-  in.read(head, 2);
+  char head[64] = {};  // enough for looks_like_pickle's zip and protocol-0 GLOBAL checks
+  in.read(head, sizeof head);
   return snapshot::looks_like_pickle(std::string_view(head, size_t(in.gcount())));
 }
 

@@ -12,3 +12,11 @@ add_test(NAME snapshot_memory_history
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/snapshot/check_memory_history.py
                  $<TARGET_FILE:devicescope> ${CMAKE_BINARY_DIR}/snapshot-history-work)
 set_tests_properties(snapshot_memory_history PROPERTIES TIMEOUT 600)
+
+# Hostile pickles through `devicescope inspect`: code-running __reduce__ (GLOBAL, STACK_GLOBAL), every
+# prefix of a small snapshot, 100,000-deep nesting, huge declared lengths, missing memo indexes, an
+# empty file, a torch.save zip: exit 2, one clear line, nothing run.
+add_test(NAME snapshot_hostile
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/snapshot/check_hostile_pickles.py
+                 $<TARGET_FILE:devicescope> ${CMAKE_BINARY_DIR}/snapshot-hostile-work)
+set_tests_properties(snapshot_hostile PROPERTIES TIMEOUT 600)
