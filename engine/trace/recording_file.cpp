@@ -11,6 +11,7 @@
 #include <new>
 
 #include "core/errors.h"
+#include "core/file_descriptor.h"
 
 namespace ds {
 namespace {
@@ -26,20 +27,6 @@ const char* file_type_name(mode_t mode) {
   if (S_ISSOCK(mode)) return "a socket";
   return "not a plain file";
 }
-
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 // Reads up to `want` bytes at `out`; fewer only at the end of the file.
 size_t read_fully(int fd, char* out, size_t want, const std::string& path) {
@@ -60,7 +47,7 @@ size_t read_fully(int fd, char* out, size_t want, const std::string& path) {
 
 FileBytes read_recording_file(const std::string& path, const FileSniffer& sniff, LoadProgress* progress) {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
-  Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   if (fd.get() < 0) cannot_read(path, std::strerror(errno));
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) cannot_read(path, std::strerror(errno));
