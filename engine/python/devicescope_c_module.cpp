@@ -1,5 +1,6 @@
-// The `_devicescope_C` embedded module: exception translation (ds::Error kinds -> Python exceptions),
-// type registration for the torch package, and the runtime pointer the session binds.
+// The `_devicescope_C` embedded module's entry point (PYBIND11_EMBEDDED_MODULE): exception translation
+// (ds::Error kinds -> Python exceptions), type registration for the torch package, and the runtime
+// pointer the session binds. The bindings themselves are the bindings_*.cpp files.
 #include <pybind11/embed.h>
 
 #include "bindings_common.h"
