@@ -35,6 +35,7 @@ Command run_command();  // devicescope run SCRIPT.py (cmd_run.cpp)
 Command lessons_command();  // devicescope lessons [--list] [--check] (cmd_lessons.cpp)
 Command inspect_command();  // devicescope inspect FILE [--json] (cmd_inspect.cpp)
 Command record_command();  // devicescope record [--out FILE] [--python PY] -- SCRIPT [ARGS] (cmd_record.cpp)
+Command diff_command();  // devicescope diff A B [--json] (cmd_diff.cpp)
 
 // No subcommand: open the desktop app (or say why it cannot).
 int run_default(const BackendFlags& flags);

@@ -25,28 +25,55 @@ DeviceState state_at(const MemorySnapshot& s, int device, size_t entries) {
     if (seg.device != device) continue;
     segments[seg.address] = {seg.address, seg.total_size, seg.stream, seg.small_pool};
     for (const SnapshotBlock& b : seg.blocks)
-      if (b.state != BlockState::Inactive) blocks[b.address] = {b.address, b.size, b.requested_size, b.state, b.stack};
+      if (b.state != BlockState::Inactive) blocks[b.address] = {b.address, b.size, b.requested_size, b.state, b.stack, 0};
   }
-  if (device >= 0 && size_t(device) < s.device_traces.size()) {
-    const TraceEntries& trace = s.device_traces[size_t(device)];
-    for (size_t i = trace.size(); i > entries; --i) {
-      const SnapshotTraceEntry& e = trace[i - 1];
-      switch (e.action) {
-        case TraceAction::Alloc: blocks.erase(e.addr); break;  // it did not exist before
-        case TraceAction::FreeRequested:
-          if (auto it = blocks.find(e.addr); it != blocks.end()) it->second.state = BlockState::ActiveAllocated;
-          break;
-        // It existed before, pending free since its free_requested: undoing that one (when it too lies after
-        // the moment) makes it allocated again; otherwise it was pending at the moment.
-        case TraceAction::FreeCompleted:
-          blocks[e.addr] = {e.addr, e.size, 0, BlockState::ActivePendingFree, e.stack};
-          break;
-        case TraceAction::SegmentAlloc:
-        case TraceAction::SegmentMap: segments.erase(e.addr); break;
-        case TraceAction::SegmentFree:
-        case TraceAction::SegmentUnmap: segments[e.addr] = {e.addr, e.size, e.stream, false}; break;
-        default: break;
-      }
+  static const TraceEntries kNoTrace;
+  const TraceEntries& trace = device >= 0 && size_t(device) < s.device_traces.size() ? s.device_traces[size_t(device)] : kNoTrace;
+  // Backwards to the trace's start.
+  for (size_t i = trace.size(); i > 0; --i) {
+    const SnapshotTraceEntry& e = trace[i - 1];
+    switch (e.action) {
+      case TraceAction::Alloc: blocks.erase(e.addr); break;  // it did not exist before
+      case TraceAction::FreeRequested:
+        if (auto it = blocks.find(e.addr); it != blocks.end()) it->second.state = BlockState::ActiveAllocated;
+        break;
+      // It existed before, pending free since its free_requested (undone further back, if in the trace).
+      case TraceAction::FreeCompleted: blocks[e.addr] = {e.addr, e.size, 0, BlockState::ActivePendingFree, e.stack, 0}; break;
+      case TraceAction::SegmentAlloc:
+      case TraceAction::SegmentMap: segments.erase(e.addr); break;
+      case TraceAction::SegmentFree:
+      case TraceAction::SegmentUnmap: segments[e.addr] = {e.addr, e.size, e.stream, false}; break;
+      default: break;
+    }
+  }
+  // Forwards to the moment, each allocation with its entry.
+  for (size_t i = 0; i < std::min(entries, trace.size()); ++i) {
+    const SnapshotTraceEntry& e = trace[i];
+    switch (e.action) {
+      case TraceAction::Alloc: blocks[e.addr] = {e.addr, e.size, 0, BlockState::ActiveAllocated, e.stack, i + 1}; break;
+      case TraceAction::FreeRequested:
+        if (auto it = blocks.find(e.addr); it != blocks.end()) it->second.state = BlockState::ActivePendingFree;
+        break;
+      case TraceAction::FreeCompleted: blocks.erase(e.addr); break;
+      case TraceAction::SegmentAlloc:
+      case TraceAction::SegmentMap: segments[e.addr] = {e.addr, e.size, e.stream, false}; break;
+      case TraceAction::SegmentFree:
+      case TraceAction::SegmentUnmap: segments.erase(e.addr); break;
+      default: break;
+    }
+  }
+  if (entries >= trace.size()) {
+    // At the snapshot's moment its own records are exact (segment kinds, requested sizes, frames).
+    std::map<uint64_t, uint64_t> serials;
+    for (auto& [addr, b] : blocks) serials[addr] = b.serial;
+    blocks.clear();
+    segments.clear();
+    for (const SnapshotSegment& seg : s.segments) {
+      if (seg.device != device) continue;
+      segments[seg.address] = {seg.address, seg.total_size, seg.stream, seg.small_pool};
+      for (const SnapshotBlock& b : seg.blocks)
+        if (b.state != BlockState::Inactive)
+          blocks[b.address] = {b.address, b.size, b.requested_size, b.state, b.stack, serials.count(b.address) ? serials[b.address] : 0};
     }
   }
   DeviceState out;

@@ -1,7 +1,9 @@
 // The allocator's state at any moment of a PyTorch memory snapshot's trace, as memory_viz finds it: the
 // snapshot holds the segments and blocks at its end; walking the trace backwards undoes each action
 // (an alloc removes its block, a free_completed brings one back, segment_alloc / segment_free the same for
-// segments) until the moment asked for.
+// segments) back to the trace's start; from there the trace is replayed forwards to the moment asked for,
+// so that every block knows the entry that allocated it (two moments then agree on which blocks are the
+// same allocation).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +19,7 @@ struct LiveBlock {
   uint64_t requested_size = 0;  // 0 when the file does not say
   BlockState state = BlockState::ActiveAllocated;
   StackId stack = 0;
+  uint64_t serial = 0;  // 1 + the index of the trace entry that allocated it; 0: allocated before the trace began
 };
 
 struct LiveSegment {

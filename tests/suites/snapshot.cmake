@@ -20,3 +20,10 @@ add_test(NAME snapshot_hostile
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/snapshot/check_hostile_pickles.py
                  $<TARGET_FILE:devicescope> ${CMAKE_BINARY_DIR}/snapshot-hostile-work)
 set_tests_properties(snapshot_hostile PROPERTIES TIMEOUT 600)
+
+# `devicescope diff A B`: two moments of one snapshot (figures replayed independently in Python), two
+# moments of one recording (owners allocated, copies in between), and the refusals (exit 2, nothing run).
+add_test(NAME snapshot_diff
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/snapshot/check_diff.py
+                 $<TARGET_FILE:devicescope> ${CMAKE_BINARY_DIR}/snapshot-diff-work)
+set_tests_properties(snapshot_diff PROPERTIES TIMEOUT 600)

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "snapshot/memory_timeline.h"
+#include "snapshot/moment_diff.h"
 #include "snapshot/snapshot_replay.h"
 #include "snapshot/snapshot_summary.h"
 #include "snapshot_fixtures.h"
@@ -83,3 +84,44 @@ TEST(MemoryTimeline, StackedByOwnerWithThePeakKept) {
 
 }  // namespace
 }  // namespace ds::snapshot
+
+namespace ds {
+namespace {
+
+constexpr uint64_t KiB = 1024, MiB = 1024 * 1024;
+
+TEST(MomentDiff, AllocatedFreedAndKeptByOwner) {
+  const std::vector<LiveAllocation> a = {{"1", "model.fc.weight", "cuda:0", 400}, {"2", "x", "cuda:0", 100},
+                                         {"3", "x", "cuda:0", 50}};
+  const std::vector<LiveAllocation> b = {{"1", "model.fc.weight", "cuda:0", 400}, {"3", "x", "cuda:0", 50},
+                                         {"4", "y", "cuda:1", 1000}};
+  const MomentDiff d = diff_live(a, b);
+  EXPECT_EQ(d.total_a, 550u);
+  EXPECT_EQ(d.total_b, 1450u);
+  EXPECT_EQ(d.allocated, 1000u);
+  EXPECT_EQ(d.freed, 100u);
+  ASSERT_EQ(d.owners.size(), 2u);  // model.fc.weight did not change
+  EXPECT_EQ(d.owners[0].owner, "y");
+  EXPECT_EQ(d.owners[0].place, "cuda:1");
+  EXPECT_EQ(d.owners[0].allocated, 1000u);
+  EXPECT_EQ(d.owners[1].owner, "x");
+  EXPECT_EQ(d.owners[1].bytes_a, 150u);
+  EXPECT_EQ(d.owners[1].bytes_b, 50u);
+  EXPECT_EQ(d.owners[1].freed, 100u);
+  EXPECT_EQ(d.owners[1].blocks_freed, 1u);
+}
+
+// Within one trace a block is the same allocation at two moments only when the same entry made it: an
+// address freed and allocated again in between counts as freed and allocated.
+TEST(MomentDiff, SnapshotBlocksKnowTheEntryThatMadeThem) {
+  const snapshot::MemorySnapshot s = snapshot::load_memory_snapshot(snapshot_test::fixture("v2_small.pickle"));
+  const snapshot::DeviceState end = snapshot::state_at(s, 0, SIZE_MAX);
+  for (const snapshot::LiveBlock& b : end.blocks)
+    if (b.serial) EXPECT_EQ(s.device_traces[0][b.serial - 1].action, snapshot::TraceAction::Alloc);
+  const snapshot::DeviceState peak = snapshot::state_at(s, 0, 8);
+  EXPECT_EQ(peak.allocated(), 44 * MiB + 512 * KiB);
+  for (const snapshot::LiveBlock& b : peak.blocks) EXPECT_LE(b.serial, 8u);
+}
+
+}  // namespace
+}  // namespace ds

@@ -1,0 +1,43 @@
+// diff_live: two maps of keys, then one row per (owner, place).
+#include "snapshot/moment_diff.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace ds {
+
+MomentDiff diff_live(const std::vector<LiveAllocation>& a, const std::vector<LiveAllocation>& b) {
+  MomentDiff d;
+  std::unordered_map<std::string, const LiveAllocation*> in_a, in_b;
+  for (const LiveAllocation& x : a) in_a[x.key] = &x;
+  for (const LiveAllocation& x : b) in_b[x.key] = &x;
+  std::map<std::pair<std::string, std::string>, OwnerChange> rows;
+  auto row = [&](const LiveAllocation& x) -> OwnerChange& {
+    OwnerChange& r = rows[{x.owner, x.place}];
+    r.owner = x.owner;
+    r.place = x.place;
+    return r;
+  };
+  for (const LiveAllocation& x : a) {
+    OwnerChange& r = row(x);
+    r.bytes_a += x.bytes;
+    d.total_a += x.bytes;
+    if (!in_b.count(x.key)) r.freed += x.bytes, ++r.blocks_freed, d.freed += x.bytes;
+  }
+  for (const LiveAllocation& x : b) {
+    OwnerChange& r = row(x);
+    r.bytes_b += x.bytes;
+    d.total_b += x.bytes;
+    if (!in_a.count(x.key)) r.allocated += x.bytes, ++r.blocks_allocated, d.allocated += x.bytes;
+  }
+  for (auto& [key, r] : rows)
+    if (r.allocated || r.freed) d.owners.push_back(r);
+  auto change = [](const OwnerChange& r) { return std::max(r.allocated, r.freed); };
+  std::sort(d.owners.begin(), d.owners.end(), [&](const OwnerChange& x, const OwnerChange& y) {
+    return change(x) != change(y) ? change(x) > change(y) : x.owner < y.owner;
+  });
+  return d;
+}
+
+}  // namespace ds
