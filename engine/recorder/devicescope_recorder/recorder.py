@@ -52,6 +52,8 @@ _aten = torch.ops.aten
 _COPY_OPS = {_aten._to_copy.default: (0, None), _aten.clone.default: (0, None),
              _aten.copy_.default: (1, 0), _aten._pin_memory.default: (0, None)}
 _SCALAR_READ = _aten._local_scalar_dense.default  # .item() of a CUDA tensor: a device-to-host copy
+# In-place ops that can give their tensor another storage or new memory: looked at like any other op.
+_MAY_MOVE_SELF = {_aten.resize_, _aten.resize_as_, _aten.set_}  # packets: every overload
 
 _TORCH_DIR = os.path.dirname(torch.__file__)
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -423,6 +425,8 @@ class Recorder:
         if func is _SCALAR_READ and self.cuda and args[0].device.type == "cuda":
             return self.scalar_read(func, args, kwargs)
         out = func(*args, **kwargs)
+        if args and out is args[0] and func.overloadpacket not in _MAY_MOVE_SELF:
+            return out  # an in-place op (add_, zero_): its storage was seen when it was made
         for t in _tensors(out):
             self.see(t, _short(func))
         return out
