@@ -18,37 +18,6 @@ const char* const kRoutes[4] = {"h2d", "d2h", "d2d", "p2p"};
 const char* const kMemory[2] = {"pinned", "pageable"};
 const char* const kModes[2] = {"sync", "async"};
 
-// Marker shapes tell route x memory apart when colours tell runs apart.
-void draw_marker(ImDrawList* dl, ImVec2 c, int marker, ImU32 col, float r) {
-  const ImU32 outline = IM_COL32(0x10, 0x12, 0x16, 0xff);
-  switch (marker) {
-    case 0:
-      dl->AddCircleFilled(c, r + 1, outline, 12);
-      dl->AddCircleFilled(c, r, col, 12);
-      break;
-    case 1:
-      dl->AddRectFilled(ImVec2(c.x - r - 1, c.y - r - 1), ImVec2(c.x + r + 1, c.y + r + 1), outline);
-      dl->AddRectFilled(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), col);
-      break;
-    case 2:
-      dl->AddTriangleFilled(ImVec2(c.x, c.y - r - 2), ImVec2(c.x + r + 2, c.y + r + 1), ImVec2(c.x - r - 2, c.y + r + 1), outline);
-      dl->AddTriangleFilled(ImVec2(c.x, c.y - r), ImVec2(c.x + r, c.y + r), ImVec2(c.x - r, c.y + r), col);
-      break;
-    case 3:
-      dl->AddQuadFilled(ImVec2(c.x, c.y - r - 2), ImVec2(c.x + r + 2, c.y), ImVec2(c.x, c.y + r + 2), ImVec2(c.x - r - 2, c.y), outline);
-      dl->AddQuadFilled(ImVec2(c.x, c.y - r), ImVec2(c.x + r, c.y), ImVec2(c.x, c.y + r), ImVec2(c.x - r, c.y), col);
-      break;
-    case 4:
-      dl->AddTriangleFilled(ImVec2(c.x - r - 2, c.y - r - 1), ImVec2(c.x + r + 2, c.y - r - 1), ImVec2(c.x, c.y + r + 2), outline);
-      dl->AddTriangleFilled(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y - r), ImVec2(c.x, c.y + r), col);
-      break;
-    default:
-      dl->AddLine(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), col, 2.5f);
-      dl->AddLine(ImVec2(c.x - r, c.y + r), ImVec2(c.x + r, c.y - r), col, 2.5f);
-      break;
-  }
-}
-
 void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float thickness, float dash = 6, float gap = 4) {
   const float dx = b.x - a.x, dy = b.y - a.y, len = std::sqrt(dx * dx + dy * dy);
   if (len <= 0) return;
@@ -167,7 +136,7 @@ void BenchView::draw_plot() {
   for (const BenchSeries& s : plot_.series)
     for (size_t k = 0; k < s.points.size(); ++k) {
       const ImVec2 c(plot.X(s.points[k].first), plot.Y(s.points[k].second));
-      draw_marker(dl, c, s.marker, s.color, 3.5f);
+      draw_plot_marker(dl, c, s.marker, s.color, 3.5f);
       const float dx = c.x - mouse.x, dy = c.y - mouse.y;
       if (plot.hovered && dx * dx + dy * dy < near_d) near_d = dx * dx + dy * dy, near_s = &s, near_k = k;
     }
@@ -207,7 +176,7 @@ void BenchView::draw_plot() {
     const float h = ImGui::GetTextLineHeight();
     if (s.dashed) dashed_line(ld, ImVec2(p.x, p.y + h * 0.5f), ImVec2(p.x + 26, p.y + h * 0.5f), s.color, 1.6f, 5, 3);
     else ld->AddLine(ImVec2(p.x, p.y + h * 0.5f), ImVec2(p.x + 26, p.y + h * 0.5f), s.color, 2.0f);
-    draw_marker(ld, ImVec2(p.x + 13, p.y + h * 0.5f), s.marker, s.color, 3.5f);
+    draw_plot_marker(ld, ImVec2(p.x + 13, p.y + h * 0.5f), s.marker, s.color, 3.5f);
     ImGui::Dummy(ImVec2(32, h));
     ImGui::SameLine();
     ImGui::Text("%s", s.name.c_str());

@@ -61,4 +61,35 @@ void end_loglog_plot(const LogLogPlot& P, const char* empty_message, bool toolti
   }
 }
 
+void draw_plot_marker(ImDrawList* dl, ImVec2 c, int marker, ImU32 col, float r) {
+  const ImU32 outline = IM_COL32(0x10, 0x12, 0x16, 0xff);
+  switch (marker) {
+    case 0:
+      dl->AddCircleFilled(c, r + 1, outline, 12);
+      dl->AddCircleFilled(c, r, col, 12);
+      break;
+    case 1:
+      dl->AddRectFilled(ImVec2(c.x - r - 1, c.y - r - 1), ImVec2(c.x + r + 1, c.y + r + 1), outline);
+      dl->AddRectFilled(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), col);
+      break;
+    case 2:
+      dl->AddTriangleFilled(ImVec2(c.x, c.y - r - 2), ImVec2(c.x + r + 2, c.y + r + 1), ImVec2(c.x - r - 2, c.y + r + 1), outline);
+      dl->AddTriangleFilled(ImVec2(c.x, c.y - r), ImVec2(c.x + r, c.y + r), ImVec2(c.x - r, c.y + r), col);
+      break;
+    case 3:
+      dl->AddQuadFilled(ImVec2(c.x, c.y - r - 2), ImVec2(c.x + r + 2, c.y), ImVec2(c.x, c.y + r + 2), ImVec2(c.x - r - 2, c.y), outline);
+      dl->AddQuadFilled(ImVec2(c.x, c.y - r), ImVec2(c.x + r, c.y), ImVec2(c.x, c.y + r), ImVec2(c.x - r, c.y), col);
+      break;
+    case 4:
+      dl->AddTriangleFilled(ImVec2(c.x - r - 2, c.y - r - 1), ImVec2(c.x + r + 2, c.y - r - 1), ImVec2(c.x, c.y + r + 2), outline);
+      dl->AddTriangleFilled(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y - r), ImVec2(c.x, c.y + r), col);
+      break;
+    default:
+      dl->AddLine(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), col, 2.5f);
+      dl->AddLine(ImVec2(c.x - r, c.y + r), ImVec2(c.x + r, c.y - r), col, 2.5f);
+      break;
+  }
+}
+
+
 }  // namespace ds::gui

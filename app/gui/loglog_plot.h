@@ -26,4 +26,8 @@ bool begin_loglog_plot(const char* id, ImVec2 size, LogLogPlot* plot);
 // under the mouse as a tooltip unless `tooltip_taken` (a point's own tooltip wins).
 void end_loglog_plot(const LogLogPlot& plot, const char* empty_message, bool tooltip_taken = false);
 
+// A point's marker: 0 circle, 1 square, 2 triangle, 3 diamond, 4 down triangle, else a cross (bench_marker's
+// shapes for route x memory), outlined so that it stands out from a line or a marker under it.
+void draw_plot_marker(ImDrawList* dl, ImVec2 c, int marker, ImU32 col, float r);
+
 }  // namespace ds::gui

@@ -3,12 +3,27 @@
 #include <cmath>
 
 #include "gui/loglog_plot.h"
+#include "gui/model/bench_model.h"
 #include "gui/model/palette.h"
 #include "gui/model/plot_axes.h"
 #include "gui/theme.h"
 #include "gui/transfer_view.h"
 
 namespace ds::gui {
+
+namespace {
+
+int series_marker(Series s) {
+  switch (s) {
+    case Series::H2DPinned: return bench_marker("h2d", "pinned");
+    case Series::H2DPageable: return bench_marker("h2d", "pageable");
+    case Series::D2HPinned: return bench_marker("d2h", "pinned");
+    case Series::D2HPageable: return bench_marker("d2h", "pageable");
+    default: return bench_marker("d2d", "device");
+  }
+}
+
+}  // namespace
 
 void TransferView::draw_bandwidth(const Snapshot& snap, UiState& ui) {
   using B = BandwidthModel;
@@ -79,8 +94,9 @@ void TransferView::draw_bandwidth(const Snapshot& snap, UiState& ui) {
       const float x = p0.x + (float(c.x) + 0.5f) * cw, y = p1.y - (float(c.y) + 0.5f) * ch;
       obstacles.push_back({x - 4, y - 4, x + 4, y + 4});  // a label must not hide a point either
       if (markers) {
-        dl->AddCircleFilled(ImVec2(x, y), 4.0f, IM_COL32(0x10, 0x12, 0x16, 0xff), 8);
-        dl->AddCircleFilled(ImVec2(x, y), 3.0f, col, 8);
+        // The Bench view's shape per route x memory: H2D and D2H copies of one size at one rate (an
+        // H100 moves pinned memory both ways at the same speed) stay visible one over the other.
+        draw_plot_marker(dl, ImVec2(x, y), series_marker(Series(s)), col, 3.5f);
       } else {
         const float a = std::min(1.0f, 0.45f + 0.15f * std::log2(float(c.count)));
         dl->AddRectFilled(ImVec2(x - std::max(cw, 2.5f) * 0.5f, y - std::max(ch, 2.5f) * 0.5f),
