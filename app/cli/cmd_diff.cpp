@@ -23,8 +23,7 @@
 #include "core/format.h"
 #include "snapshot/memory_snapshot.h"
 #include "snapshot/moment_diff.h"
-#include "snapshot/snapshot_replay.h"
-#include "snapshot/snapshot_summary.h"
+#include "snapshot/snapshot_moments.h"
 #include "trace/load_trace.h"
 #include "trace/trace_text.h"
 
@@ -60,25 +59,6 @@ bool is_pickle(const std::string& path) {
   char head[2] = {0, 0};
   in.read(head, 2);
   return snapshot::looks_like_pickle(std::string_view(head, size_t(in.gcount())));
-}
-
-// A snapshot's live blocks at a moment. Within one file a block is the same allocation at both moments when
-// the same trace entry made it; across two files, when address, size and owner match.
-std::vector<LiveAllocation> snapshot_live(const snapshot::MemorySnapshot& s, const Moment& m, bool same_file) {
-  std::vector<size_t> entries;
-  if (m.unit == 't') entries = snapshot::entries_at_time(s, m.value);
-  for (size_t d = 0; m.unit == 'e' && d < s.device_traces.size(); ++d) entries.push_back(size_t(std::max<int64_t>(m.value, 0)));
-  std::vector<LiveAllocation> out;
-  for (int device : snapshot::snapshot_devices(s)) {
-    const size_t n = device >= 0 && size_t(device) < entries.size() ? entries[size_t(device)] : SIZE_MAX;
-    for (const snapshot::LiveBlock& b : snapshot::state_at(s, device, n).blocks) {
-      const std::string owner = snapshot::stack_owner(s, b.stack);
-      std::string key = std::to_string(device) + ":" + std::to_string(b.address) + ":";
-      key += same_file ? std::to_string(b.serial) : std::to_string(b.size) + ":" + owner;
-      out.push_back({key, owner, "cuda:" + std::to_string(device), b.size});
-    }
-  }
-  return out;
 }
 
 // How far into a recording a moment is: the number of its events (alloc, free, copy, ...) done by then.
@@ -122,7 +102,7 @@ json diff(const Moment& a, const Moment& b) {
     const snapshot::MemorySnapshot sa = snapshot::load_memory_snapshot(a.file);
     const bool same = a.file == b.file;
     const snapshot::MemorySnapshot sb = same ? snapshot::MemorySnapshot{} : snapshot::load_memory_snapshot(b.file);
-    d = diff_live(snapshot_live(sa, a, same), snapshot_live(same ? sa : sb, b, same));
+    d = diff_live(snapshot::live_allocations(sa, a.unit, a.value, same), snapshot::live_allocations(same ? sa : sb, b.unit, b.value, same));
   } else {
     const LoadedTrace ta = load_trace(a.file);
     const LoadedTrace tb = a.file == b.file ? LoadedTrace{} : load_trace(b.file);
@@ -149,16 +129,12 @@ json diff(const Moment& a, const Moment& b) {
       std::sort(d.moved.begin(), d.moved.end(), [](const RouteBytes& x, const RouteBytes& y) { return x.bytes > y.bytes; });
     }
   }
-  json owners = json::array();
-  for (const OwnerChange& o : d.owners)
-    owners.push_back({{"owner", o.owner}, {"place", o.place}, {"bytes_a", o.bytes_a}, {"bytes_b", o.bytes_b},
-                      {"allocated", o.allocated}, {"freed", o.freed}, {"blocks_allocated", o.blocks_allocated},
-                      {"blocks_freed", o.blocks_freed}});
-  json moved = json::array();
-  for (const RouteBytes& m : d.moved) moved.push_back({{"route", m.route}, {"owner", m.owner}, {"bytes", m.bytes}, {"copies", m.copies}});
-  return {{"a", {{"file", a.file}, {"moment", a.text()}, {"live_bytes", d.total_a}}},
-          {"b", {{"file", b.file}, {"moment", b.text()}, {"live_bytes", d.total_b}}},
-          {"allocated_bytes", d.allocated}, {"freed_bytes", d.freed}, {"owners", owners}, {"moved", moved}};
+  json r = moment_diff_json(d);
+  r["a"] = {{"file", a.file}, {"moment", a.text()}, {"live_bytes", d.total_a}};
+  r["b"] = {{"file", b.file}, {"moment", b.text()}, {"live_bytes", d.total_b}};
+  r.erase("live_bytes_a");
+  r.erase("live_bytes_b");
+  return r;
 }
 
 void print_text(const json& r) {

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "gui/keys.h"
 #include "gui/layout.h"
 #include "gui/model/script_statements.h"
@@ -162,12 +164,26 @@ void App::poll_opening() {
   ui_.loading_fraction = p ? p->fraction() : 0;
 }
 
+void App::take_moment_changes(const std::string& diff_json) {
+  ui_.memory_changes.clear();
+  ui_.memory_changes_known = !diff_json.empty();
+  if (diff_json.empty()) return;
+  const nlohmann::json d = nlohmann::json::parse(diff_json);  // written by moment_diff_json on the session's thread
+  ui_.memory_changes_allocated = d["allocated_bytes"].get<uint64_t>();
+  ui_.memory_changes_freed = d["freed_bytes"].get<uint64_t>();
+  for (const nlohmann::json& o : d["owners"])
+    ui_.memory_changes.push_back({o["owner"].get<std::string>(), o["place"].get<std::string>(), o["allocated"].get<uint64_t>(),
+                                  o["freed"].get<uint64_t>(), o["bytes_a"].get<uint64_t>(), o["bytes_b"].get<uint64_t>()});
+}
+
 void App::close_recording() {
   opened_.reset();
   ui_.recording_path.clear();
   ui_.prebuilt_models.reset();
   ui_.memory_timelines.reset();
-  ui_.memory_moment_bucket = -1;
+  ui_.memory_moment_bucket = ui_.memory_mark_bucket = -1;
+  ui_.memory_changes.clear();
+  ui_.memory_changes_known = false;
 }
 
 void App::setup_bench(const BackendOptions& backend, bool open, const std::string& sizes,
@@ -253,6 +269,7 @@ void App::poll_sessions() {
     for (FinishedJob& f : opened_->take_finished()) {  // its exports and moments
       if (!f.outcome.ok) notice(f.outcome.error_message, true);
       else if (f.job.kind == JobKind::ExportTrace) notice("Exported " + f.job.line);
+      else if (f.job.kind == JobKind::Seek) take_moment_changes(f.outcome.result_json);
     }
   poll_opening();
   ui_.running = live_->busy() || (opened_ && opened_->busy());

@@ -105,6 +105,7 @@ class App {
   void submit_code(Job job, const std::string& what);
   void submit(Session& session, Job job, const std::string& what);
   void close_recording();
+  void take_moment_changes(const std::string& diff_json);  // a Seek's comparison with the marked moment
   void execute(Commands& cmds);
   DefaultLayout apply_layout(ImGuiCond* cond);
   void draw_console_window(const Snapshot& snap, Commands& cmds);

@@ -48,8 +48,10 @@ void MemoryTimelineView::draw(const std::vector<snapshot::MemoryTimeline>& timel
     ImGui::End();
     return;
   }
-  const float each = std::max(90.0f, (ImGui::GetContentRegionAvail().y - 4) / float(timelines.size()));
+  const float changes_h = ui.memory_mark_bucket >= 0 ? ImGui::GetTextLineHeightWithSpacing() * 8 : 0;
+  const float each = std::max(90.0f, (ImGui::GetContentRegionAvail().y - 4 - changes_h) / float(timelines.size()));
   for (const snapshot::MemoryTimeline& t : timelines) draw_device(t, each, ui, cmds);
+  if (ui.memory_mark_bucket >= 0) draw_changes(ui);
   ImGui::End();
 }
 
@@ -97,6 +99,12 @@ void MemoryTimelineView::draw_device(const snapshot::MemoryTimeline& t, float he
     const float x = origin.x + bw * (float(ui.memory_moment_bucket) + 0.5f);
     dl->AddLine(ImVec2(x, origin.y), ImVec2(x, origin.y + size.y), theme::kWarning, 2.0f);
   }
+  // The marked moment (A) the panes' moment is compared with.
+  if (ui.memory_mark_bucket >= 0 && size_t(ui.memory_mark_bucket) < n) {
+    const float x = origin.x + bw * (float(ui.memory_mark_bucket) + 0.5f);
+    for (float y = origin.y; y < origin.y + size.y; y += 8) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 4, origin.y + size.y)), theme::kText, 2.0f);
+    dl->AddText(ImVec2(x + 3, origin.y + 2), theme::kText, "A");
+  }
   if (ImGui::IsItemHovered() && n > 0) {
     const size_t b = std::min(n - 1, size_t(std::max(0.0f, (ImGui::GetIO().MousePos.x - origin.x) / bw)));
     std::string tip = moment_text(t, b) + "\n";
@@ -105,14 +113,55 @@ void MemoryTimelineView::draw_device(const snapshot::MemoryTimeline& t, float he
     tip += "active " + fmt_bytes(total) + " (highest in this stretch " + fmt_bytes(t.bucket_max[b]) + ")\n";
     for (size_t c = 0; c < t.categories.size(); ++c)
       if (t.bytes[c][b]) tip += "  " + fmt_bytes(t.bytes[c][b]) + "  " + t.categories[c] + "\n";
-    tip += "click: show this moment in the memory panes";
+    tip += "click: show this moment in the memory panes; right click: mark it (A) to compare with";
     ImGui::SetTooltip("%s", tip.c_str());
-    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) || (ImGui::IsMouseDragging(ImGuiMouseButton_Left) && int(b) != ui.memory_moment_bucket)) {
-      ui.memory_moment_bucket = int(b);
-      cmds.push(Commands::Kind::SeekMoment, (t.timed ? "t:" : "e:") + std::to_string(t.timed ? t.x[b] : int64_t(t.entries[b])));
+    auto moment = [&](size_t i) { return (t.timed ? "t:" : "e:") + std::to_string(t.timed ? t.x[i] : int64_t(t.entries[i])); };
+    const bool marked = ImGui::IsMouseClicked(ImGuiMouseButton_Right);
+    if (marked) ui.memory_mark_bucket = int(b);
+    if (marked || ImGui::IsMouseClicked(ImGuiMouseButton_Left) ||
+        (ImGui::IsMouseDragging(ImGuiMouseButton_Left) && int(b) != ui.memory_moment_bucket)) {
+      if (!marked) ui.memory_moment_bucket = int(b);
+      const size_t shown = ui.memory_moment_bucket >= 0 ? size_t(ui.memory_moment_bucket) : n - 1;
+      std::string line = moment(std::min(shown, n - 1));
+      if (ui.memory_mark_bucket >= 0) line += "|" + moment(std::min(size_t(ui.memory_mark_bucket), n - 1));
+      cmds.push(Commands::Kind::SeekMoment, line);
     }
   }
   ImGui::PopID();
+}
+
+void MemoryTimelineView::draw_changes(UiState& ui) {
+  if (!ui.memory_changes_known) {
+    ImGui::TextDisabled("comparing with the marked moment\xe2\x80\xa6");
+    return;
+  }
+  ImGui::Text("Since the mark A: allocated %s, freed %s", fmt_bytes(ui.memory_changes_allocated).c_str(),
+              fmt_bytes(ui.memory_changes_freed).c_str());
+  ImGui::SameLine();
+  if (ImGui::SmallButton("clear mark")) ui.memory_mark_bucket = -1;
+  if (ImGui::BeginTable("##changes", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp,
+                        ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 6))) {
+    ImGui::TableSetupColumn("owner", ImGuiTableColumnFlags_WidthStretch, 4.0f);
+    ImGui::TableSetupColumn("place");
+    ImGui::TableSetupColumn("allocated");
+    ImGui::TableSetupColumn("freed");
+    ImGui::TableSetupColumn("A \xe2\x86\x92 now");
+    ImGui::TableHeadersRow();
+    for (const UiState::MomentChange& c : ui.memory_changes) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(c.owner.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(c.place.c_str());
+      ImGui::TableNextColumn();
+      if (c.allocated) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kOk), "+%s", fmt_bytes(c.allocated).c_str());
+      ImGui::TableNextColumn();
+      if (c.freed) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kError), "-%s", fmt_bytes(c.freed).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%s \xe2\x86\x92 %s", fmt_bytes(c.bytes_a).c_str(), fmt_bytes(c.bytes_b).c_str());
+    }
+    ImGui::EndTable();
+  }
 }
 
 }  // namespace ds::gui

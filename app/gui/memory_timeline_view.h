@@ -18,6 +18,7 @@ class MemoryTimelineView {
 
  private:
   void draw_device(const snapshot::MemoryTimeline& t, float height, UiState& ui, Commands& cmds);
+  void draw_changes(UiState& ui);  // what changed between the marked moment and the panes' moment, by owner
 };
 
 }  // namespace ds::gui

@@ -82,6 +82,15 @@ struct UiState {
   // the Transfers window's place), and the bucket whose moment the memory panes show (-1: the snapshot's).
   std::shared_ptr<const std::vector<snapshot::MemoryTimeline>> memory_timelines;
   int memory_moment_bucket = -1;
+  // Compare two moments: a right click marks one (A); the panes' moment (B) is then compared with it, by owner.
+  int memory_mark_bucket = -1;
+  struct MomentChange {
+    std::string owner, place;
+    uint64_t allocated = 0, freed = 0, bytes_a = 0, bytes_b = 0;
+  };
+  std::vector<MomentChange> memory_changes;  // largest change first
+  uint64_t memory_changes_allocated = 0, memory_changes_freed = 0;
+  bool memory_changes_known = false;
   // A recording being read on its session's thread (session/recording_session.h), copied by App each frame
   // for the loading strip; a failure's message waits in open_error for the modal (recording_open_view.h).
   std::string loading_path;  // "" when nothing loads

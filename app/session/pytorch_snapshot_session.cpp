@@ -4,11 +4,30 @@
 #include <limits>
 
 #include "snapshot/memory_timeline.h"
+#include "snapshot/snapshot_moments.h"
 #include "snapshot/snapshot_replay.h"
 #include "snapshot/snapshot_summary.h"
 
 namespace ds::gui {
 namespace {
+
+struct Moment {
+  char unit = 0;  // 't', 'e' or 0 (the end)
+  int64_t value = 0;
+};
+
+bool parse_moment(const std::string& text, Moment* m) {
+  if (text.empty()) return *m = {}, true;
+  if (text.size() < 3 || text[1] != ':' || (text[0] != 't' && text[0] != 'e')) return false;
+  try {
+    size_t used = 0;
+    m->value = std::stoll(text.substr(2), &used);
+    m->unit = text[0];
+    return used == text.size() - 2;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
 
 // DeviceScope's own snapshots put the role in the owner frame's file name: "<devicescope parameter>".
 Role role_of(const snapshot::MemorySnapshot& s, snapshot::StackId stack) {
@@ -97,26 +116,18 @@ std::shared_ptr<const Snapshot> PyTorchSnapshotSession::read(LoadProgress& progr
 
 RunOutcome PyTorchSnapshotSession::run_more(Job& job) {
   if (job.kind != JobKind::Seek) return FileSession::run_more(job);
-  // "" the snapshot's own moment; "t:TIME_US" a time of the trace; "e:N" after N entries (traces without times).
-  if (job.line.empty()) {
-    set_picture(snapshot_picture(file_, path(), {}, 0));
-    return {};
-  }
-  int64_t v = 0;
-  try {
-    if (job.line.size() < 3 || job.line[1] != ':' || (job.line[0] != 't' && job.line[0] != 'e')) throw std::invalid_argument("");
-    v = std::stoll(job.line.substr(2));
-  } catch (const std::exception&) {
+  // "" the snapshot's own moment; "t:TIME_US" a time of the trace; "e:N" after N entries (traces without
+  // times). "B|A": the picture at B, and what changed since A as the outcome's JSON (moment_diff_json).
+  const size_t bar = job.line.find('|');
+  Moment b, a;
+  if (!parse_moment(job.line.substr(0, bar), &b) || (bar != std::string::npos && !parse_moment(job.line.substr(bar + 1), &a)))
     return failed("ValueError", "not a moment of the trace: " + job.line);
-  }
-  if (job.line[0] == 't') {
-    set_picture(snapshot_picture(file_, path(), snapshot::entries_at_time(file_, v), v));
-  } else {
-    std::vector<size_t> entries;
-    for (const snapshot::TraceEntries& t : file_.device_traces) entries.push_back(std::min(t.size(), size_t(std::max<int64_t>(v, 0))));
-    set_picture(snapshot_picture(file_, path(), entries, 0));
-  }
-  return {};
+  set_picture(snapshot_picture(file_, path(), snapshot::entries_at(file_, b.unit, b.value), b.unit == 't' ? b.value : 0));
+  RunOutcome o;
+  if (bar != std::string::npos)
+    o.result_json = moment_diff_json(diff_live(snapshot::live_allocations(file_, a.unit, a.value, true),
+                                               snapshot::live_allocations(file_, b.unit, b.value, true))).dump();
+  return o;
 }
 
 }  // namespace ds::gui

@@ -40,4 +40,15 @@ MomentDiff diff_live(const std::vector<LiveAllocation>& a, const std::vector<Liv
   return d;
 }
 
+nlohmann::json moment_diff_json(const MomentDiff& d) {
+  nlohmann::json owners = nlohmann::json::array(), moved = nlohmann::json::array();
+  for (const OwnerChange& o : d.owners)
+    owners.push_back({{"owner", o.owner}, {"place", o.place}, {"bytes_a", o.bytes_a}, {"bytes_b", o.bytes_b},
+                      {"allocated", o.allocated}, {"freed", o.freed}, {"blocks_allocated", o.blocks_allocated},
+                      {"blocks_freed", o.blocks_freed}});
+  for (const RouteBytes& m : d.moved) moved.push_back({{"route", m.route}, {"owner", m.owner}, {"bytes", m.bytes}, {"copies", m.copies}});
+  return {{"allocated_bytes", d.allocated}, {"freed_bytes", d.freed}, {"live_bytes_a", d.total_a},
+          {"live_bytes_b", d.total_b}, {"owners", owners}, {"moved", moved}};
+}
+
 }  // namespace ds

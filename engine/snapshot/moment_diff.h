@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace ds {
 
 struct LiveAllocation {
@@ -38,5 +40,9 @@ struct MomentDiff {
 };
 
 MomentDiff diff_live(const std::vector<LiveAllocation>& a, const std::vector<LiveAllocation>& b);
+
+// {allocated_bytes, freed_bytes, live_bytes_a, live_bytes_b, owners: [{owner, place, bytes_a, bytes_b,
+// allocated, freed, blocks_allocated, blocks_freed}], moved: [{route, owner, bytes, copies}]}
+nlohmann::json moment_diff_json(const MomentDiff& d);
 
 }  // namespace ds

@@ -78,6 +78,15 @@ TEST(PyTorchSnapshotSession, SeekShowsTheAllocatorAtThatMoment) {
   ASSERT_TRUE(s->submit(seek));
   ASSERT_TRUE(finish(*s).ok);
   EXPECT_EQ(place(*s->snapshot(), "cuda:0")->allocated, 12 * MiB + 512 * KiB);
+  // "B|A": the picture at B and, as the outcome's JSON, what changed since A by owner.
+  seek.line = "t:1007|e:0";
+  ASSERT_TRUE(s->submit(seek));
+  const RunOutcome compared = finish(*s);
+  ASSERT_TRUE(compared.ok);
+  EXPECT_EQ(place(*s->snapshot(), "cuda:0")->allocated, 44 * MiB + 512 * KiB);
+  ASSERT_FALSE(compared.result_json.empty());
+  EXPECT_NE(compared.result_json.find("\"freed_bytes\":0"), std::string::npos) << compared.result_json;
+  EXPECT_NE(compared.result_json.find("/home/u/model.py:17 forward"), std::string::npos) << compared.result_json;
   seek.line = "yesterday";
   ASSERT_TRUE(s->submit(seek));
   const RunOutcome bad = finish(*s);
