@@ -2,6 +2,8 @@
 #include "session/recording_session.h"
 
 #include <algorithm>
+#include <map>
+#include <unordered_map>
 
 #include "trace/load_trace.h"
 
@@ -31,7 +33,52 @@ RecordingSession::~RecordingSession() { stop(); }
 
 std::shared_ptr<const Snapshot> RecordingSession::read(LoadProgress& progress) {
   LoadedTrace t = load_trace(path(), &progress);
-  return recording_snapshot(path(), t.meta, t.transfers);
+  std::shared_ptr<Snapshot> pic = recording_snapshot(path(), t.meta, t.transfers);
+  add_live_storages(*pic, t.events);
+  return pic;
+}
+
+void add_live_storages(Snapshot& pic, const std::deque<Event>& events) {
+  // A move allocates before it knows whose bytes it holds: such a storage is named by the copy that filled it.
+  std::unordered_map<uint64_t, const std::string*> filled_by;
+  for (const TransferRecord& r : pic.transfers)
+    if (!r.owner.empty()) filled_by.emplace(r.dst_storage, &r.owner);
+  std::map<uint64_t, StorageInfo> live;
+  std::map<std::string, PlaceInfo> places;
+  for (const Event& e : events) {
+    if (e.kind != EventKind::Alloc && e.kind != EventKind::Free) continue;
+    PlaceInfo& p = places[e.place.str()];
+    p.place = e.place;
+    if (e.kind == EventKind::Alloc) {
+      StorageInfo s;
+      s.id = e.storage_id;
+      s.place = e.place;
+      s.nbytes = s.block_bytes = e.bytes;
+      s.owner = e.label;
+      if (s.owner.empty())
+        if (auto it = filled_by.find(e.storage_id); it != filled_by.end()) s.owner = *it->second;
+      s.created_seq = e.seq;
+      live[e.storage_id] = std::move(s);
+    } else {
+      live.erase(e.storage_id);
+    }
+    // The allocator's own figures where the recording has them (device places), else the live bytes.
+    p.allocated = e.allocated_after;
+    p.reserved = e.reserved_after;
+  }
+  std::map<std::string, uint64_t> live_bytes;
+  for (auto& [id, s] : live) {
+    live_bytes[s.place.str()] += s.nbytes;
+    pic.storages.push_back(std::move(s));
+  }
+  for (auto& [name, p] : places) {
+    if (!p.allocated) p.allocated = live_bytes[name];
+    p.reserved = std::max(p.reserved, p.allocated);
+    p.label = p.place == Place::pageable() ? "host (pageable)" : p.place == Place::pinned() ? "host (pinned)" : name;
+    p.detail = "from the recording";
+    p.simulated = pic.simulated && !p.place.is_host();
+    pic.places.push_back(std::move(p));
+  }
 }
 
 }  // namespace ds::gui

@@ -25,5 +25,8 @@ class RecordingSession : public FileSession {
 // is the end of the last copy; a windowed recording keeps its note).
 std::shared_ptr<Snapshot> recording_snapshot(const std::string& path, const TraceMeta& meta,
                                              const std::deque<TransferRecord>& transfers);
+// The storages still live at the recording's end (its alloc/free events) and each place's figures, so the
+// memory panes show what the run held (a recording has no segments: the blocks are drawn without them).
+void add_live_storages(Snapshot& picture, const std::deque<Event>& events);
 
 }  // namespace ds::gui
