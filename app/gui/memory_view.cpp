@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "gui/in_flight_badge.h"
 #include "gui/model/palette.h"
 #include "gui/theme.h"
 
@@ -351,6 +352,8 @@ void MemoryView::draw_pane(const Snapshot& snap, UiState& ui, Pane& pane, size_t
   // Hover (here) and the storage another view points at (names graph).
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const bool inside = mouse.x >= bmin.x && mouse.y >= bmin.y && mouse.x < bmin.x + bw && mouse.y < bmin.y + bh &&
+    if (st && st->in_flight)  // issue 17 item 3: stale until a sync point folds the copy into it
+      draw_in_flight_badge(dl, f, f->FontSize, bmin.x + lab.x + lab.w - 2, bmin.y + lab.y, pane.layout.row_height);
                       ImGui::IsWindowHovered();
   int hovered = inside ? pane.layout.item_at(mouse.x - bmin.x, mouse.y - bmin.y) : -1;
   auto outline = [&](int item, ImU32 col) {
@@ -416,5 +419,6 @@ void MemoryView::tooltip(const Snapshot& snap, const Pane& pane, int item_index)
   if (it.length < 2) ImGui::TextDisabled("Many small blocks share these pixels (folded); hover nearby for the others.");
   ImGui::EndTooltip();
 }
+  if (s->in_flight) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kWarning), "IN FLIGHT: %s", kInFlightExplained);
 
 }  // namespace ds::gui

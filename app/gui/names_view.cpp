@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gui/in_flight_badge.h"
 #include "gui/model/palette.h"
 #include "gui/theme.h"
 
@@ -198,6 +199,11 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
         const float lw = fs->CalcTextSizeA(ssz, FLT_MAX, 0, b.label.c_str()).x;
         zoomed_badge(dl, fs, ssz, ImVec2(a.x + 9 * z + lw + 8 * z, a.y + 2.5f * z), b.device.c_str(), pc, z);
       }
+      if (storage_in_flight(snap, b.storage_id)) {  // issue 17 item 3: stale until a sync point folds the copy
+        // Over the size (the tooltip has it), so the place badge stays readable.
+        dl->AddRect(a, c, theme::kWarning, 2 * z, 0, 2.0f);
+        draw_in_flight_badge(dl, fs, ssz, a.x + 7 * z + in_flight_badge_width(fs, ssz), a.y, c.y - a.y);
+      }
       if ((hot_storage && b.storage_id == hot_storage) || (b.storage_id && b.storage_id == ui.pointed_storage))
         dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(c.x + 1, c.y + 1), IM_COL32_WHITE, 3 * z, 0, 1.5f);
       continue;
@@ -263,6 +269,8 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     ImGui::Text("storage #%llu: %s on %s", static_cast<unsigned long long>(b.storage_id), b.label.c_str(), b.device.c_str());
     ImGui::TextDisabled(b.tensors > 1 ? "%d tensors share these bytes: writing through one changes the others"
                                       : "%d tensor looks at these bytes", b.tensors);
+    if (storage_in_flight(snap, b.storage_id))
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kWarning), "IN FLIGHT: %s", kInFlightExplained);
     ImGui::EndTooltip();
   } else if (hovered_box >= 0) {
     const ObjectNode& n = g.nodes[layout_.boxes[size_t(hovered_box)].node];

@@ -26,6 +26,14 @@ class TransferView {
   const TimelineModel& timeline() const { return timeline_; }
   size_t last_timeline_quads() const { return quads_.size(); }
   size_t last_folded() const { return folded_; }
+  // A copy drawn on its own in the last frame: pixels from the left of the lanes (view-model JSON).
+  struct DrawnCopy {
+    uint64_t id = 0;
+    float x0 = 0, x1 = 0;
+    bool in_flight = false;
+  };
+  const std::vector<DrawnCopy>& last_drawn() const { return drawn_; }
+  size_t last_host_reads() const { return host_reads_drawn_; }
 
  private:
   void rebuild(const Snapshot& snap, UiState& ui);
@@ -44,6 +52,8 @@ class TransferView {
   std::vector<TimelineItem> items_;
   std::unique_ptr<render::QuadBatch> batch_;
   size_t folded_ = 0;
+  std::vector<DrawnCopy> drawn_;
+  size_t host_reads_drawn_ = 0;
   uint64_t total_bytes_ = 0;   // header figures, summed once per picture
   bool any_simulated_ = false;
   bool series_on_[size_t(Series::Count)] = {true, true, true, true, true, true};

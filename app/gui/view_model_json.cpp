@@ -79,11 +79,25 @@ void App::write_view_model(const std::string& path, int width, int height) const
   j["modules"] = {{"rows", snap.objects.modules.size()}, {"stragglers", stragglers}};
 
   json lanes = json::array();
-  for (const TimelineLane& l : transfers_.timeline().lanes) lanes.push_back({{"name", l.name}, {"items", l.start.size()}});
+  const TimelineModel& tl = transfers_.timeline();
+  for (const TimelineLane& l : tl.lanes)
+    lanes.push_back({{"name", l.name}, {"items", l.start.size()}, {"clock", l.measured ? "measured" : "modelled"}});
+  json drawn = json::array();  // copies drawn on their own: transfer id and pixels (Note [Two clocks on one timeline])
+  for (const TransferView::DrawnCopy& d : transfers_.last_drawn())
+    drawn.push_back({{"id", d.id}, {"x0", d.x0}, {"x1", d.x1}, {"in_flight", d.in_flight}});
   j["transfers"] = {{"count", snap.transfers.size()},
                     {"lanes", lanes},
                     {"timeline_quads", transfers_.last_timeline_quads()},
-                    {"folded", transfers_.last_folded()}};
+                    {"folded", transfers_.last_folded()},
+                    {"two_clocks", tl.two_clocks},
+                    {"clock_breaks", tl.breaks.size()},
+                    {"host_scale", tl.host_scale},
+                    {"host_reads", transfers_.last_host_reads()},
+                    {"drawn", drawn}};
+  json in_flight = json::array();  // destinations of copies not yet folded by a sync point (stale bytes)
+  for (const StorageInfo& st : snap.storages)
+    if (st.in_flight) in_flight.push_back({{"id", st.id}, {"place", st.place.str()}, {"holders", st.holders}});
+  j["in_flight_storages"] = in_flight;
   if (ui_.memory_timelines) {  // a PyTorch memory snapshot shown: the Memory over time window
     json timelines = json::array();
     for (const snapshot::MemoryTimeline& t : *ui_.memory_timelines)
