@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/place.h"
-#include "trace/snapshot.h"
+#include "core/role.h"
 
 namespace ds {
 

@@ -230,15 +230,14 @@ void write_transfer(EventOut& o, const TransferRecord& t, int pid, int tid) {
     if (f != kChromeTraceArgs[0]) o.put(',');
     o.put('"').put(f->key_in_chrome_trace()).put("\":");
     const FieldValue v = f->get(t);
-    switch (f->kind) {
-      case FieldKind::U64: o.u64(v.u); break;
-      case FieldKind::I32: o.i64(v.i); break;
-      case FieldKind::Double: o.dbl(v.d); break;
-      case FieldKind::Rate: o.fixed(v.d, 3); break;
-      case FieldKind::Bool: o.put(v.b ? "true" : "false"); break;
-      case FieldKind::String: json_string(o, v.s); break;
-      case FieldKind::PlaceText: o.put('"').put(v.place.str()).put('"'); break;
-      case FieldKind::RouteText: o.put('"').put(route_name(v.route)).put('"'); break;
+    if (f->kind == FieldKind::String) {
+      json_string(o, v.s);
+    } else if (f->kind == FieldKind::PlaceText || f->kind == FieldKind::RouteText) {
+      o.put('"');
+      write_field_text(o, f->kind, v);
+      o.put('"');
+    } else {
+      write_field_text(o, f->kind, v);
     }
   }
   o.put("}}");

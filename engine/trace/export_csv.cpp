@@ -42,16 +42,8 @@ void write_transfers_csv(const std::deque<TransferRecord>& transfers, std::ostre
     for (const TransferField& f : kTransferFields) {
       if (&f != kTransferFields) o.put(',');
       const FieldValue v = f.get(t);
-      switch (f.kind) {
-        case FieldKind::U64: o.u64(v.u); break;
-        case FieldKind::I32: o.i64(v.i); break;
-        case FieldKind::Double: o.dbl(v.d); break;
-        case FieldKind::Rate: o.fixed(v.d, 3); break;
-        case FieldKind::Bool: o.put(v.b ? "true" : "false"); break;
-        case FieldKind::String: put_csv(o, v.s); break;
-        case FieldKind::PlaceText: o.put(v.place.str()); break;
-        case FieldKind::RouteText: o.put(route_name(v.route)); break;
-      }
+      if (f.kind == FieldKind::String) put_csv(o, v.s);
+      else write_field_text(o, f.kind, v);
     }
     o.put('\n');
   }

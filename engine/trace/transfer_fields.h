@@ -175,6 +175,23 @@ static_assert([] {
   return true;
 }(), "chrome_position: every position from 0 up is taken once");
 
+// A value written as both formats write it (Out: trace_detail::TextOut): numbers, true/false, and the
+// text of a place or route, which a Chrome trace then wraps in quotes. A String (an owner) is
+// written raw here: each format escapes it its own way, so the writers handle it themselves.
+template <typename Out>
+void write_field_text(Out& o, FieldKind kind, const FieldValue& v) {
+  switch (kind) {
+    case FieldKind::U64: o.u64(v.u); break;
+    case FieldKind::I32: o.i64(v.i); break;
+    case FieldKind::Double: o.dbl(v.d); break;
+    case FieldKind::Rate: o.fixed(v.d, 3); break;
+    case FieldKind::Bool: o.put(v.b ? "true" : "false"); break;
+    case FieldKind::String: o.put(v.s); break;
+    case FieldKind::PlaceText: o.put(v.place.str()); break;
+    case FieldKind::RouteText: o.put(route_name(v.route)); break;
+  }
+}
+
 // The field named `name` (a CSV column), or nullptr.
 constexpr const TransferField* find_transfer_field(std::string_view name) {
   for (const TransferField& f : kTransferFields)
