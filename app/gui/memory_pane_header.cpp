@@ -10,6 +10,7 @@ namespace ds::gui {
 namespace {
 
 constexpr float kPad = 10;            // left and right inside the pane
+constexpr float kTitleY = 5;          // the title's top
 constexpr const char* kDot = "  \xc2\xb7  ";
 
 float text_w(ImFont* f, const std::string& s) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, s.c_str()).x; }
@@ -85,9 +86,9 @@ PaneHeader fit_pane_header(const PlaceInfo& place, float width, int max_lines) {
 }
 
 float pane_header_height(int lines) {
-  const float title_y = 7;
+  const float title_y = kTitleY;
   const float figures_y = title_y + fonts().bold->FontSize + 3;
-  const float bar_y = figures_y + float(std::max(lines, 1)) * (fonts().small->FontSize + 2) + 2;
+  const float bar_y = figures_y + float(std::max(lines, 1)) * (fonts().small->FontSize + 2);
   return bar_y + 4 + 2;
 }
 
@@ -96,7 +97,7 @@ void draw_pane_header(ImDrawList* dl, const PlaceInfo& place, const PaneHeader& 
   ImFont* bold = fonts().bold;
   ImFont* small = fonts().small;
   dl->PushClipRect(min, max, true);
-  const ImVec2 tp(min.x + kPad, min.y + 7);
+  const ImVec2 tp(min.x + kPad, min.y + kTitleY);
   const uint32_t pc = place_color(place.place);
   dl->AddCircleFilled(ImVec2(tp.x + 4, tp.y + bold->FontSize * 0.5f), 4.5f, pc);
   dl->AddText(bold, bold->FontSize, ImVec2(tp.x + 14, tp.y), theme::kText, h.title.c_str());

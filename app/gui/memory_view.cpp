@@ -57,7 +57,7 @@ bool MemoryView::storage_rect(uint64_t id, ImVec2* min, ImVec2* max) const {
   return false;
 }
 
-void MemoryView::legend(const Snapshot& snap, UiState& ui) {
+bool MemoryView::legend(const Snapshot& snap, UiState& ui, const std::string& empty_places) {
   // Swatches wrap onto more lines as needed; the scale choice and SIMULATED sit at the right of the first.
   // Presenter mode (no title bar, no mouse) names the window and lists only the roles on screen.
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -90,12 +90,6 @@ void MemoryView::legend(const Snapshot& snap, UiState& ui) {
   float limit = right - combo_w - badge_w - 12;  // first line: keep clear of the combo
   float x = ImGui::GetCursorPosX();
   const float x0 = x;
-  if (compact) {
-    ImGui::PushFont(fonts().bold);
-    ImGui::TextUnformatted("Memory");
-    ImGui::PopFont();
-    x += ImGui::GetItemRectSize().x + 16;
-  }
   auto item = [&](const char* text, auto draw_swatch, float swatch_w) {
     const float w = swatch_w + 4 + ImGui::CalcTextSize(text).x;
     if (x > x0 && x + w > limit) {
@@ -129,6 +123,13 @@ void MemoryView::legend(const Snapshot& snap, UiState& ui) {
     ImGui::SameLine(x);
     ImGui::TextDisabled("nothing allocated yet");
   }
+  // The empty places go at the end of the last line when they fit there (else on the footer line).
+  if (empty_places.empty()) return false;
+  const std::string text = "empty: " + empty_places;
+  if (x > x0 && x + ImGui::CalcTextSize(text.c_str()).x > limit) return false;
+  if (x > x0) ImGui::SameLine(x);
+  ImGui::TextDisabled("%s", text.c_str());
+  return true;
 }
 
 void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
@@ -172,7 +173,7 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     for (size_t i = 0; i < n; ++i) shown.push_back(i);
     empty_places.clear();
   }
-  legend(snap, ui);
+  if (legend(snap, ui, empty_places)) empty_places.clear();
   ImGui::Spacing();
 
   // Pane grid: two columns (one when only one pane). A row whose places hold nothing shrinks to its
@@ -223,10 +224,13 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   for (size_t k = 0; k < m; ++k) {
     const size_t i = shown[k], r = k / cols, c = k % cols;
     if (c == 0 && r > 0) y += row_h[r - 1] + kGap;
+    // An odd last pane takes the whole row rather than leave half of it empty.
+    const float w = cols == 2 && k + 1 == m && c == 0 ? avail.x : pw;
     mins[i] = ImVec2(std::floor(top.x + float(c) * (pw + kGap)), std::floor(y));
-    maxs[i] = ImVec2(std::floor(mins[i].x + pw), std::floor(y + row_h[r]));
-    bodies[i] = ImVec2(std::floor(maxs[i].x - mins[i].x - 20), std::floor(maxs[i].y - mins[i].y - header_h - 14));
-    panes_[i].header = fit_pane_header(snap.places[i], pw, lines);
+    maxs[i] = ImVec2(std::floor(mins[i].x + w), std::floor(y + row_h[r]));
+    panes_[i].header = fit_pane_header(snap.places[i], w, lines);
+    const float own_header_h = pane_header_height(int(panes_[i].header.figures.size()));
+    bodies[i] = ImVec2(std::floor(maxs[i].x - mins[i].x - 20), std::floor(maxs[i].y - mins[i].y - own_header_h - 10));
   }
   for (size_t i = 0; i < n; ++i) {
     const Pane& p = panes_[i];
@@ -280,8 +284,9 @@ void MemoryView::relayout(const Snapshot& snap, UiState& ui, const std::vector<I
   ImFont* small = fonts().small;
   const char* sample = "abcdefghijklmnopqrstuvwxyz.0123456789_[]";
   o.label_char_px = small->CalcTextSizeA(small->FontSize, FLT_MAX, 0, sample).x / float(std::strlen(sample));
-  o.row_height = std::max(20.0f, small->FontSize + 8);
-  o.label_min_px = std::max(24.0f, o.label_char_px * 3 + 10);
+  o.row_height = std::max(20.0f, small->FontSize + 6);
+  o.row_gap = 3;
+  o.label_min_px = std::max(24.0f, o.label_char_px * 2.5f + 8);
   o.readable_min_px = o.label_min_px;
   o.readable_max_px = o.label_char_px * 16 + o.label_pad_px;
   double common = 0;
@@ -347,13 +352,13 @@ void MemoryView::draw_pane(const Snapshot& snap, UiState& ui, Pane& pane, size_t
     const ImVec2 p(bmin.x + lab.x + 4, bmin.y + lab.y + (pane.layout.row_height - f->FontSize) * 0.5f);
     const ImVec4 clip(bmin.x + lab.x + 2, bmin.y + lab.y, bmin.x + lab.x + lab.w - 2, bmin.y + lab.y + pane.layout.row_height);
     dl->AddText(f, f->FontSize, p, st ? IM_COL32(0x0e, 0x11, 0x16, 0xff) : kFreeBlockText, text.c_str(), nullptr, 0, &clip);
+    if (st && st->in_flight)  // issue 17 item 3: stale until a sync point folds the copy into it
+      draw_in_flight_badge(dl, f, f->FontSize, bmin.x + lab.x + lab.w - 2, bmin.y + lab.y, pane.layout.row_height);
   }
 
   // Hover (here) and the storage another view points at (names graph).
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const bool inside = mouse.x >= bmin.x && mouse.y >= bmin.y && mouse.x < bmin.x + bw && mouse.y < bmin.y + bh &&
-    if (st && st->in_flight)  // issue 17 item 3: stale until a sync point folds the copy into it
-      draw_in_flight_badge(dl, f, f->FontSize, bmin.x + lab.x + lab.w - 2, bmin.y + lab.y, pane.layout.row_height);
                       ImGui::IsWindowHovered();
   int hovered = inside ? pane.layout.item_at(mouse.x - bmin.x, mouse.y - bmin.y) : -1;
   auto outline = [&](int item, ImU32 col) {
@@ -414,11 +419,11 @@ void MemoryView::tooltip(const Snapshot& snap, const Pane& pane, int item_index)
     }
     ImGui::EndTable();
   }
+  if (s->in_flight) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kWarning), "IN FLIGHT: %s", kInFlightExplained);
   if (s->role == Role::PlainAttribute)
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kWarning), "A plain tensor attribute: Module.to() does not move it (use register_buffer).");
   if (it.length < 2) ImGui::TextDisabled("Many small blocks share these pixels (folded); hover nearby for the others.");
   ImGui::EndTooltip();
 }
-  if (s->in_flight) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kWarning), "IN FLIGHT: %s", kInFlightExplained);
 
 }  // namespace ds::gui

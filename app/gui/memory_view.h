@@ -49,7 +49,8 @@ class MemoryView {
     bool drawn = false;
     PaneHeader header;
   };
-  void legend(const Snapshot& snap, UiState& ui);
+  // Returns whether it listed `empty_places` (presenter mode's hidden panes) at the end of its last line.
+  bool legend(const Snapshot& snap, UiState& ui, const std::string& empty_places);
   void draw_pane(const Snapshot& snap, UiState& ui, Pane& pane, size_t place_index, ImVec2 min, ImVec2 max);
   void relayout(const Snapshot& snap, UiState& ui, const std::vector<ImVec2>& body_sizes);
   void tooltip(const Snapshot& snap, const Pane& pane, int item);

@@ -50,6 +50,14 @@ void App::write_view_model(const std::string& path, int width, int height) const
                      {"quads", L.quads.size()},
                      {"folded_quads", L.folded_quads},
                      {"labels", L.labels.size()},
+                     {"labelled_blocks", L.labelled_blocks},
+                     {"labelled_free", L.labelled_free},
+                     {"min_block_px", L.min_live_px},
+                     {"block_rows", L.rows},
+                     {"row_height", L.row_height},
+                     {"header_clipped", p.header->clipped},
+                     {"header_badge", p.header->badge},
+                     {"header_lines", p.header->figures.size()},
                      {"roles", roles},
                      {"owners", owners},
                      {"allocated", place.allocated},
@@ -63,6 +71,8 @@ void App::write_view_model(const std::string& path, int width, int height) const
   for (const Migration& m : memory_.migration().migrations())
     moves.push_back({{"src", m.src}, {"dst", m.dst}, {"owner", m.owner}, {"source_live", m.source_live}, {"holders", m.holders}});
   j["migrations"] = moves;
+  j["held_labels"] = {{"shown", memory_.migration().held_labels()}, {"left_out", memory_.migration().held_labels_left_out()}};
+  j["memory_footer"] = memory_.footer_text();
 
   const GraphLayout& g = names_.layout();
   json names = json::array();

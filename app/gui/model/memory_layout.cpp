@@ -206,7 +206,7 @@ MemoryPaneLayout layout_memory_pane(const Snapshot& snap, const StorageIndex& in
   const double room = std::max(linear * 0.96 - gaps, 1.0);
   // (Names are measured only while a few thousand blocks could be readable at all: past that every block
   // shrinks far below a label anyway, and a million names would cost a million strings.)
-  if (o.label_char_px > 0 && double(spans.size()) * o.min_block_px * 4 <= room * 0.7) {
+  if (o.label_char_px > 0 && spans.size() <= 4096) {
     for (size_t i = 0; i < spans.size(); ++i) {
       const Span& s = spans[i];
       const StorageInfo* st = s.free || !s.known ? nullptr : index.find(s.storage_id);
@@ -219,8 +219,18 @@ MemoryPaneLayout layout_memory_pane(const Snapshot& snap, const StorageIndex& in
   // Too wide together: the longest labels give way first (a cap on every minimum, found by bisection), so
   // short names stay whole; only when the cap would go below the readable minimum do all shrink alike.
   double min_sum = 0, widest = 0;
-  for (double m : min_px) min_sum += m, widest = std::max(widest, m);
-  const double budget = room * 0.7;
+  for (double m : min_px) min_sum += m;
+  const double budget = room * 0.85;
+  if (min_sum > budget) {
+    // Cached free blocks give way first: a big one is wide by its bytes anyway, small ones between live
+    // blocks need no label.
+    min_sum = 0;
+    for (size_t i = 0; i < spans.size(); ++i) {
+      if (spans[i].free) min_px[i] = std::min(min_px[i], double(o.min_block_px));
+      min_sum += min_px[i];
+    }
+  }
+  for (double m : min_px) widest = std::max(widest, m);
   if (min_sum > budget) {
     double lo = 0, hi = widest;
     for (int it = 0; it < 40; ++it) {
