@@ -14,7 +14,13 @@ Expectation JSON (every key optional; values compare exactly unless noted):
    "error_contains": "Expected all tensors to be on the same device",
    "front_window": "Keyboard shortcuts",
    "loading": {"file": "x.csv", "bytes_read": 0},                                 # a recording still opening
-   "open_error_contains": "not a DeviceScope trace"}                              # the open-error modal's text
+   "open_error_contains": "not a DeviceScope trace",                              # the open-error modal's text
+   "readable_panes": {"min_block_px": 40, "min_rows": 1},   # every pane: header not cut; every pane
+                                       # that holds memory: blocks drawn, at least min_block_px wide, labelled
+   "transfer_strip": {"rows_min": 3, "routes_include": ["pinned \u2192 cuda:0"], "tags_include": ["staged"]},
+   "held_labels": {"left_out": 0},                                                # "still held by" labels
+   "lesson_min": {"code_wrapped_lines": 1},                                       # lesson keys, at least
+   "windows_include": ["Editor"]}                                                 # window name prefixes
 """
 import argparse
 import json
@@ -103,6 +109,62 @@ def check_bench(got, want):
                     fail("bench %s[%s] = %s, expected %s (all: %s)" % (key, k, (got.get(key) or {}).get(k), v, got.get(key)))
         elif got.get(key) != value:
             fail("bench %s = %s, expected %s" % (key, got.get(key), value))
+
+
+def check_readability(vm, expect):
+    """Projector-size checks (issue 17): panes readable, the transfers strip, labels that fit."""
+    want = expect.get("readable_panes")
+    if want is not None:
+        if not vm["panes"]:
+            fail("no memory panes drawn")
+        for p in vm["panes"]:
+            name = p["place"]
+            if p.get("header_clipped"):
+                fail("pane %s: header cut (badge %r, %s figure lines)" % (name, p.get("header_badge"), p.get("header_lines")))
+            holds = p["allocated"] > 0 or p["reserved"] > 0 or p["blocks"] > 0
+            if not holds:
+                continue
+            if p["blocks"] + p["free_blocks"] == 0:
+                fail("pane %s holds %d bytes but draws no blocks" % (name, p["reserved"] or p["allocated"]))
+            if p.get("block_rows", 0) < want.get("min_rows", 1):
+                fail("pane %s: %s block rows, expected at least %d" % (name, p.get("block_rows"), want.get("min_rows", 1)))
+            if p["blocks"] > 0:
+                if p.get("min_block_px", 0) < want.get("min_block_px", 0):
+                    fail("pane %s: narrowest block %.1f px, expected at least %s" % (name, p.get("min_block_px", 0), want["min_block_px"]))
+                if p.get("labelled_blocks", 0) == 0:
+                    fail("pane %s: %d blocks, none labelled" % (name, p["blocks"]))
+            if p["free_blocks"] > 0 and p.get("labelled_free", 0) == 0:
+                fail("pane %s: cached free blocks without their size" % name)
+    strip = expect.get("transfer_strip")
+    if strip is not None:
+        got = vm.get("transfer_strip")
+        if not got or not got.get("drawn"):
+            fail("no transfers strip drawn")
+        rows = got["rows"]
+        if len(rows) < strip.get("rows_min", 0):
+            fail("transfers strip shows %d rows, expected at least %d" % (len(rows), strip["rows_min"]))
+        if got.get("clipped") and not strip.get("clipped_ok"):
+            fail("transfers strip columns do not fit")
+        for route in strip.get("routes_include", []):
+            if not any(r["route"] == route for r in rows):
+                fail("no %r row in the transfers strip %s" % (route, [r["route"] for r in rows]))
+        for tag in strip.get("tags_include", []):
+            if not any(tag in r["tags"] for r in rows):
+                fail("no row tagged %r in the transfers strip %s" % (tag, [r["tags"] for r in rows]))
+    for key, value in expect.get("held_labels", {}).items():
+        if (vm.get("held_labels") or {}).get(key) != value:
+            fail("held_labels %s = %s, expected %s" % (key, (vm.get("held_labels") or {}).get(key), value))
+    for key, value in expect.get("lesson_min", {}).items():
+        got = (vm.get("lesson") or {}).get(key)
+        if got is None or got < value:
+            fail("lesson %s = %r, expected at least %r" % (key, got, value))
+    windows = vm.get("windows_front_to_back", [])
+    for prefix in expect.get("windows_include", []):
+        if not any(w.startswith(prefix) for w in windows):
+            fail("no window %r shown (windows: %s)" % (prefix, windows))
+    for prefix in expect.get("windows_exclude", []):
+        if any(w.startswith(prefix) for w in windows):
+            fail("window %r should not be shown (windows: %s)" % (prefix, windows))
 
 
 def main():
@@ -271,6 +333,7 @@ def main():
             fail("front window is %r, expected %r (front to back: %s)" % (order[:1], expect["front_window"], order))
     if "error_contains" in expect and expect["error_contains"] not in vm["script"]["error"]:
         fail("error %r does not contain %r" % (vm["script"]["error"], expect["error_contains"]))
+    check_readability(vm, expect)
     if "colors" in expect:
         for role, hexc in expect["colors"].items():
             if vm["colors"].get(role) != hexc:
