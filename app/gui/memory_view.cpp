@@ -251,6 +251,14 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     if (!p.drawn) continue;
     for (const MemoryLabel& lab : p.layout.labels)
       avoid.push_back(ImVec4(p.origin.x + lab.x, p.origin.y + lab.y, p.origin.x + lab.x + lab.w, p.origin.y + lab.y + p.layout.row_height));
+    // Live blocks too (where there are few enough to check): a label over them hides their colours; with
+    // no free place the holder goes to the footer line instead.
+    if (p.layout.items.size() <= 2000)
+      for (size_t k = 0; k < p.layout.items.size(); ++k) {
+        float x, y, w, h;
+        if (p.layout.items[k].storage_id && p.layout.item_rect(k, &x, &y, &w, &h))
+          avoid.push_back(ImVec4(p.origin.x + x, p.origin.y + y, p.origin.x + x + w, p.origin.y + y + h));
+      }
   }
   migration_.draw(dl, [this](uint64_t id, ImVec2* a, ImVec2* b) { return storage_rect(id, a, b); }, now, frozen_ && frozen_at_ < 0,
                   avoid);
