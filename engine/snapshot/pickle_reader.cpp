@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -14,6 +15,8 @@
 #include "core/file_descriptor.h"
 
 namespace ds::snapshot {
+
+static_assert(std::endian::native == std::endian::little, "ByteSource::little_endian loads pickle's little-endian integers directly");
 
 const char* pickle_kind_name(PickleKind k) {
   switch (k) {
@@ -128,6 +131,12 @@ class ByteSource {
     }
   }
   uint64_t little_endian(int n) {
+    if (buf_.size() - pos_ >= 8) {  // one load when the chunk holds 8 more bytes (pickle is little-endian, as is x86)
+      uint64_t v;
+      std::memcpy(&v, buf_.data() + pos_, sizeof v);
+      pos_ += size_t(n);
+      return n == 8 ? v : v & ((uint64_t(1) << (8 * n)) - 1);
+    }
     uint64_t v = 0;
     for (int i = 0; i < n; ++i) v |= uint64_t(byte()) << (8 * i);
     return v;
@@ -324,6 +333,11 @@ class Unpickler {
   // LONG1/LONG4: little-endian two's complement of n bytes; only what fits in 64 bits.
   ValueId long_bytes(uint64_t n, uint64_t at) {
     check_length(n, at);
+    if (n > 0 && n <= 8) {  // the usual case (addresses, times): no string in between
+      uint64_t v = in_.little_endian(int(n));
+      if (n < 8 && (v >> (8 * n - 1)) & 1) v |= ~uint64_t(0) << (8 * n);  // sign-extend
+      return make_int(int64_t(v));
+    }
     std::string b;
     in_.take(n, b);
     if (n == 0) return make_int(0);

@@ -47,6 +47,14 @@ uint64_t peak_rss() {
   return uint64_t(ru.ru_maxrss) * 1024;
 }
 
+// CPU seconds this process used (user + system): on a shared, loaded machine the wall time also counts
+// time spent waiting for a core; this does not.
+double cpu_seconds() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
 double read_only_seconds(const std::string& path) {
   const double t0 = now_s();
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -95,9 +103,11 @@ int main(int argc, char** argv) {
   // The load as the app does it (trace entries converted while reading, the rest of the tree released).
   // Peak RSS is read right after it, before anything else can raise it.
   double t0 = now_s();
+  const double cpu0 = cpu_seconds();
   ds::LoadProgress progress;
   const ds::snapshot::MemorySnapshot s = ds::snapshot::load_memory_snapshot(path, &progress);
   const double t_load = now_s() - t0;
+  const double cpu_load = cpu_seconds() - cpu0;
   const uint64_t rss_peak = peak_rss();
   const uint64_t rss_loaded = current_rss();
   const double t1 = now_s();
@@ -109,6 +119,7 @@ int main(int argc, char** argv) {
   std::printf("baseline read(2) of the file:       %8.3f s  %8.1f MiB/s\n", t_read, mib / t_read);
   std::printf("load (streamed unpickle + convert): %8.3f s  %8.1f MiB/s  (%.1fx the baseline; progress %.2f)\n", t_load, mib / t_load,
               t_load / t_read, progress.fraction());
+  std::printf("  CPU time of the load:             %8.3f s  (the wall time above also counts waiting for a core)\n", cpu_load);
   std::printf("summary (replay + owners):          %8.3f s\n", t_summary);
   std::printf("peak RSS during load:               %8.1f MiB = %.2fx the file (before load %.1f MiB)\n",
               double(rss_peak) / (1 << 20), double(rss_peak) / size, double(rss_before) / (1 << 20));
