@@ -33,6 +33,7 @@ import zlib
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 from xvfb import run_under_xvfb  # noqa: E402
 
+from check_timeline import check_timeline  # noqa: E402
 
 def read_png(path):
     """Decodes an 8-bit RGB/RGBA PNG into (width, height, channels, rows of bytes)."""
@@ -335,6 +336,7 @@ def main():
         fail("error %r does not contain %r" % (vm["script"]["error"], expect["error_contains"]))
     check_readability(vm, expect)
     if "colors" in expect:
+    check_timeline(vm, expect, fail)
         for role, hexc in expect["colors"].items():
             if vm["colors"].get(role) != hexc:
                 fail("colour of %s is %s, expected %s" % (role, vm["colors"].get(role), hexc))
