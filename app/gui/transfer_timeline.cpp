@@ -293,8 +293,9 @@ void TransferView::draw_timeline(const Snapshot& snap, UiState& ui) {
         ImGui::TextDisabled("modelled to land %s after it started; a sync point (torch.cuda.synchronize(), an event) folds it",
                             fmt_duration(double(t.end_ns - t.start_ns)).c_str());
       if (t.host_read_ns)
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kWarning), "the host read the destination %s after the copy was issued, before it landed: it saw stale bytes",
-                           fmt_duration(double(t.host_read_ns > t.enqueue_ns ? t.host_read_ns - t.enqueue_ns : 0)).c_str());
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kWarning), "the host read the destination %s after the copy was issued, before it was known to have landed: %s",
+                           fmt_duration(double(t.host_read_ns > t.enqueue_ns ? t.host_read_ns - t.enqueue_ns : 0)).c_str(),
+                           t.simulated ? "it saw stale bytes" : "it may have seen stale bytes (a race on a real GPU)");
       if (lane.measured && timeline_.host_scale < 1)
         ImGui::TextDisabled("drawn at 1:%.0f beside the modelled copies, as a break in their clock", 1.0 / timeline_.host_scale);
       if (t.simulated && t.measured_ns > 0) ImGui::TextDisabled("host memcpy behind the model took %s", fmt_duration(t.measured_ns).c_str());
