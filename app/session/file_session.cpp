@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "session/pytorch_snapshot_session.h"
+#include "session/rank_folder_session.h"
 #include "session/recording_session.h"
 #include "snapshot/memory_snapshot.h"
 
@@ -90,10 +91,11 @@ RunOutcome FileSession::read_now() {
 }
 
 std::unique_ptr<FileSession> open_file_session(const std::string& path, bool held) {
-  // Only a regular file is sniffed (opening a FIFO would block here): the readers refuse the rest.
   std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return std::make_unique<RankFolderSession>(path, held);
+  // Only a regular file is sniffed (opening a FIFO would block here): the readers refuse the rest.
   if (!std::filesystem::is_regular_file(path, ec)) return std::make_unique<RecordingSession>(path, held);
-  char head[16] = {};
+  char head[64] = {};  // as inspect reads: a protocol-0 GLOBAL head names its module within these
   std::ifstream in(path, std::ios::binary);
   in.read(head, sizeof head);
   if (snapshot::looks_like_pickle(std::string_view(head, size_t(in.gcount()))))

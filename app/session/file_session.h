@@ -1,7 +1,8 @@
 // FileSession: a file opened for viewing, as a session of its own (Tracy builds its worker from a file the
 // way it does from a socket). Its first job (Open) reads the file on the session's thread with progress and
 // Cancel, then publishes what it read as its picture; it runs no code. Kinds: RecordingSession (a DeviceScope
-// recording), PyTorchSnapshotSession (a PyTorch memory snapshot); open_file_session() picks one by content.
+// recording), PyTorchSnapshotSession (a PyTorch memory snapshot), RankFolderSession (a folder of per-rank
+// recordings); open_file_session() picks one by content.
 #pragma once
 
 #include <condition_variable>
@@ -59,8 +60,8 @@ class FileSession : public Session {
   std::shared_ptr<TransferModels> models_;
 };
 
-// A DeviceScope recording (Chrome trace JSON or transfers CSV) or a PyTorch memory snapshot (pickle),
-// by the file's first bytes; the read starts at once.
+// A DeviceScope recording (Chrome trace JSON or transfers CSV) or a PyTorch memory snapshot (pickle), by the
+// file's first bytes, or a folder of per-rank recordings; the read starts at once.
 std::unique_ptr<FileSession> open_file_session(const std::string& path, bool held = false);
 
 }  // namespace ds::gui

@@ -6,6 +6,18 @@
 namespace ds {
 
 std::optional<Place> place_from_string(std::string_view text) {
+  // "rank N <place>": a place of one rank in a folder of per-rank recordings (Place::str()).
+  if (text.substr(0, 5) == "rank ") {
+    const size_t space = text.find(' ', 5);
+    int rank = -1;
+    if (space == std::string_view::npos) return std::nullopt;
+    auto r = std::from_chars(text.data() + 5, text.data() + space, rank);
+    if (r.ec != std::errc() || r.ptr != text.data() + space || rank < 0 || rank > 65535) return std::nullopt;
+    std::optional<Place> own = place_from_string(text.substr(space + 1));
+    if (!own || own->rank >= 0) return std::nullopt;
+    own->rank = rank;
+    return own;
+  }
   if (text == "pageable") return Place::pageable();
   if (text == "pinned") return Place::pinned();
   constexpr std::string_view prefix = "cuda:";

@@ -20,7 +20,8 @@ Expectation JSON (every key optional; values compare exactly unless noted):
    "transfer_strip": {"rows_min": 3, "routes_include": ["pinned \u2192 cuda:0"], "tags_include": ["staged"]},
    "held_labels": {"left_out": 0},                                                # "still held by" labels
    "lesson_min": {"code_wrapped_lines": 1},                                       # lesson keys, at least
-   "windows_include": ["Editor"]}                                                 # window name prefixes
+   "windows_include": ["Editor"],                                                 # window name prefixes
+   "memory_timelines": [{"device": 0, "peak": 46661632, "categories_include": ["other"]}]}  # a PyTorch snapshot
 """
 import argparse
 import json
@@ -32,8 +33,8 @@ import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 from xvfb import run_under_xvfb  # noqa: E402
-
 from check_timeline import check_timeline  # noqa: E402
+
 
 def read_png(path):
     """Decodes an 8-bit RGB/RGBA PNG into (width, height, channels, rows of bytes)."""
@@ -335,8 +336,8 @@ def main():
     if "error_contains" in expect and expect["error_contains"] not in vm["script"]["error"]:
         fail("error %r does not contain %r" % (vm["script"]["error"], expect["error_contains"]))
     check_readability(vm, expect)
-    if "colors" in expect:
     check_timeline(vm, expect, fail)
+    if "colors" in expect:
         for role, hexc in expect["colors"].items():
             if vm["colors"].get(role) != hexc:
                 fail("colour of %s is %s, expected %s" % (role, vm["colors"].get(role), hexc))
