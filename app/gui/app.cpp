@@ -11,7 +11,7 @@
 
 #include "gui/keys.h"
 #include "gui/layout.h"
-#include "gui/model/script_statements.h"
+#include "gui/view_state/script_statements.h"
 #include "gui/recording_open_view.h"
 #include "gui/theme.h"
 #include "trace/atomic_file.h"

@@ -8,7 +8,7 @@
 
 #include "gui/bench_view.h"
 #include "gui/loglog_plot.h"
-#include "gui/model/plot_axes.h"
+#include "gui/view_state/plot_axes.h"
 #include "gui/theme.h"
 
 namespace ds::gui {

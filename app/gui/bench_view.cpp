@@ -12,7 +12,7 @@
 
 #include "sweep/sweep_io.h"
 #include "core/errors.h"
-#include "gui/model/palette.h"
+#include "gui/view_state/palette.h"
 #include "gui/theme.h"
 #include "runtime/runtime.h"
 #include "trace/atomic_file.h"

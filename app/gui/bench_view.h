@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "backend/backend.h"
-#include "gui/model/bench_model.h"
+#include "gui/view_state/bench_model.h"
 #include "gui/ui_state.h"
 
 namespace ds::gui {

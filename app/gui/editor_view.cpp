@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "gui/keys.h"
-#include "gui/model/script_statements.h"
+#include "gui/view_state/script_statements.h"
 #include "gui/theme.h"
 #include "render/embedded_files.h"
 

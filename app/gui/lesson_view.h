@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gui/layout.h"
-#include "gui/model/lesson_model.h"
+#include "gui/view_state/lesson_model.h"
 #include "gui/transfer_strip.h"
 #include "gui/ui_state.h"
 

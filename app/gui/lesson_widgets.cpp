@@ -6,7 +6,7 @@
 #include <sstream>
 #include <vector>
 
-#include "gui/model/lesson_markdown.h"
+#include "gui/view_state/lesson_markdown.h"
 #include "gui/theme.h"
 
 namespace ds::gui {

@@ -6,7 +6,7 @@
 
 #include <imgui.h>
 
-#include "gui/model/lesson_model.h"
+#include "gui/view_state/lesson_model.h"
 
 namespace ds::gui {
 

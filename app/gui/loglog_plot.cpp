@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "gui/model/plot_axes.h"
+#include "gui/view_state/plot_axes.h"
 #include "gui/theme.h"
 
 namespace ds::gui {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "gui/model/palette.h"
+#include "gui/view_state/palette.h"
 #include "gui/theme.h"
 
 namespace ds::gui {

@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "gui/in_flight_badge.h"
-#include "gui/model/palette.h"
+#include "gui/view_state/palette.h"
 #include "gui/theme.h"
 
 namespace ds::gui {

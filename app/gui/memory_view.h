@@ -10,7 +10,7 @@
 
 #include "gui/memory_pane_header.h"
 #include "gui/migration_view.h"
-#include "gui/model/memory_layout.h"
+#include "gui/view_state/memory_layout.h"
 #include "gui/ui_state.h"
 #include "render/quad_batch.h"
 

@@ -10,7 +10,7 @@
 
 #include <imgui.h>
 
-#include "gui/model/memory_layout.h"
+#include "gui/view_state/memory_layout.h"
 #include "trace/snapshot.h"
 
 namespace ds::gui {

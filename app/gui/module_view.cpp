@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gui/model/palette.h"
+#include "gui/view_state/palette.h"
 #include "gui/theme.h"
 
 namespace ds::gui {

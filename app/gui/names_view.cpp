@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "gui/in_flight_badge.h"
-#include "gui/model/palette.h"
+#include "gui/view_state/palette.h"
 #include "gui/theme.h"
 
 namespace ds::gui {

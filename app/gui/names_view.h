@@ -3,7 +3,7 @@
 // zoom with the wheel; hovering a tensor points at its block in the memory panes.
 #pragma once
 
-#include "gui/model/graph_layout.h"
+#include "gui/view_state/graph_layout.h"
 #include "gui/ui_state.h"
 
 namespace ds::gui {

@@ -1,7 +1,7 @@
 // The status bar window (no decoration, pinned to the bottom of the display).
 #include "gui/status_bar.h"
 
-#include "gui/model/palette.h"
+#include "gui/view_state/palette.h"
 #include "gui/theme.h"
 
 namespace ds::gui {

@@ -3,9 +3,9 @@
 #include <cmath>
 
 #include "gui/loglog_plot.h"
-#include "gui/model/bench_model.h"
-#include "gui/model/palette.h"
-#include "gui/model/plot_axes.h"
+#include "gui/view_state/bench_model.h"
+#include "gui/view_state/palette.h"
+#include "gui/view_state/plot_axes.h"
 #include "gui/theme.h"
 #include "gui/transfer_view.h"
 

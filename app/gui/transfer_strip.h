@@ -7,7 +7,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "gui/layout.h"
-#include "gui/model/transfer_strip_model.h"
+#include "gui/view_state/transfer_strip_model.h"
 #include "trace/snapshot.h"
 
 namespace ds::gui {

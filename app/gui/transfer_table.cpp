@@ -1,8 +1,8 @@
 // The sortable transfer table (clipped: only visible rows are drawn).
 #include <algorithm>
 
-#include "gui/model/palette.h"
-#include "gui/model/timeline_model.h"
+#include "gui/view_state/palette.h"
+#include "gui/view_state/timeline_model.h"
 #include "gui/theme.h"
 #include "gui/transfer_view.h"
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "gui/model/palette.h"
+#include "gui/view_state/palette.h"
 #include "gui/theme.h"
 #include "gui/transfer_view.h"
 

@@ -6,9 +6,9 @@
 #include <memory>
 #include <vector>
 
-#include "gui/model/bandwidth_model.h"
-#include "gui/model/timeline_model.h"
-#include "gui/model/transfer_models.h"
+#include "gui/view_state/bandwidth_model.h"
+#include "gui/view_state/timeline_model.h"
+#include "gui/view_state/transfer_models.h"
 #include "gui/ui_state.h"
 #include "render/quad_batch.h"
 

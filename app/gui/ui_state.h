@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "gui/model/builder_lines.h"
-#include "gui/model/memory_layout.h"
-#include "gui/model/transfer_models.h"
-#include "gui/model/transfer_sort.h"
+#include "gui/view_state/builder_lines.h"
+#include "gui/view_state/memory_layout.h"
+#include "gui/view_state/transfer_models.h"
+#include "gui/view_state/transfer_sort.h"
 #include "trace/export_chrome_trace.h"
 #include "snapshot/memory_timeline.h"
 #include "trace/snapshot.h"

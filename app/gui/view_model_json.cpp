@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gui/app.h"
-#include "gui/model/palette.h"
+#include "gui/view_state/palette.h"
 #include "trace/atomic_file.h"
 
 namespace ds::gui {

@@ -10,7 +10,7 @@
 
 #include <imgui.h>
 
-#include "gui/model/quad.h"
+#include "gui/view_state/quad.h"
 
 namespace ds::render {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "gui/model/transfer_models.h"
+#include "gui/view_state/transfer_models.h"
 #include "session/session.h"
 #include "snapshot/memory_timeline.h"
 

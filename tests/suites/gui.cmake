@@ -1,11 +1,11 @@
-# GUI checks: view-model tests without GL (test_gui_model) and, when the app is built, screenshot
+# GUI checks: view-model tests without GL (test_view_state) and, when the app is built, screenshot
 # tests that run devicescope under Xvfb and check the PNG and the view model it drew (out.png.json).
-file(GLOB GUI_MODEL_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/gui/model/*.cpp)
-if(GUI_MODEL_TESTS AND TARGET ds_session)
-  add_executable(test_gui_model ${GUI_MODEL_TESTS})
-  target_link_libraries(test_gui_model PRIVATE ds_session GTest::gtest GTest::gtest_main)
-  target_compile_definitions(test_gui_model PRIVATE DEVICESCOPE_ASSET_DIR="${PROJECT_SOURCE_DIR}/assets")
-  gtest_discover_tests(test_gui_model DISCOVERY_TIMEOUT 60)
+file(GLOB VIEW_STATE_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/gui/view_state/*.cpp)
+if(VIEW_STATE_TESTS AND TARGET ds_session)
+  add_executable(test_view_state ${VIEW_STATE_TESTS})
+  target_link_libraries(test_view_state PRIVATE ds_session GTest::gtest GTest::gtest_main)
+  target_compile_definitions(test_view_state PRIVATE DEVICESCOPE_ASSET_DIR="${PROJECT_SOURCE_DIR}/assets")
+  gtest_discover_tests(test_view_state DISCOVERY_TIMEOUT 60)
 endif()
 
 # The app's code session (app/session/python_script_session.cpp, real CPython) through the Session interface.

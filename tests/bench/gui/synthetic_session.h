@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "gui/model/synthetic_snapshot.h"
+#include "gui/view_state/synthetic_snapshot.h"
 #include "session/session.h"
 
 namespace ds::gui {

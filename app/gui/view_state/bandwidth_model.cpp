@@ -1,12 +1,12 @@
 // Bins transfers into the log-log bandwidth plot and works out the median curve per series.
-#include "gui/model/bandwidth_model.h"
+#include "gui/view_state/bandwidth_model.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-#include "gui/model/palette.h"
-#include "gui/model/plot_axes.h"
+#include "gui/view_state/palette.h"
+#include "gui/view_state/plot_axes.h"
 
 namespace ds::gui {
 

@@ -1,8 +1,8 @@
 // Transfer timeline without GL: lanes per device and direction, visible-range queries, folding.
 #include <gtest/gtest.h>
 
-#include "gui/model/timeline_model.h"
-#include "gui/model/transfer_sort.h"
+#include "gui/view_state/timeline_model.h"
+#include "gui/view_state/transfer_sort.h"
 
 namespace ds::gui {
 namespace {

@@ -1,5 +1,5 @@
 // Python lines for the Builder's actions, with argument checks done before anything runs.
-#include "gui/model/builder_lines.h"
+#include "gui/view_state/builder_lines.h"
 
 #include <cctype>
 

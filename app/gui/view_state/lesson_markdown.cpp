@@ -1,5 +1,5 @@
 // Markdown subset parser for lesson narration: block structure first, then inline spans.
-#include "gui/model/lesson_markdown.h"
+#include "gui/view_state/lesson_markdown.h"
 
 #include <cctype>
 #include <sstream>

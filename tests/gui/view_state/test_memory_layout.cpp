@@ -2,9 +2,9 @@
 // instance count, hit testing, and the common scale.
 #include <gtest/gtest.h>
 
-#include "gui/model/memory_layout.h"
-#include "gui/model/palette.h"
-#include "gui/model/synthetic_snapshot.h"
+#include "gui/view_state/memory_layout.h"
+#include "gui/view_state/palette.h"
+#include "gui/view_state/synthetic_snapshot.h"
 
 namespace ds::gui {
 namespace {

@@ -1,7 +1,7 @@
 // Statement splitting for Step / Step back: what counts as one top-level statement.
 #include <gtest/gtest.h>
 
-#include "gui/model/script_statements.h"
+#include "gui/view_state/script_statements.h"
 
 namespace ds::gui {
 namespace {

@@ -1,5 +1,5 @@
 // Builds large deterministic snapshots without running any code (the benchmark's picture).
-#include "gui/model/synthetic_snapshot.h"
+#include "gui/view_state/synthetic_snapshot.h"
 
 #include <algorithm>
 #include <cmath>

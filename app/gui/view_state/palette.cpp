@@ -1,5 +1,5 @@
 // The DeviceScope palette: role colours readable on the dark theme and distinct for common colour-blindness.
-#include "gui/model/palette.h"
+#include "gui/view_state/palette.h"
 
 #include <cstdio>
 #include <cstdlib>

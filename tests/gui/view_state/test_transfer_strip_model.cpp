@@ -2,7 +2,7 @@
 // clock (a measured host copy does not shrink the modelled device copies' bars).
 #include <gtest/gtest.h>
 
-#include "gui/model/transfer_strip_model.h"
+#include "gui/view_state/transfer_strip_model.h"
 
 namespace ds::gui {
 namespace {

@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include "gui/model/bandwidth_model.h"
-#include "gui/model/builder_lines.h"
-#include "gui/model/graph_layout.h"
+#include "gui/view_state/bandwidth_model.h"
+#include "gui/view_state/builder_lines.h"
+#include "gui/view_state/graph_layout.h"
 
 namespace ds::gui {
 namespace {

@@ -1,10 +1,10 @@
 // Stable sorts of transfer indices by one column (ties keep id order).
-#include "gui/model/transfer_sort.h"
+#include "gui/view_state/transfer_sort.h"
 
 #include <algorithm>
 #include <numeric>
 
-#include "gui/model/timeline_model.h"
+#include "gui/view_state/timeline_model.h"
 
 namespace ds::gui {
 

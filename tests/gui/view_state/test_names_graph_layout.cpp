@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "gui/model/graph_layout.h"
+#include "gui/view_state/graph_layout.h"
 
 namespace ds::gui {
 namespace {

@@ -1,5 +1,5 @@
 // Layered layout of the object graph: breadth-first columns, a storage column, barycentre ordering.
-#include "gui/model/graph_layout.h"
+#include "gui/view_state/graph_layout.h"
 
 #include <algorithm>
 #include <cctype>

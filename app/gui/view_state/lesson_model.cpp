@@ -1,5 +1,5 @@
 // LessonPlayer and the JSON readers for what devicescope.lessons returns (dicts of plain values).
-#include "gui/model/lesson_model.h"
+#include "gui/view_state/lesson_model.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "gui/model/bandwidth_model.h"
-#include "gui/model/timeline_model.h"
+#include "gui/view_state/bandwidth_model.h"
+#include "gui/view_state/timeline_model.h"
 
 namespace ds::gui {
 

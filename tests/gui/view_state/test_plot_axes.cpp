@@ -5,9 +5,9 @@
 #include <cmath>
 #include <set>
 
-#include "gui/model/bandwidth_model.h"
-#include "gui/model/bench_model.h"
-#include "gui/model/plot_axes.h"
+#include "gui/view_state/bandwidth_model.h"
+#include "gui/view_state/bench_model.h"
+#include "gui/view_state/plot_axes.h"
 
 namespace ds::gui {
 namespace {

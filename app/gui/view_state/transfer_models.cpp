@@ -1,5 +1,5 @@
 // TransferModels::build: the three things the Transfers view needs, from one snapshot.
-#include "gui/model/transfer_models.h"
+#include "gui/view_state/transfer_models.h"
 
 #include "backend/link_profile.h"
 

@@ -1,12 +1,12 @@
 // Builds the Bench view's series from sweep runs: one per run x route x memory x mode, log-log points.
-#include "gui/model/bench_model.h"
+#include "gui/view_state/bench_model.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-#include "gui/model/bandwidth_model.h"
-#include "gui/model/palette.h"
+#include "gui/view_state/bandwidth_model.h"
+#include "gui/view_state/palette.h"
 
 namespace ds::gui {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gui/model/quad.h"
+#include "gui/view_state/quad.h"
 #include "trace/snapshot.h"
 
 namespace ds::gui {

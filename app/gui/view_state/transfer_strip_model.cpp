@@ -1,11 +1,11 @@
 // Transfer strip rows: the newest copies, formatted once per picture.
-#include "gui/model/transfer_strip_model.h"
+#include "gui/view_state/transfer_strip_model.h"
 
 #include <algorithm>
 #include <cstdio>
 
 #include "core/format.h"
-#include "gui/model/palette.h"
+#include "gui/view_state/palette.h"
 
 namespace ds::gui {
 namespace {

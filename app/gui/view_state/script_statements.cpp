@@ -1,5 +1,5 @@
 // Top-level statement splitting for Step / Step back and the editor's statement marker.
-#include "gui/model/script_statements.h"
+#include "gui/view_state/script_statements.h"
 
 #include <cctype>
 

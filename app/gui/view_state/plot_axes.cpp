@@ -1,5 +1,5 @@
 // Binary size ticks, data ranges, hue distances and label placement for the log-log plots.
-#include "gui/model/plot_axes.h"
+#include "gui/view_state/plot_axes.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,12 +1,12 @@
 // Memory map layout: spans (segments, blocks, loose storages) -> wrapped rows -> quads and labels.
-#include "gui/model/memory_layout.h"
+#include "gui/view_state/memory_layout.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
 #include "core/format.h"
-#include "gui/model/palette.h"
+#include "gui/view_state/palette.h"
 
 namespace ds::gui {
 

@@ -1,12 +1,12 @@
 // Timeline lanes, visible-range queries and Tracy-style folding of sub-pixel items.
-#include "gui/model/timeline_model.h"
+#include "gui/view_state/timeline_model.h"
 
 #include <algorithm>
 #include <map>
 #include <cmath>
 #include <numeric>
 
-#include "gui/model/palette.h"
+#include "gui/view_state/palette.h"
 
 namespace ds::gui {
 

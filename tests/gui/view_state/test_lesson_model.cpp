@@ -2,8 +2,8 @@
 // narration Markdown subset.
 #include <gtest/gtest.h>
 
-#include "gui/model/lesson_markdown.h"
-#include "gui/model/lesson_model.h"
+#include "gui/view_state/lesson_markdown.h"
+#include "gui/view_state/lesson_model.h"
 
 namespace ds::gui {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "gui/model/bench_model.h"
-#include "gui/model/palette.h"
+#include "gui/view_state/bench_model.h"
+#include "gui/view_state/palette.h"
 #include "runtime/runtime.h"
 
 namespace ds::gui {
