@@ -7,8 +7,6 @@
 // JSON keys: a, b ({file, moment, live_bytes}); allocated_bytes, freed_bytes; owners, the changed ones,
 // largest change first: [{owner, place, bytes_a, bytes_b, allocated, freed, blocks_allocated,
 // blocks_freed}]; moved (recordings): copies made between the two moments [{route, owner, bytes, copies}].
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -20,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/file_report.h"
 #include "core/format.h"
 #include "snapshot/memory_snapshot.h"
 #include "snapshot/moment_diff.h"
@@ -50,15 +49,6 @@ Moment parse_moment(const std::string& spec) {
   std::smatch m;
   if (std::regex_match(spec, m, kMoment)) return {m[1].str(), m[2].str()[0], std::stoll(m[3].str())};
   return {spec, 0, 0};
-}
-
-bool is_pickle(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;  // the loaders say why
-  std::ifstream in(path, std::ios::binary);
-  char head[2] = {0, 0};
-  in.read(head, 2);
-  return snapshot::looks_like_pickle(std::string_view(head, size_t(in.gcount())));
 }
 
 // How far into a recording a moment is: the number of its events (alloc, free, copy, ...) done by then.
@@ -95,7 +85,7 @@ std::vector<LiveAllocation> recording_live(const LoadedTrace& t, size_t events) 
 }
 
 json diff(const Moment& a, const Moment& b) {
-  const bool pa = is_pickle(a.file), pb = is_pickle(b.file);
+  const bool pa = starts_like_pickle(a.file), pb = starts_like_pickle(b.file);
   if (pa != pb) throw Error(ErrorKind::ValueError, "compare two PyTorch snapshots or two DeviceScope recordings, not one of each");
   MomentDiff d;
   if (pa) {
@@ -170,16 +160,7 @@ Command diff_command() {
     return sub;
   };
   c.run = [args]() {
-    json report;
-    try {
-      report = diff(parse_moment(args->a), parse_moment(args->b));
-    } catch (const std::exception& e) {
-      std::cerr << "devicescope diff: refused: " << e.what() << "\n";
-      return 2;
-    }
-    if (args->json) std::cout << report.dump(2) << "\n";
-    else print_text(report);
-    return 0;
+    return print_report("diff", "", args->json, [&] { return diff(parse_moment(args->a), parse_moment(args->b)); }, print_text);
   };
   return c;
 }

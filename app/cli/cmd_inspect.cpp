@@ -33,6 +33,7 @@
 
 #include "sweep/sweep_io.h"
 #include "cli/commands.h"
+#include "cli/file_report.h"
 #include "core/format.h"
 #include "snapshot/memory_snapshot.h"
 #include "snapshot/snapshot_summary.h"
@@ -159,15 +160,6 @@ json bench_report(const std::string& path, const SweepResult& r) {
           {"simulated", r.simulated}};
 }
 
-bool starts_like_pickle(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;  // the loaders say why
-  std::ifstream in(path, std::ios::binary);
-  char head[64] = {};  // enough for looks_like_pickle's zip and protocol-0 GLOBAL checks
-  in.read(head, sizeof head);
-  return snapshot::looks_like_pickle(std::string_view(head, size_t(in.gcount())));
-}
-
 bool starts_like_bench(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
@@ -221,16 +213,7 @@ Command inspect_command() {
     return sub;
   };
   c.run = [args]() {
-    json report;
-    try {
-      report = inspect(args->path);
-    } catch (const std::exception& e) {
-      std::cerr << "devicescope inspect: refused " << args->path << ": " << e.what() << "\n";
-      return 2;
-    }
-    if (args->json) std::cout << report.dump(2) << "\n";
-    else print_text(report);
-    return 0;
+    return print_report("inspect", args->path, args->json, [&] { return inspect(args->path); }, print_text);
   };
   return c;
 }

@@ -5,7 +5,7 @@ Usage: open_trace_refused.py DEVICESCOPE_BINARY   (a build with the GUI; runs it
 
 Records a real run (`devicescope run --trace --csv`), then opens the complete files and damaged copies with
 `devicescope --open-trace FILE --screenshot OUT.png`: complete files open (exit 0); truncated, empty, foreign
-and binary files exit 2 with "devicescope: FILE: not a DeviceScope trace: ..." (a folder: "cannot read").
+and binary files exit 2 with "devicescope: FILE: not a DeviceScope trace: ..." (a folder without RUN.rankN recordings: "no per-rank recordings").
 Ends with "N passed, M failed".
 """
 import os
@@ -63,7 +63,8 @@ def main(argv):
             with open(path, "wb") as f:
                 f.write(content)
             cases.append((fname, path, "not a DeviceScope trace"))
-        cases.append(("a folder", out, "cannot read"))
+        # A folder opens as the per-rank recordings of one torchrun job; one without them is refused.
+        cases.append(("a folder", out, "no per-rank recordings"))
         for name, path, want in cases:
             rc, err = open_trace(binary, path, out)
             ok = rc == 0 if want is None else rc == 2 and err.startswith("devicescope: ") and path in err and want in err
