@@ -41,7 +41,7 @@ from ._ops.elementwise import (abs, add, addcdiv, addcmul, allclose, atan2, bitw
                                erf, erfinv, exp, expm1, floor, floor_divide, fmod, frac, ge, gt, isclose, isfinite,
                                isinf, isnan, le, lerp, log, log10, log1p, log2, logical_and, logical_not,
                                logical_or, logical_xor, lt, maximum, minimum, mul, nan_to_num, ne, neg, pow,
-                               reciprocal, relu, remainder, round, rsqrt, sigmoid, sign, sin, sqrt, square, sub,
+                               reciprocal, relu, remainder, round, rsqrt, rsub, sigmoid, sign, sin, sqrt, square, sub,
                                tan, tanh, trunc, where)
 from ._ops.reduction import (all, amax, amin, aminmax, any, argmax, argmin, count_nonzero, cumprod, cumsum,  # noqa: F401,A004
                              log_softmax, logsumexp, max, mean, min, nanmean, nansum, norm, prod, softmax, std,

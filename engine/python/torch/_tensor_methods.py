@@ -119,6 +119,24 @@ Tensor.__lt__ = lambda self, other: E.lt(self, other)
 Tensor.__le__ = lambda self, other: E.le(self, other)
 Tensor.__gt__ = lambda self, other: E.gt(self, other)
 Tensor.__ge__ = lambda self, other: E.ge(self, other)
+
+
+def _python_operand(fn):
+    """A containers or None as the other operand is not a tensor operand: the operator returns NotImplemented,
+    so Python raises its own TypeError ("unsupported operand type(s) for +: 'Tensor' and 'list'") as it does
+    for PyTorch, whose operators decline them the same way."""
+    def op(self, other):
+        if isinstance(other, (list, tuple, dict, set, str, bytes, type(None))):
+            return NotImplemented
+        return fn(self, other)
+    op.__name__ = fn.__name__
+    return op
+
+
+for _name in ("add", "radd", "iadd", "sub", "rsub", "isub", "mul", "rmul", "imul", "truediv", "rtruediv", "itruediv",
+              "floordiv", "rfloordiv", "ifloordiv", "mod", "rmod", "imod", "pow", "rpow", "ipow", "matmul", "rmatmul",
+              "lt", "le", "gt", "ge"):
+    setattr(Tensor, f"__{_name}__", _python_operand(getattr(Tensor, f"__{_name}__")))
 Tensor.__getitem__ = lambda self, index: I.getitem(self, index)
 Tensor.__setitem__ = lambda self, index, value: I.setitem(self, index, value)
 

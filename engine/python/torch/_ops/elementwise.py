@@ -157,7 +157,17 @@ def _save_alpha(alpha):
     return lambda a, b, r, need_a, need_b: {"alpha": alpha}
 
 
+def _check_alpha(a, b, alpha):
+    """ATen's alpha_check: a floating alpha cannot scale an integral (or bool) result."""
+    if alpha == 1 or not isinstance(alpha, (float, np.floating)):
+        return
+    common = C.result_type(a, b)
+    if not (common.is_floating_point or common.is_complex):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+
+
 def add(a, b, alpha=1, out=None):
+    _check_alpha(a, b, alpha)
     if alpha != 1 and not isinstance(b, C.Tensor):
         b = b * alpha
         alpha = 1
@@ -187,6 +197,7 @@ def _check_bool_sub(a, b):
 
 def sub(a, b, alpha=1, out=None):
     _check_bool_sub(a, b)
+    _check_alpha(a, b, alpha)
     if alpha != 1:
         def compute(x, y):
             return x - y * alpha
