@@ -108,19 +108,21 @@ Kind kind_of(FieldKind k) {
 
 // The args a transfer slice must hold: the stored fields, in kTransferFields' order (any order is
 // read). Derived ones ("GB/s") are skipped like any other key: the record recomputes them.
-constexpr auto kArgs = [] {
+// Built at start-up, not at compile time: with -fsanitize=undefined GCC will not compare function pointers
+// (stored()) with null in a constant expression.
+const auto kArgs = [] {
   std::array<const TransferField*, kTransferFieldCount> out{};
   size_t n = 0;
   for (const TransferField& f : kTransferFields)
     if (f.stored() && f.chrome_position != kNotInChromeTrace) out[n++] = &f;
   return out;
 }();
-constexpr int kArgCount = [] {
+const int kArgCount = [] {
   int n = 0;
   while (n < int(kArgs.size()) && kArgs[n]) ++n;
   return n;
 }();
-static_assert(kArgCount < 32, "the `seen` mask of read_trace_events holds one bit per arg");
+static_assert(kTransferFieldCount < 32, "the `seen` mask of read_trace_events holds one bit per arg");
 
 FieldValue field_value(const Value& v) {
   FieldValue f;

@@ -169,9 +169,17 @@ inline constexpr auto kChromeTraceArgs = [] {
     if (f.chrome_position != kNotInChromeTrace) out[size_t(f.chrome_position)] = &f;
   return out;
 }();
+// Counted by position, not by testing the pointers above: with -fsanitize=undefined GCC will not compare
+// the address of a static object with null in a constant expression.
 static_assert([] {
-  for (const TransferField* f : kChromeTraceArgs)
-    if (!f) return false;
+  std::array<int, transfer_field_detail::chrome_field_count()> taken{};
+  for (const TransferField& f : kTransferFields) {
+    if (f.chrome_position == kNotInChromeTrace) continue;
+    if (size_t(f.chrome_position) >= taken.size()) return false;
+    ++taken[size_t(f.chrome_position)];
+  }
+  for (int n : taken)
+    if (n != 1) return false;
   return true;
 }(), "chrome_position: every position from 0 up is taken once");
 
