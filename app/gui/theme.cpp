@@ -188,22 +188,9 @@ ImU32 lighten(ImU32 c, float t) {
 
 std::string fmt_bytes(uint64_t bytes) { return format_bytes(bytes); }
 
-std::string fmt_duration(double ns) {
-  char buf[32];
-  if (ns < 1e3) std::snprintf(buf, sizeof buf, "%.0f ns", ns);
-  else if (ns < 1e6) std::snprintf(buf, sizeof buf, "%.2f \xc2\xb5s", ns / 1e3);
-  else if (ns < 1e9) std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
-  else std::snprintf(buf, sizeof buf, "%.3f s", ns / 1e9);
-  return buf;
-}
+std::string fmt_duration(double ns) { return format_duration(ns); }
 
-std::string fmt_rate(double gbs) {
-  char buf[32];
-  if (gbs >= 10) std::snprintf(buf, sizeof buf, "%.1f GB/s", gbs);
-  else if (gbs >= 0.01) std::snprintf(buf, sizeof buf, "%.2f GB/s", gbs);
-  else std::snprintf(buf, sizeof buf, "%.1f MB/s", gbs * 1000);
-  return buf;
-}
+std::string fmt_rate(double gbs) { return format_rate(gbs); }
 
 std::string fmt_shape(const std::vector<int64_t>& shape) {
   std::string s = "[";

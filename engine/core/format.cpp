@@ -52,4 +52,21 @@ uint64_t parse_bytes(const std::string& text) {
   return uint64_t(value * mult + 0.5);
 }
 
+std::string format_duration(double ns, bool compact) {
+  char buf[32];
+  if (ns < 1e3) std::snprintf(buf, sizeof buf, "%.0f ns", ns);
+  else if (ns < 1e6) std::snprintf(buf, sizeof buf, compact ? "%.1f \xc2\xb5s" : "%.2f \xc2\xb5s", ns / 1e3);
+  else if (ns < 1e9) std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
+  else std::snprintf(buf, sizeof buf, compact ? "%.2f s" : "%.3f s", ns / 1e9);
+  return buf;
+}
+
+std::string format_rate(double gb_per_s) {
+  char buf[32];
+  if (gb_per_s >= 10) std::snprintf(buf, sizeof buf, "%.1f GB/s", gb_per_s);
+  else if (gb_per_s >= 0.01) std::snprintf(buf, sizeof buf, "%.2f GB/s", gb_per_s);
+  else std::snprintf(buf, sizeof buf, "%.1f MB/s", gb_per_s * 1000);
+  return buf;
+}
+
 }  // namespace ds

@@ -10,22 +10,8 @@
 namespace ds::gui {
 namespace {
 
-std::string duration_text(double ns) {
-  char buf[32];
-  if (ns < 1e3) std::snprintf(buf, sizeof buf, "%.0f ns", ns);
-  else if (ns < 1e6) std::snprintf(buf, sizeof buf, "%.1f \xc2\xb5s", ns / 1e3);
-  else if (ns < 1e9) std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
-  else std::snprintf(buf, sizeof buf, "%.2f s", ns / 1e9);
-  return buf;
-}
-
-std::string rate_text(double gbps) {
-  char buf[32];
-  if (gbps >= 10) std::snprintf(buf, sizeof buf, "%.1f GB/s", gbps);
-  else if (gbps >= 0.01) std::snprintf(buf, sizeof buf, "%.2f GB/s", gbps);
-  else std::snprintf(buf, sizeof buf, "%.1f MB/s", gbps * 1000);
-  return buf;
-}
+std::string duration_text(double ns) { return format_duration(ns, /*compact=*/true); }
+std::string rate_text(double gbps) { return format_rate(gbps); }
 
 }  // namespace
 
