@@ -245,22 +245,23 @@ std::optional<std::string> App::take_screenshot_request() {
   return s;
 }
 
-void App::submit_code(Job job, const std::string& what) {
+bool App::submit_code(Job job, const std::string& what) {
   if (opened_) {
     notice("Back to the live session (closed " + opened_->path() + ")");
     close_recording();
   }
-  submit(*live_, std::move(job), what);
+  return submit(*live_, std::move(job), what);
 }
 
-void App::submit(Session& session, Job job, const std::string& what) {
+bool App::submit(Session& session, Job job, const std::string& what) {
   if (!session.submit(std::move(job))) {
     notice("Busy: wait for the running code or press Stop", true);
-    return;
+    return false;
   }
   ui_.running = true;
   ui_.running_what = what;
   ui_.running_since = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0;
+  return true;
 }
 
 void App::poll_sessions() {

@@ -102,8 +102,9 @@ class App {
   void wait_idle_blocking();  // live_->wait_idle(), bounded by set_blocking_timeout()
   Session& shown() const { return opened_ ? static_cast<Session&>(*opened_) : *live_; }
   // Code jobs go to the live session, which the window shows again (a recording shown is closed).
-  void submit_code(Job job, const std::string& what);
-  void submit(Session& session, Job job, const std::string& what);
+  // Both return whether the session took the job (false: busy, said in the status bar).
+  bool submit_code(Job job, const std::string& what);
+  bool submit(Session& session, Job job, const std::string& what);
   void close_recording();
   void take_moment_changes(const std::string& diff_json);  // a Seek's comparison with the marked moment
   void execute(Commands& cmds);

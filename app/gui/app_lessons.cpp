@@ -50,8 +50,9 @@ void App::feed_lessons() {
   job.call_args = call->args_json;
   job.reset_first = call->reset_first;
   lessons_.in_flight = *call;
-  submit_code(job, call->what == LessonCall::What::Run ? "Running a lesson step" : "Lesson");
-  if (!live_->busy()) {  // not accepted: report it as failed rather than wait forever
+  // Not accepted: report it as failed rather than wait forever. (Asking busy() afterwards would be a race:
+  // a quick call can finish before the question is asked.)
+  if (!submit_code(job, call->what == LessonCall::What::Run ? "Running a lesson step" : "Lesson")) {
     lessons_.in_flight.reset();
     p.on_result(*call, false, "", "the session was busy");
   }
