@@ -2,6 +2,9 @@
 #include "session/pytorch_snapshot_session.h"
 
 #include <limits>
+#include <optional>
+
+#include "core/role.h"
 
 #include "snapshot/memory_timeline.h"
 #include "snapshot/snapshot_moments.h"
@@ -34,9 +37,7 @@ Role role_of(const snapshot::MemorySnapshot& s, snapshot::StackId stack) {
   for (size_t i = 0; i < s.stack_size(stack); ++i) {
     const std::string& file = s.strings[s.stack_frame(stack, i).filename];
     if (!file.starts_with("<devicescope ")) continue;
-    const std::string role = file.substr(13, file.size() - 14);
-    for (int r = 0; r <= int(Role::PinnedStaging); ++r)
-      if (role == role_name(Role(r))) return Role(r);
+    if (std::optional<Role> role = role_from_name(std::string_view(file).substr(13, file.size() - 14))) return *role;
   }
   return Role::Tensor;
 }
