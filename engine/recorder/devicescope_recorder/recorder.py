@@ -37,7 +37,6 @@ import time
 import weakref
 
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
 
 # What a name says about a storage, weakest first: a stronger one is never replaced by a weaker one.
 ROLE_STRENGTH = {"other": 0, "activation": 1, "gradient": 2, "optimizer-state": 2, "buffer": 3, "parameter": 3}
@@ -54,6 +53,54 @@ _COPY_OPS = {_aten._to_copy.default: (0, None), _aten.clone.default: (0, None),
 _SCALAR_READ = _aten._local_scalar_dense.default  # .item() of a CUDA tensor: a device-to-host copy
 # In-place ops that can give their tensor another storage or new memory: looked at like any other op.
 _MAY_MOVE_SELF = {_aten.resize_, _aten.resize_as_, _aten.set_}  # packets: every overload
+
+# The profiler's record_function handle (1.13 wraps every optimizer step and zero_grad in one): a tiny
+# tensor that is bookkeeping, not the program's memory.
+_IGNORED = {getattr(torch.ops.profiler, name).default for name in
+            ("_record_function_enter", "_record_function_enter_new") if hasattr(torch.ops.profiler, name)}
+
+# What on_op does with an op, decided once per op from its schema.
+_PASS, _NEW, _COPY, _SCALAR = "pass", "new", "copy", "scalar"
+
+
+def op_kind(func, cuda):
+    """_PASS for ops that make no storage: views (every result aliases an input, read-only: t, view, detach,
+    split), in-place updates (add_, zero_; not resize_ / set_, which can give a tensor new memory), the
+    profiler's handles and a CPU .item(); _COPY and _SCALAR for copies; _NEW for the rest (out= variants too:
+    they may resize their output)."""
+    if func in _COPY_OPS:
+        return _COPY
+    if func is _SCALAR_READ:
+        return _SCALAR if cuda else _PASS  # a CUDA tensor's .item() is a device-to-host copy
+    if func in _IGNORED:
+        return _PASS
+    if func.overloadpacket in _MAY_MOVE_SELF:
+        return _NEW
+    try:
+        returns = func._schema.returns
+    except AttributeError:
+        return _NEW
+    if returns and all(r.alias_info is not None for r in returns):
+        if not any(r.alias_info.is_write for r in returns):
+            return _PASS  # a view
+        if func.__name__.split(".")[0].endswith("_"):
+            return _PASS  # in place
+    return _NEW
+
+
+_DisableDispatch = torch._C._DisableTorchDispatch  # a guard: while it lives, no dispatch mode sees an op
+
+
+def quiet(method):
+    """The recorder's own torch calls in hooks (is_pinned, storages) are not the program's ops."""
+    def run(*args, **kwargs):
+        guard = _DisableDispatch()
+        try:
+            return method(*args, **kwargs)
+        finally:
+            del guard
+    return run
+
 
 _TORCH_DIR = os.path.dirname(torch.__file__)
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -93,6 +140,7 @@ class Recorder:
     def __init__(self, script_globals):
         self.globals = script_globals
         self.t0 = time.perf_counter_ns()
+        self.epoch0_ns = time.time_ns()  # the same instant in Unix time: the allocator's trace clock
         self.events = []       # rows; the label column holds a Storage or label parts until written
         self.transfers = []
         self.live = {}         # (device type, index, data_ptr) -> Storage
@@ -116,6 +164,9 @@ class Recorder:
         self.param_parts = {}   # id(parameter) -> (weakref, label parts), from the last name_modules
         self.rel_paths = {}     # a code file -> how it is shown (relative to the working folder when inside it)
         self.cuda = torch.cuda.is_available()
+        self.on_optimizer = None  # called with each optimizer first seen (install.py ends its steps)
+        self.ensure_mode = lambda: None  # puts the dispatch mode back after a program's own mode left (modes.py)
+        self.op_kinds = {}
 
     # ---- clock, places, frames -------------------------------------------------------------------
     def now(self):
@@ -257,13 +308,22 @@ class Recorder:
                     entry = self.modules[id(value)]
                 if not entry[2] and not name.startswith("_"):
                     self.names.setdefault(("global", entry[1]), name)
-            elif isinstance(value, torch.optim.Optimizer) and not name.startswith("_"):
-                self.names.setdefault(("global", id(value)), name)
+            elif isinstance(value, torch.optim.Optimizer):
+                self.add_optimizer(value)  # made before the recording started (`with record(...)`)
+                if not name.startswith("_"):
+                    self.names.setdefault(("global", id(value)), name)
             elif isinstance(value, torch.Tensor) and not name.startswith("_"):
                 # `data`, `x`: better than the line that made it; the first name found stays (a plain str).
                 rec = self.see(value, "named")
                 if rec is not None and rec.role == "other" and not isinstance(rec.label, str):
                     rec.label = name
+
+    def add_optimizer(self, opt):
+        if any(ref() is opt for ref in self.optimizers):
+            return
+        self.optimizers.append(weakref.ref(opt))
+        if self.on_optimizer is not None:
+            self.on_optimizer(opt)
 
     def label(self, t, parts, role):
         rec = self.see(t, "named")
@@ -415,14 +475,19 @@ class Recorder:
 
     # ---- the op stream -------------------------------------------------------------------------
     def on_op(self, func, args, kwargs):
+        kind = self.op_kinds.get(func)
+        if kind is None:
+            kind = self.op_kinds[func] = op_kind(func, self.cuda)
+        if kind is _PASS:
+            return func(*args, **kwargs)
         self.ops_since_sweep += 1
         if self.maybe_dead:
             self.check_maybe_dead()
         if self.ops_since_sweep >= self.sweep_every:
             self.sweep()
-        if func in _COPY_OPS:
+        if kind is _COPY:
             return self.copy(func, args, kwargs)
-        if func is _SCALAR_READ and self.cuda and args[0].device.type == "cuda":
+        if kind is _SCALAR:
             return self.scalar_read(func, args, kwargs)
         out = func(*args, **kwargs)
         if args and out is args[0] and func.overloadpacket not in _MAY_MOVE_SELF:
@@ -432,14 +497,17 @@ class Recorder:
         return out
 
     # ---- hooks into torch ----------------------------------------------------------------------
+    @quiet
     def forward_pre_hook(self, module, inputs):
         if not self.module_stack and not self.backward_depth:
+            self.ensure_mode()
             entry = self.modules.get(id(module))
             if entry is None or entry[0]() is not module:  # an outermost call of a module no root holds yet
                 self.register_root(module)
                 self.name_pass()
         self.module_stack.append(module)
 
+    @quiet
     def forward_hook(self, module, inputs, output):
         if not self.backward_depth:
             parts = None
@@ -463,107 +531,44 @@ class Recorder:
             finally:
                 self.backward_depth -= 1
                 if not self.backward_depth:
-                    self.name_pass(optimizers=False)  # the gradients, before zero_grad(set_to_none=True) drops them
-                    self.sweep()
+                    self.after_backward()
         return backward
 
-    def around_step(self, step):
-        def stepped(*args, **kwargs):
-            try:
-                return step(*args, **kwargs)
-            finally:
-                self.name_pass(modules=False)  # the optimizer state the step created
-                self.sweep()
-        return stepped
+    @quiet
+    def after_backward(self):
+        self.name_pass(optimizers=False)  # the gradients, before zero_grad(set_to_none=True) drops them
+        self.sweep()
+
+    def passthrough(self):
+        """In a forked child: every op and hook runs as if unrecorded (this copy of the recording is not written)."""
+        self.on_op = lambda func, args, kwargs: func(*args, **kwargs)
+        self.forward_pre_hook = self.forward_hook = lambda *args: None
+        self.after_step = lambda: None
+        self.name_pass = lambda *args, **kwargs: None
+        self.sweep = lambda: None
+
+    @quiet
+    def after_step(self):
+        self.ensure_mode()
+        self.name_pass(modules=False)  # the optimizer state the step created
+        self.sweep()
 
 
-class RecordingMode(TorchDispatchMode):
-    """Hands every aten op to the recorder (the mode is off while it runs: the op's own ops are not seen)."""
-
-    def __init__(self, recorder):
-        super().__init__()
-        self.recorder = recorder
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        return self.recorder.on_op(func, args, kwargs or {})
-
-
-class Installed:
-    """Everything the recorder changes in torch, undone by uninstall() before the file is written."""
-
-    def __init__(self, recorder):
-        r = self.recorder = recorder
-        mm = torch.nn.modules.module
-        self.handles = [mm.register_module_forward_pre_hook(r.forward_pre_hook),
-                        mm.register_module_forward_hook(r.forward_hook)]
-        self.patched = []
-        self.patch(torch.autograd, "backward", r.around_backward(torch.autograd.backward))
-        self.patch(torch.autograd, "grad", r.around_backward(torch.autograd.grad))
-        Optimizer = torch.optim.Optimizer
-        original_init = Optimizer.__init__
-
-        def init(opt, *args, **kwargs):
-            original_init(opt, *args, **kwargs)
-            r.optimizers.append(weakref.ref(opt))
-            opt.step = r.around_step(opt.step)  # on the instance: 1.13 rewraps the class's step itself
-
-        self.patch(Optimizer, "__init__", init)
-        Module = torch.nn.Module
-        original_apply, original_to = Module._apply, Module.to
-        depth = [0]
-
-        def apply(module, fn, *args, **kwargs):
-            if depth[0] == 0:
-                r.module_parts(module)
-                r.name_pass()  # the storages about to be replaced get their names before they go
-            depth[0] += 1
-            try:
-                return original_apply(module, fn, *args, **kwargs)
-            finally:
-                depth[0] -= 1
-                if depth[0] == 0:
-                    r.name_pass()
-                    r.sweep()
-
-        def to(module, *args, **kwargs):
-            if depth[0]:
-                return original_to(module, *args, **kwargs)
-            device, dtype, _, _ = torch._C._nn._parse_to(*args, **kwargs)
-            label = r.module_parts(module) + [" -> %s" % ", ".join(str(x) for x in (device, dtype) if x is not None)]
-            r.event("module-move-begin", "pageable", 0, 0, 0, label)
-            try:
-                return original_to(module, *args, **kwargs)
-            finally:
-                r.event("module-move-end", "pageable", 0, 0, 0, label)
-
-        self.patch(Module, "_apply", apply)
-        self.patch(Module, "to", to)
-        self.mode = RecordingMode(recorder)
-        self.mode.__enter__()
-
-    def patch(self, owner, name, value):
-        self.patched.append((owner, name, owner.__dict__[name]))
-        setattr(owner, name, value)
-
-    def uninstall(self):
-        self.mode.__exit__(None, None, None)
-        for h in self.handles:
-            h.remove()
-        for owner, name, value in reversed(self.patched):
-            setattr(owner, name, value)
-
-
-def finish(recorder, path, meta):
-    """Writes what was recorded (the recorder must be uninstalled: writing runs torch code too)."""
-    from . import trace_writer
+def finish(recorder, path, meta, snapshot=None):
+    """Writes what was recorded (the recorder must be uninstalled: writing runs torch code too). snapshot: the
+    CUDA allocator's (allocator.take, own frames stripped), whose blocks no storage claims are merged in."""
+    from . import allocator, trace_writer
     r = recorder
     r.name_pass()
     r.sweep()
     r.resolve_cuda_times()
-    events = []
+    events, storage_ptrs = [], {}
     for e in r.events:
         row = list(e)
-        row[7] = r.resolve(row[7]) if not isinstance(row[7], str) else row[7]
+        label = row[7]
+        if isinstance(label, Storage) and row[1] == "alloc" and label.place[0] == "c":
+            storage_ptrs[row[4]] = label.key[2]
+        row[7] = r.resolve(label) if not isinstance(label, str) else label
         events.append(row)
     lines = {}
     for t in r.transfers:
@@ -573,8 +578,12 @@ def finish(recorder, path, meta):
     roles = dict(r.roles)
     for rec in r.live.values():
         roles[rec.id] = rec.role
-    extra = {"recorder": "devicescope_recorder 1", "torch": torch.__version__,
-             "storage_roles": {str(k): v for k, v in sorted(roles.items())},
-             "transfer_lines": {str(k): v for k, v in lines.items()},
-             "live_at_end": len(r.live)}
+    extra = {"recorder": "devicescope_recorder 1", "torch": torch.__version__, "live_at_end": len(r.live)}
+    if snapshot is not None:
+        events, added_roles, summary = allocator.merge(events, snapshot, r.epoch0_ns, storage_ptrs,
+                                                       r.next_storage, _TORCH_DIR)
+        roles.update(added_roles)
+        extra["allocator"] = summary
+    extra["storage_roles"] = {str(k): v for k, v in sorted(roles.items())}
+    extra["transfer_lines"] = {str(k): v for k, v in lines.items()}
     trace_writer.write(path, meta, events, r.transfers, extra)
