@@ -4,10 +4,21 @@
 // recording's first N events), FILE alone (its end). Nothing in the files is run. Exit 2 on a file or
 // moment it refuses.
 //
-// JSON keys: a, b ({file, moment, live_bytes}); allocated_bytes, freed_bytes; owners, the changed ones,
-// largest change first: [{owner, place, bytes_a, bytes_b, allocated, freed, blocks_allocated,
-// blocks_freed}]; moved (recordings): copies made between the two moments [{route, owner, bytes, copies}].
+// A moment FILE@e:N is the one `inspect` names "at e:N" (N entries / events done; 0..the trace's length, else
+// refused). Within one file allocations are matched by the entry / event that made them; across two files (two
+// runs) by allocation identity: place, owner, size and order among that owner's (moment_diff.h). A snapshot's
+// block awaiting free is not live (PyTorch's memory_allocated() does not count it).
+//
+// JSON keys: a, b ({file, moment, live_bytes}); allocated_bytes, freed_bytes; places, every place live at either
+// moment: [{place, live_bytes_a, live_bytes_b, allocated_bytes, freed_bytes}] (live_bytes_b - live_bytes_a ==
+// allocated_bytes - freed_bytes); owners, the changed ones, largest change first: [{owner, place, bytes_a, bytes_b,
+// allocated, freed, blocks_allocated, blocks_freed}]; moved (same recording): copies made between the two
+// moments [{route, owner, bytes, copies}].
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -53,53 +64,84 @@ Moment parse_moment(const std::string& spec) {
 
 // How far into a recording a moment is: the number of its events (alloc, free, copy, ...) done by then.
 size_t recording_events_at(const LoadedTrace& t, const Moment& m) {
-  if (m.unit == 'e') return size_t(std::clamp<int64_t>(m.value, 0, int64_t(t.events.size())));
+  if (m.unit == 'e') {
+    if (m.value < 0 || uint64_t(m.value) > t.events.size())
+      throw Error(ErrorKind::ValueError, m.file + "@e:" + std::to_string(m.value) + ": the recording has " +
+                                             std::to_string(t.events.size()) + " events (e:0 .. e:" +
+                                             std::to_string(t.events.size()) + "); a moment counts events done");
+    return size_t(m.value);
+  }
   if (m.unit == 0) return t.events.size();
-  const uint64_t until = uint64_t(std::max<int64_t>(m.value, 0)) * 1000;
+  const uint64_t until = uint64_t(m.value) * 1000;
   size_t n = 0;
   while (n < t.events.size() && t.events[n].time_ns <= until) ++n;
   return n;
 }
 
-// A recording's live storages after its first `events` events. A storage's name is its allocation's label,
-// else the owner of the copy that filled it (a move allocates before it knows whose the bytes are).
+// A recording's live storages after its first `events` events, in allocation order. A storage's name is its
+// allocation's label, else the owner of the copy that filled it (a move allocates before it knows whose the
+// bytes are). Keyed by storage id: the identity within one run.
 std::vector<LiveAllocation> recording_live(const LoadedTrace& t, size_t events) {
   std::unordered_map<uint64_t, const std::string*> filled_by;
   for (const TransferRecord& r : t.transfers)
     if (!r.owner.empty()) filled_by.emplace(r.dst_storage, &r.owner);
-  std::map<uint64_t, LiveAllocation> live;
+  std::map<uint64_t, std::pair<size_t, LiveAllocation>> live;  // storage id -> (event index, allocation)
   for (size_t i = 0; i < events; ++i) {
     const Event& e = t.events[i];
     if (e.kind == EventKind::Alloc) {
       std::string owner = e.label;
       if (owner.empty())
         if (auto it = filled_by.find(e.storage_id); it != filled_by.end()) owner = *it->second;
-      live[e.storage_id] = {std::to_string(e.storage_id), owner.empty() ? "<unnamed>" : owner, e.place.str(), e.bytes};
+      live[e.storage_id] = {i, {std::to_string(e.storage_id), owner.empty() ? "<unnamed>" : owner, e.place.str(), e.bytes}};
     } else if (e.kind == EventKind::Free) {
       live.erase(e.storage_id);
     }
   }
+  std::vector<std::pair<size_t, LiveAllocation>> ordered;
+  for (auto& [id, a] : live) ordered.push_back(std::move(a));
+  std::sort(ordered.begin(), ordered.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   std::vector<LiveAllocation> out;
-  for (auto& [id, a] : live) out.push_back(a);
+  for (auto& [i, a] : ordered) out.push_back(std::move(a));
   return out;
 }
 
+// "cannot open 'x': No such file or directory": said before the files' kinds are compared.
+void check_readable(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw CannotOpen("cannot open '" + path + "': " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw CannotOpen("cannot open '" + path + "': Is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CannotOpen("cannot open '" + path + "': " + std::strerror(errno));
+}
+
 json diff(const Moment& a, const Moment& b) {
+  for (const Moment* m : {&a, &b}) {
+    check_readable(m->file);
+    if (m->unit == 't' && m->value < 0)
+      throw Error(ErrorKind::ValueError, m->file + "@t:" + std::to_string(m->value) + ": a time of the trace cannot be negative");
+  }
   const bool pa = starts_like_pickle(a.file), pb = starts_like_pickle(b.file);
-  if (pa != pb) throw Error(ErrorKind::ValueError, "compare two PyTorch snapshots or two DeviceScope recordings, not one of each");
+  if (pa != pb)
+    throw Error(ErrorKind::ValueError, "'" + (pa ? a.file : b.file) + "' is a PyTorch memory snapshot and '" + (pa ? b.file : a.file) +
+                                           "' is not: compare two PyTorch snapshots or two DeviceScope recordings, not one of each");
   MomentDiff d;
+  const bool same = a.file == b.file;
   if (pa) {
     const snapshot::MemorySnapshot sa = snapshot::load_memory_snapshot(a.file);
-    const bool same = a.file == b.file;
     const snapshot::MemorySnapshot sb = same ? snapshot::MemorySnapshot{} : snapshot::load_memory_snapshot(b.file);
-    d = diff_live(snapshot::live_allocations(sa, a.unit, a.value, same), snapshot::live_allocations(same ? sa : sb, b.unit, b.value, same));
+    const snapshot::MemorySnapshot& second = same ? sa : sb;
+    snapshot::check_moment(sa, a.unit, a.value, a.file);
+    snapshot::check_moment(second, b.unit, b.value, b.file);
+    d = diff_live(snapshot::live_allocations(sa, a.unit, a.value, same), snapshot::live_allocations(second, b.unit, b.value, same));
   } else {
     const LoadedTrace ta = load_trace(a.file);
-    const LoadedTrace tb = a.file == b.file ? LoadedTrace{} : load_trace(b.file);
-    const LoadedTrace& second = a.file == b.file ? ta : tb;
+    const LoadedTrace tb = same ? LoadedTrace{} : load_trace(b.file);
+    const LoadedTrace& second = same ? ta : tb;
     const size_t ea = recording_events_at(ta, a), eb = recording_events_at(second, b);
-    d = diff_live(recording_live(ta, ea), recording_live(second, eb));
-    if (a.file == b.file) {  // the copies made between the two moments: their copy events lie in between
+    std::vector<LiveAllocation> la = recording_live(ta, ea), lb = recording_live(second, eb);
+    if (!same) key_by_allocation_identity(la), key_by_allocation_identity(lb);  // two runs: ids mean nothing across them
+    d = diff_live(la, lb);
+    if (same) {  // the copies made between the two moments: their copy events lie in between
       std::unordered_map<uint64_t, const TransferRecord*> by_id;
       for (const TransferRecord& r : ta.transfers) by_id[r.id] = &r;
       std::map<std::pair<std::string, std::string>, RouteBytes> moved;
@@ -133,6 +175,9 @@ void print_text(const json& r) {
     std::cout << side << ": " << r[side]["file"].get<std::string>() << " at " << r[side]["moment"].get<std::string>() << ", "
               << bytes(r[side]["live_bytes"]) << " live\n";
   std::cout << "between them: allocated " << bytes(r["allocated_bytes"]) << ", freed " << bytes(r["freed_bytes"]) << "\n";
+  for (const json& p : r["places"])  // per place: b - a == allocated - freed
+    std::cout << "  " << p["place"].get<std::string>() << ": " << bytes(p["live_bytes_a"]) << " -> " << bytes(p["live_bytes_b"])
+              << " live (allocated " << bytes(p["allocated_bytes"]) << ", freed " << bytes(p["freed_bytes"]) << ")\n";
   if (r["owners"].empty()) std::cout << "  no owner's memory changed\n";
   for (const json& o : r["owners"]) {
     std::cout << "  " << o["place"].get<std::string>() << "  " << o["owner"].get<std::string>() << ": " << bytes(o["bytes_a"])

@@ -8,14 +8,21 @@
 //   kind             "pytorch-snapshot" | "devicescope-trace" | "devicescope-csv" | "devicescope-bench"
 //   format           "pickle-2.x" | "pickle-1.x" | "chrome-trace" | "csv" | "bench-json"
 //   devices          [{device ("cuda:0", "pinned", ...), segments (snapshot only, else null),
-//                      live_blocks, allocated_bytes, reserved_bytes (now: at the snapshot / the end of the recording),
-//                      peak_allocated_bytes, peak_reserved_bytes,
-//                      peak_allocated_at, peak_reserved_at: null when the peak is the state before the trace
-//                      or there is no trace; snapshot {"entry": index in the device trace, "time_us": ...};
-//                      recording {"seq": event seq, "time_ns": ...}}]
+//                      live_blocks, allocated_bytes, reserved_bytes (now: at the snapshot / the end of the recording;
+//                      snapshot: active_allocated blocks only, as memory_allocated() counts),
+//                      snapshot only: awaiting_free_blocks, awaiting_free_bytes (active_pending_free: not
+//                      allocated), private_pool_bytes, trace_entries,
+//                      peak_allocated_bytes, peak_reserved_bytes (null when unknown: no trace, as in 1.x files),
+//                      peak_allocated_at, peak_reserved_at: {"entry": N, the moment FILE@e:N of diff - N trace
+//                      entries (recording: events) done -, snapshot "time_us" (null at e:0), recording "seq",
+//                      "time_ns"}; null when unknown}]
 //   top_owners       up to ten [{owner, bytes, blocks}], largest first. Snapshot: live active_allocated blocks
-//                    by innermost user frame "file:line name"; recording: storages live at the moment the
-//                    total live bytes peaked, by owner name ("<unnamed>" when none)
+//                    by innermost user frame "file:line name" (stack_owner: "<C++ only: ...>" for stacks without
+//                    a Python frame); recording: storages live at the moment the total live bytes peaked, by
+//                    owner name ("<unnamed>" when none)
+//   top_owners_at    the moment top_owners shows: {"moment": "end" (snapshot) | "peak" (recording), "entry": N}
+//   snapshot only:   annotations (external_annotations entries), user_metadata and compile_contexts (distinct
+//                    texts in the trace, at most 20 each)
 //   events           number of events (snapshot: trace entries); event_counts {kind or action: n}
 //   transfers        number of transfers (0 for a snapshot); transfer_bytes
 //   snapshot only:   distinct_frames, distinct_stacks, other_actions (unknown trace actions)
@@ -36,6 +43,7 @@
 #include "cli/file_report.h"
 #include "core/format.h"
 #include "snapshot/memory_snapshot.h"
+#include "snapshot/snapshot_moments.h"
 #include "snapshot/snapshot_summary.h"
 #include "trace/load_trace.h"
 
@@ -53,22 +61,28 @@ json snapshot_report(const std::string& path) {
   const snapshot::MemorySnapshot s = snapshot::load_memory_snapshot(path);
   const snapshot::SnapshotSummary sum = snapshot::summarize_snapshot(s);
   json out = {{"file", path}, {"kind", "pytorch-snapshot"}, {"format", sum.format_major == 1 ? "pickle-1.x" : "pickle-2.x"}};
-  auto at = [](int64_t entry, int64_t time_us) -> json {
-    if (entry < 0) return nullptr;
-    return {{"entry", entry}, {"time_us", time_us}};
+  // The moment of a peak: entries done (diff's FILE@e:N), with the time of the entry that reached it.
+  auto at = [](bool known, size_t entries, int64_t time_us) -> json {
+    if (!known) return nullptr;
+    return {{"entry", entries}, {"time_us", entries ? json(time_us) : json(nullptr)}};
   };
+  auto known_or_null = [](bool known, uint64_t v) -> json { return known ? json(v) : json(nullptr); };
   json devices = json::array();
   for (const snapshot::DeviceSummary& d : sum.devices)
-    devices.push_back({{"device", "cuda:" + std::to_string(d.device)}, {"segments", d.segments},
-                       {"live_blocks", d.live_blocks}, {"allocated_bytes", d.allocated_bytes},
-                       {"reserved_bytes", d.reserved_bytes}, {"peak_allocated_bytes", d.peak_allocated},
-                       {"peak_reserved_bytes", d.peak_reserved},
-                       {"peak_allocated_at", at(d.peak_allocated_entry, d.peak_allocated_time_us)},
-                       {"peak_reserved_at", at(d.peak_reserved_entry, d.peak_reserved_time_us)}});
+    devices.push_back({{"device", d.device == snapshot::kHostDevice ? std::string("pinned") : "cuda:" + std::to_string(d.device)},
+                       {"segments", d.segments}, {"live_blocks", d.live_blocks}, {"allocated_bytes", d.allocated_bytes},
+                       {"awaiting_free_blocks", d.awaiting_free_blocks}, {"awaiting_free_bytes", d.awaiting_free_bytes},
+                       {"reserved_bytes", d.reserved_bytes}, {"private_pool_bytes", d.private_pool_bytes},
+                       {"trace_entries", d.trace_entries},
+                       {"peak_allocated_bytes", known_or_null(d.peak_known, d.peak_allocated)},
+                       {"peak_reserved_bytes", known_or_null(d.peak_known, d.peak_reserved)},
+                       {"peak_allocated_at", at(d.peak_known, d.peak_allocated_entries, d.peak_allocated_time_us)},
+                       {"peak_reserved_at", at(d.peak_known, d.peak_reserved_entries, d.peak_reserved_time_us)}});
   out["devices"] = devices;
   json owners = json::array();
   for (const snapshot::OwnerBytes& o : sum.top_owners) owners.push_back({{"owner", o.owner}, {"bytes", o.bytes}, {"blocks", o.blocks}});
   out["top_owners"] = owners;
+  out["top_owners_at"] = {{"moment", "end"}, {"entry", snapshot::longest_trace(s)}};
   out["events"] = sum.trace_entries;
   json counts = json::object();
   for (int a = 0; a < snapshot::kTraceActionCount; ++a)
@@ -79,6 +93,9 @@ json snapshot_report(const std::string& path) {
   out["distinct_frames"] = sum.distinct_frames;
   out["distinct_stacks"] = sum.distinct_stacks;
   out["other_actions"] = s.other_actions;
+  out["annotations"] = sum.annotations;
+  out["user_metadata"] = sum.user_metadata;
+  out["compile_contexts"] = sum.compile_contexts;
   return out;
 }
 
@@ -95,7 +112,9 @@ json recording_report(const std::string& path, const LoadedTrace& t) {
   uint64_t live_total = 0, best_total = 0;
   std::unordered_map<uint64_t, Live> at_best;
   std::map<std::string, uint64_t> counts;
-  for (const Event& e : t.events) {
+  json best_at = nullptr;
+  for (size_t index = 0; index < t.events.size(); ++index) {
+    const Event& e = t.events[index];
     ++counts[event_kind_name(e.kind)];
     if (e.kind != EventKind::Alloc && e.kind != EventKind::Free) continue;
     PlaceFigures& p = places[e.place.str()];
@@ -112,15 +131,16 @@ json recording_report(const std::string& path, const LoadedTrace& t) {
     p.reserved = e.reserved_after;
     if (e.allocated_after > p.peak_allocated) {
       p.peak_allocated = e.allocated_after;
-      p.peak_allocated_at = {{"seq", e.seq}, {"time_ns", e.time_ns}};
+      p.peak_allocated_at = {{"entry", index + 1}, {"seq", e.seq}, {"time_ns", e.time_ns}};
     }
     if (e.reserved_after > p.peak_reserved) {
       p.peak_reserved = e.reserved_after;
-      p.peak_reserved_at = {{"seq", e.seq}, {"time_ns", e.time_ns}};
+      p.peak_reserved_at = {{"entry", index + 1}, {"seq", e.seq}, {"time_ns", e.time_ns}};
     }
     if (live_total > best_total) {  // a copy per new peak: recordings are small next to snapshots
       best_total = live_total;
       at_best = live;
+      best_at = {{"entry", index + 1}, {"seq", e.seq}, {"time_ns", e.time_ns}};
     }
   }
   json devices = json::array();
@@ -144,6 +164,7 @@ json recording_report(const std::string& path, const LoadedTrace& t) {
   json top = json::array();
   for (const auto& [name, o] : owners) top.push_back({{"owner", name}, {"bytes", o.first}, {"blocks", o.second}});
   out["top_owners"] = top;
+  out["top_owners_at"] = {{"moment", "peak"}, {"entry", best_at.is_null() ? json(0) : best_at["entry"]}};
   out["events"] = t.events.size();
   out["event_counts"] = counts;
   uint64_t bytes = 0;
@@ -179,25 +200,49 @@ json inspect(const std::string& path) {
 void print_text(const json& r) {
   std::cout << r["file"].get<std::string>() << ": " << r["kind"].get<std::string>() << " (" << r["format"].get<std::string>() << ")\n";
   auto bytes = [](const json& v) { return format_bytes(v.get<uint64_t>()); };
+  // One numbering with diff: "e:N" is the moment after N trace entries (or recorded events).
   auto when = [](const json& at) -> std::string {
     if (at.is_null()) return "";
-    if (at.contains("time_us")) return " at entry " + std::to_string(at["entry"].get<int64_t>()) + " (t=" + std::to_string(at["time_us"].get<int64_t>()) + " us)";
-    return " at event " + std::to_string(at["seq"].get<uint64_t>()) + " (t=" + std::to_string(at["time_ns"].get<uint64_t>()) + " ns)";
+    std::string out = " at e:" + std::to_string(at["entry"].get<uint64_t>());
+    if (at.contains("time_us") && !at["time_us"].is_null()) out += " (t=" + std::to_string(at["time_us"].get<int64_t>()) + " us)";
+    else if (at.contains("time_us")) out += " (before the trace's first entry)";
+    if (at.contains("time_ns")) out += " (t=" + std::to_string(at["time_ns"].get<uint64_t>()) + " ns)";
+    return out;
   };
   for (const json& d : r["devices"]) {
     std::cout << "  " << d["device"].get<std::string>() << ":";
     if (!d["segments"].is_null()) std::cout << " " << d["segments"].get<uint64_t>() << " segments,";
     std::cout << " " << d["live_blocks"].get<uint64_t>() << " live blocks, allocated " << bytes(d["allocated_bytes"])
-              << ", reserved " << bytes(d["reserved_bytes"]) << "\n";
+              << ", reserved " << bytes(d["reserved_bytes"]);
+    if (d.value("awaiting_free_blocks", uint64_t(0)))
+      std::cout << "; " << d["awaiting_free_blocks"].get<uint64_t>() << " blocks awaiting free (" << bytes(d["awaiting_free_bytes"]) << ", not allocated)";
+    if (d.value("private_pool_bytes", uint64_t(0))) std::cout << "; private pools " << bytes(d["private_pool_bytes"]);
+    std::cout << "\n";
+    if (d["peak_allocated_bytes"].is_null()) {
+      std::cout << "    peak allocated n/a, peak reserved n/a: the file has no allocator trace, and the snapshot alone does not say what came before it\n";
+      continue;
+    }
     std::cout << "    peak allocated " << bytes(d["peak_allocated_bytes"]) << when(d["peak_allocated_at"])
               << "; peak reserved " << bytes(d["peak_reserved_bytes"]) << when(d["peak_reserved_at"]) << "\n";
   }
-  if (!r["top_owners"].empty()) std::cout << "  largest owners:\n";
+  if (!r["top_owners"].empty()) {
+    const json& at = r["top_owners_at"];
+    const std::string e = "e:" + std::to_string(at["entry"].get<uint64_t>());
+    std::cout << (at["moment"] == "end" ? "  largest owners at the snapshot's moment (its end, " + e + "):\n"
+                                        : "  largest owners at the peak of live bytes (" + e + "):\n");
+  }
   for (const json& o : r["top_owners"])
     std::cout << "    " << bytes(o["bytes"]) << "  " << o["blocks"].get<uint64_t>() << " blocks  " << o["owner"].get<std::string>() << "\n";
   std::cout << "  events: " << r["events"].get<uint64_t>();
   for (const auto& [k, v] : r["event_counts"].items()) std::cout << "  " << k << "=" << v.get<uint64_t>();
   std::cout << "\n  transfers: " << r["transfers"].get<uint64_t>() << " (" << bytes(r["transfer_bytes"]) << ")\n";
+  if (r.value("annotations", uint64_t(0))) std::cout << "  annotations: " << r["annotations"].get<uint64_t>() << "\n";
+  for (const char* key : {"user_metadata", "compile_contexts"})
+    if (r.contains(key) && !r[key].empty()) {
+      std::cout << "  " << (std::string(key) == "user_metadata" ? "user metadata" : "compile contexts") << ":";
+      for (const json& m : r[key]) std::cout << " " << m.dump();
+      std::cout << "\n";
+    }
   if (r.contains("points")) std::cout << "  bench points: " << r["points"].get<uint64_t>() << ", backend " << r["backend"].get<std::string>() << "\n";
 }
 

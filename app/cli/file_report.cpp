@@ -24,6 +24,9 @@ int print_report(const std::string& command, const std::string& what, bool as_js
   nlohmann::json report;
   try {
     report = make();
+  } catch (const CannotOpen& e) {
+    std::cerr << "devicescope " << command << ": " << e.what() << "\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "devicescope " << command << ": refused " << what << (what.empty() ? "" : ": ") << e.what() << "\n";
     return 2;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,11 @@ namespace ds::cli {
 
 // Whether `path` is a regular file whose first bytes look like a pickle (a PyTorch memory snapshot).
 bool starts_like_pickle(const std::string& path);
+
+// A file that cannot be opened at all: said as "devicescope COMMAND: cannot open 'x': why" (exit 2).
+struct CannotOpen : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // Builds the report with `make`; prints it as JSON or with `print_text`; exit 0. A failure prints
 // "devicescope COMMAND: refused WHAT: why" and exits 2.

@@ -86,14 +86,14 @@ class Converter {
     const ValueId root = doc_.root;
     if (doc_.is_sequence(root)) {  // 1.x: the list of segments itself
       out_.format_major = 1;
-      read_segments(root);
+      read_segments(root, out_.segments);
       return std::move(out_);
     }
     if (doc_.kind(root) != PickleKind::Dict)
       fail(std::string("the file holds a ") + pickle_kind_name(doc_.kind(root)) + ", not a dict with \"segments\" or a list of segments");
     const ValueId* segments = doc_.find(root, "segments");
     if (!segments) fail("the dict has no \"segments\"");
-    read_segments(*segments);
+    read_segments(*segments, out_.segments);
     if (const ValueId* traces = doc_.find(root, "device_traces")) {
       if (!doc_.is_sequence(*traces)) fail("\"device_traces\" is not a list");
       for (ValueId per_device : doc_.items(*traces)) {
@@ -101,6 +101,28 @@ class Converter {
         out_.device_traces.push_back(device_trace(doc_.items(per_device)));
       }
     }
+    // Pinned host memory (record_host=True): after the device traces, which may have taken the entries whole.
+    if (const ValueId* host = doc_.find(root, "host_segments")) {
+      out_.has_host_records = true;
+      read_segments(*host, out_.host_segments);
+      for (SnapshotSegment& seg : out_.host_segments) seg.device = -1;
+    }
+    if (const ValueId* host = doc_.find(root, "host_traces")) {
+      if (!doc_.is_sequence(*host)) fail("\"host_traces\" is not a list");
+      out_.has_host_records = true;
+      // One list of entries, or (like device_traces) a list of them.
+      std::vector<ValueId> entries;
+      for (ValueId v : doc_.items(*host)) {
+        if (doc_.is_sequence(v)) entries.insert(entries.end(), doc_.items(v).begin(), doc_.items(v).end());
+        else entries.push_back(v);
+      }
+      out_.host_trace = device_trace(entries);
+    }
+    if (const ValueId* settings = doc_.find(root, "allocator_settings"); settings && doc_.kind(*settings) == PickleKind::Dict)
+      read_settings(*settings);
+    if (const ValueId* notes = doc_.find(root, "external_annotations"); notes && doc_.is_sequence(*notes))
+      for (ValueId a : doc_.items(*notes))
+        if (doc_.kind(a) == PickleKind::Dict) out_.annotations.push_back(annotation(a));
     // Counted here, not per converted entry: the hook also converts dicts with an "action" that are
     // in no device trace (fuzz_pytorch_snapshot found the streamed count then differed).
     for (const TraceEntries& t : out_.device_traces)
@@ -211,7 +233,39 @@ class Converter {
     return *it;
   }
 
-  void read_segments(ValueId list) {
+  void read_settings(ValueId d) {
+    AllocatorSettings& st = out_.settings;
+    st.expandable_segments = int_field(d, "expandable_segments") != 0;
+    const int64_t split = int_field(d, "max_split_size", -1);
+    st.max_split_size = split <= 0 ? UINT64_MAX : uint64_t(split);
+    const ValueId* roundup = doc_.find(d, "roundup_power2_divisions");
+    if (!roundup || doc_.kind(*roundup) != PickleKind::Dict) return;
+    // Keys "1", "2", "4", ... name the intervals from 1 MiB up (memory_snapshot.cpp doubles the key).
+    const std::vector<ValueId>& kv = doc_.items(*roundup);
+    for (size_t i = 0; i + 1 < kv.size(); i += 2) {
+      if (!doc_.is_text(kv[i]) || !doc_.is_int(kv[i + 1])) continue;
+      const std::string& key = doc_.as_text(kv[i]);
+      for (int b = 0; b < 16; ++b)
+        if (key == std::to_string(uint64_t(1) << b)) st.roundup_power2_divisions[b] = uint32_t(std::max<int64_t>(doc_.as_int(kv[i + 1]), 0));
+    }
+  }
+
+  SnapshotAnnotation annotation(ValueId d) {
+    SnapshotAnnotation a;
+    const std::vector<ValueId>& kv = doc_.items(d);
+    for (size_t i = 0; i + 1 < kv.size(); i += 2) {
+      if (!doc_.is_text(kv[i])) continue;
+      const std::string& key = doc_.as_text(kv[i]);
+      const ValueId v = kv[i + 1];
+      if (key == "device") a.device = int(int_value(v, "device", 0));
+      else if (key == "time_us") a.time_us = int_value(v, "time_us", 0);
+      else if (doc_.is_text(v)) a.metadata.emplace_back(key, doc_.as_text(v).substr(0, 4096));
+      else if (doc_.is_int(v)) a.metadata.emplace_back(key, std::to_string(doc_.as_int(v)));
+    }
+    return a;
+  }
+
+  void read_segments(ValueId list, std::vector<SnapshotSegment>& into) {
     if (!doc_.is_sequence(list)) fail("\"segments\" is not a list");
     for (ValueId s : doc_.items(list)) {
       need_dict(s, "a segment");
@@ -226,6 +280,10 @@ class Converter {
       const std::string* type = text_field(s, "segment_type");
       seg.small_pool = type && *type == "small";
       seg.is_expandable = int_field(s, "is_expandable") != 0;
+      if (const ValueId* pool = doc_.find(s, "segment_pool_id"); pool && doc_.is_sequence(*pool)) {
+        const std::vector<ValueId>& ids = doc_.items(*pool);
+        for (size_t i = 0; i < 2 && i < ids.size(); ++i) seg.pool_id[i] = int_value(ids[i], "segment_pool_id", 0);
+      }
       seg.stack = stack(doc_.find(s, "frames"));
       if (const ValueId* blocks = doc_.find(s, "blocks")) {
         if (!doc_.is_sequence(*blocks)) fail("a segment's \"blocks\" is not a list");
@@ -235,7 +293,7 @@ class Converter {
           next_address = seg.blocks.back().address + seg.blocks.back().size;
         }
       }
-      out_.segments.push_back(std::move(seg));
+      into.push_back(std::move(seg));
     }
   }
 
@@ -285,6 +343,8 @@ class Converter {
       else if (key == "stream") t.stream = int_value(v, "stream", 0);
       else if (key == "time_us") t.time_us = int_value(v, "time_us", 0);
       else if (key == "frames") frames = &kv[i + 1];
+      else if (key == "compile_context") t.compile_context = string_index(v);
+      else if (key == "user_metadata") t.user_metadata = string_index(v);
       else if (key == "device_free") device_free = &kv[i + 1];
     }
     if (!has_action) fail("a trace entry has no \"action\"");

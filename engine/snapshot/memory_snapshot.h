@@ -1,10 +1,15 @@
 // A PyTorch CUDA caching-allocator snapshot, typed: what torch.cuda.memory._snapshot() returns and
 // _dump_snapshot() pickles. Two forms exist:
-//   2.x: {"segments": [Segment], "device_traces": [[TraceEntry] per device], "allocator_settings": {...}}
+//   2.x: {"segments": [Segment], "device_traces": [[TraceEntry] per device], "allocator_settings": {...},
+//         later 2.x also "external_annotations": [{device, time_us, ...metadata}] and, with
+//         _record_memory_history(record_host=True), "host_segments" / "host_traces" (pinned host memory from
+//         the CachingHostAllocator, read here with the device segments' and entries' layout)}
 //        Segment: device, address, total_size, allocated_size, active_size, requested_size, stream,
 //                 segment_type ("large"/"small"), segment_pool_id, is_expandable, frames, blocks
-//        Block: address, size, requested_size, state ("active_allocated", "active_pending_free",
-//               "inactive"), frames
+//        Block: address, size, requested_size, state ("active_allocated", "active_pending_free" - the
+//               docstring's "active_awaiting_free" -, "inactive"), frames. Only active_allocated blocks count
+//               in PyTorch's allocated_size / memory_allocated(): a block awaiting free is neither allocated
+//               nor live (the allocator took it off allocated_bytes at its free_requested).
 //        TraceEntry: action, addr, size, stream, time_us, frames, device_free (oom), compile_context,
 //                    user_metadata
 //        Frame: {"filename", "line", "name"}
@@ -59,6 +64,9 @@ struct SnapshotSegment {
   int64_t stream = 0;
   bool small_pool = false;  // segment_type "small"
   bool is_expandable = false;
+  // segment_pool_id: (0, 0) is the default pool; anything else a private pool (CUDA graphs, MemPool).
+  int64_t pool_id[2] = {0, 0};
+  bool private_pool() const { return pool_id[0] != 0 || pool_id[1] != 0; }
   StackId stack = 0;
   std::vector<SnapshotBlock> blocks;
 };
@@ -71,6 +79,22 @@ struct SnapshotTraceEntry {
   int64_t time_us = 0;
   uint64_t device_free = 0;  // oom: free bytes on the device when it happened
   StackId stack = 0;
+  uint32_t compile_context = 0;  // index into MemorySnapshot::strings: torch.compile's context ("N/A" outside one)
+  uint32_t user_metadata = 0;    // index into strings: torch.cuda.memory._set_memory_metadata's text ("" none)
+};
+
+// allocator_settings: what the block sizes of a replay depend on (round_size, should_split).
+struct AllocatorSettings {
+  bool expandable_segments = false;
+  uint64_t max_split_size = UINT64_MAX;  // -1 in the file: no limit
+  uint32_t roundup_power2_divisions[16] = {};  // per power-of-two interval from 1 MiB ("1", "2", "4", ... MiB)
+};
+
+// One external_annotations entry (torch.cuda.memory annotations, e.g. record_function regions).
+struct SnapshotAnnotation {
+  int device = 0;
+  int64_t time_us = 0;
+  std::vector<std::pair<std::string, std::string>> metadata;  // the other keys, values as text
 };
 
 using TraceEntries = std::deque<SnapshotTraceEntry>;
@@ -85,6 +109,11 @@ struct MemorySnapshot {
   // index: device. A deque: it grows while the file is read without the copy (and 1.5x peak) of a vector doubling.
   std::vector<TraceEntries> device_traces;
   uint64_t other_actions = 0;  // trace entries with an action this reader does not know
+  AllocatorSettings settings;
+  std::vector<SnapshotSegment> host_segments;  // pinned host memory (record_host=True); device is -1 there
+  TraceEntries host_trace;
+  bool has_host_records = false;               // the file has "host_segments" or "host_traces"
+  std::vector<SnapshotAnnotation> annotations;
 
   size_t stack_size(StackId s) const { return stack_begin[s + 1] - stack_begin[s]; }
   const SnapshotFrame& stack_frame(StackId s, size_t i) const { return frames[stack_frames[stack_begin[s] + i]]; }

@@ -1,4 +1,4 @@
-// memory_timelines: three forward replays per device (the peak; who holds what at it; the buckets).
+// memory_timelines: three forward replays per device (DeviceReplay: the peak; who holds what at it; the buckets).
 #include "snapshot/memory_timeline.h"
 
 #include <algorithm>
@@ -32,27 +32,6 @@ class Owners {
   std::vector<std::string> names_;
 };
 
-struct Live {
-  uint64_t size;
-  uint32_t owner;
-};
-
-// Replays `trace` from the state `start` for its first `n` entries, calling step(i, total, live) after each.
-template <typename Step>
-void replay(const TraceEntries& trace, std::unordered_map<uint64_t, Live> live, Owners& owners, size_t n, Step step) {
-  for (size_t i = 0; i < n; ++i) {
-    const SnapshotTraceEntry& e = trace[i];
-    if (e.action == TraceAction::Alloc) {
-      live[e.addr] = {e.size, owners.of(e.stack)};
-    } else if (e.action == TraceAction::FreeCompleted) {
-      live.erase(e.addr);
-    } else {
-      continue;
-    }
-    step(i, e, live);
-  }
-}
-
 }  // namespace
 
 std::vector<MemoryTimeline> memory_timelines(const MemorySnapshot& s, size_t buckets, size_t top) {
@@ -61,44 +40,31 @@ std::vector<MemoryTimeline> memory_timelines(const MemorySnapshot& s, size_t buc
   for (int device : snapshot_devices(s)) {
     if (device < 0 || size_t(device) >= s.device_traces.size() || s.device_traces[size_t(device)].empty()) continue;
     const TraceEntries& trace = s.device_traces[size_t(device)];
-    std::unordered_map<uint64_t, Live> start;
-    uint64_t start_total = 0;
-    for (const LiveBlock& b : state_at(s, device, 0).blocks) {
-      start[b.address] = {b.size, owners.of(b.stack)};
-      start_total += b.size;
-    }
     MemoryTimeline t;
     t.device = device;
     t.timed = trace.back().time_us != 0;
 
-    // 1. The peak: when the most was live.
-    int64_t total = int64_t(start_total);
-    t.peak = start_total;
+    // 1. The peak: when the most was allocated (the same replay inspect and diff use).
     {
-      std::unordered_map<uint64_t, uint64_t> sizes;
-      for (auto& [addr, l] : start) sizes[addr] = l.size;
-      for (size_t i = 0; i < trace.size(); ++i) {
-        const SnapshotTraceEntry& e = trace[i];
-        if (e.action == TraceAction::Alloc) {
-          auto [it, added] = sizes.try_emplace(e.addr, e.size);
-          if (!added) total -= int64_t(it->second), it->second = e.size;
-          total += int64_t(e.size);
-        } else if (e.action == TraceAction::FreeCompleted) {
-          if (auto it = sizes.find(e.addr); it != sizes.end()) total -= int64_t(it->second), sizes.erase(it);
-        }
-        if (total > int64_t(t.peak)) t.peak = uint64_t(total), t.peak_entries = i + 1;
+      DeviceReplay r(s, device);
+      t.peak = r.allocated();
+      while (r.done() < r.size()) {
+        r.step();
+        if (r.allocated() > t.peak) t.peak = r.allocated(), t.peak_entries = r.done();
       }
     }
     // 2. Who held it then: the `top` largest owners get categories.
-    std::vector<uint64_t> at_peak(owners.size() + 1, 0);
-    auto count_live = [&](const std::unordered_map<uint64_t, Live>& live) {
-      at_peak.assign(owners.size() + 1, 0);
-      for (auto& [addr, l] : live) at_peak[l.owner] += l.size;
-    };
-    if (t.peak_entries == 0) count_live(start);
-    else replay(trace, start, owners, t.peak_entries, [&](size_t i, const SnapshotTraceEntry&, const auto& live) {
-      if (i + 1 == t.peak_entries) count_live(live);
-    });
+    std::vector<uint64_t> at_peak;
+    {
+      DeviceReplay r(s, device);
+      while (r.done() < t.peak_entries) r.step();
+      for (const auto& [addr, b] : r.blocks()) {
+        if (b.state != BlockState::ActiveAllocated) continue;
+        const uint32_t o = owners.of(b.stack);
+        if (at_peak.size() <= o) at_peak.resize(o + 1, 0);
+        at_peak[o] += b.size;
+      }
+    }
     std::vector<uint32_t> order;
     for (uint32_t o = 0; o < owners.size(); ++o)
       if (o < at_peak.size() && at_peak[o]) order.push_back(o);
@@ -123,31 +89,20 @@ std::vector<MemoryTimeline> memory_timelines(const MemorySnapshot& s, size_t buc
     t.bucket_max.assign(nb, 0);
     std::vector<int64_t> level(t.categories.size(), 0);
     int64_t sum = 0;
-    for (auto& [addr, l] : start) level[slot_of(l.owner)] += int64_t(l.size), sum += int64_t(l.size);
-    std::unordered_map<uint64_t, std::pair<uint64_t, size_t>> live;  // addr -> size, category
-    for (auto& [addr, l] : start) live[addr] = {l.size, slot_of(l.owner)};
+    DeviceReplay r(s, device);
+    for (const auto& [addr, b] : r.blocks())
+      if (b.state == BlockState::ActiveAllocated) level[slot_of(owners.of(b.stack))] += int64_t(b.size), sum += int64_t(b.size);
     size_t bucket = 0;
     uint64_t bucket_high = uint64_t(std::max<int64_t>(sum, 0));
     for (size_t i = 0; i < n; ++i) {
-      const SnapshotTraceEntry& e = trace[i];
-      if (e.action == TraceAction::Alloc) {
-        if (auto it = live.find(e.addr); it != live.end()) level[it->second.second] -= int64_t(it->second.first), sum -= int64_t(it->second.first);
-        const size_t c = slot_of(owners.of(e.stack));
-        live[e.addr] = {e.size, c};
-        level[c] += int64_t(e.size);
-        sum += int64_t(e.size);
-      } else if (e.action == TraceAction::FreeCompleted) {
-        if (auto it = live.find(e.addr); it != live.end()) {
-          level[it->second.second] -= int64_t(it->second.first);
-          sum -= int64_t(it->second.first);
-          live.erase(it);
-        }
-      }
+      const int64_t delta = r.step();
+      if (delta != 0 && r.last_block()) level[slot_of(owners.of(r.last_block()->stack))] += delta;
+      sum += delta;
       bucket_high = std::max(bucket_high, uint64_t(std::max<int64_t>(sum, 0)));
       if ((i + 1) * nb / n > bucket || i + 1 == n) {  // the last entry of bucket `bucket`
         for (size_t c = 0; c < t.categories.size(); ++c) t.bytes[c][bucket] = uint64_t(std::max<int64_t>(level[c], 0));
         t.bucket_max[bucket] = bucket_high;
-        t.x.push_back(t.timed ? e.time_us : int64_t(i + 1));
+        t.x.push_back(t.timed ? trace[i].time_us : int64_t(i + 1));
         t.entries.push_back(i + 1);
         bucket_high = uint64_t(std::max<int64_t>(sum, 0));
         if (++bucket == nb) break;

@@ -46,11 +46,19 @@ def main():
     devs = {d["device"]: d for d in r.get("devices", [])}
     check(sorted(devs) == ["cuda:0", "cuda:1"], f"v2 devices {sorted(devs)}")
     d0 = devs.get("cuda:0", {})
-    check(d0.get("segments") == 2 and d0.get("live_blocks") == 3, f"cuda:0 counts {d0}")
-    check(d0.get("allocated_bytes") == 12 * MiB + 512 * KiB and d0.get("reserved_bytes") == 22 * MiB, f"cuda:0 now {d0}")
+    # The 4 MiB block awaits free (active_pending_free): not live, not allocated (PyTorch's allocated_size).
+    check(d0.get("segments") == 2 and d0.get("live_blocks") == 2, f"cuda:0 counts {d0}")
+    check(d0.get("awaiting_free_blocks") == 1 and d0.get("awaiting_free_bytes") == 4 * MiB, f"cuda:0 awaiting free {d0}")
+    check(d0.get("allocated_bytes") == 8 * MiB + 512 * KiB and d0.get("reserved_bytes") == 22 * MiB, f"cuda:0 now {d0}")
     check(d0.get("peak_allocated_bytes") == 44 * MiB + 512 * KiB, f"cuda:0 peak allocated {d0.get('peak_allocated_bytes')}")
-    check(d0.get("peak_allocated_at") == {"entry": 7, "time_us": 1007}, f"cuda:0 peak allocated at {d0.get('peak_allocated_at')}")
-    check(d0.get("peak_reserved_bytes") == 86 * MiB and d0.get("peak_reserved_at") == {"entry": 6, "time_us": 1006}, f"cuda:0 peak reserved {d0}")
+    # Moments count entries done: the peak is reached by the alloc at index 7, so it is the moment e:8.
+    check(d0.get("peak_allocated_at") == {"entry": 8, "time_us": 1007}, f"cuda:0 peak allocated at {d0.get('peak_allocated_at')}")
+    check(d0.get("peak_reserved_bytes") == 86 * MiB and d0.get("peak_reserved_at") == {"entry": 7, "time_us": 1006}, f"cuda:0 peak reserved {d0}")
+    check(r.get("top_owners_at") == {"moment": "end", "entry": 13}, f"top owners' moment {r.get('top_owners_at')}")
+    text = subprocess.run([ds, "inspect", fx("v2_small.pickle")], capture_output=True, text=True, timeout=120).stdout
+    check("peak allocated 44.50 MiB at e:8 (t=1007 us)" in text, f"text peak moment: {text!r}")
+    check("largest owners at the snapshot's moment (its end, e:13)" in text, f"text owners' moment: {text!r}")
+    check("1 blocks awaiting free (4.00 MiB, not allocated)" in text, f"text awaiting free: {text!r}")
     d1 = devs.get("cuda:1", {})
     check(d1.get("peak_reserved_bytes") == 4 * MiB and d1.get("peak_allocated_bytes") == MiB, f"cuda:1 peaks {d1}")
     owners = r.get("top_owners", [])
@@ -71,6 +79,10 @@ def main():
     check(r.get("format") == "pickle-1.x", f"v1 format {r.get('format')}")
     d = r.get("devices", [{}])[0]
     check(d.get("allocated_bytes") == 3 * MiB and d.get("peak_allocated_at") is None and d.get("segments") == 1, f"v1 device {d}")
+    # No trace: the peak is unknown, not the current value.
+    check(d.get("peak_allocated_bytes") is None and d.get("peak_reserved_bytes") is None, f"v1 peak unknown {d}")
+    text = subprocess.run([ds, "inspect", fx("v1_list.pickle")], capture_output=True, text=True, timeout=120).stdout
+    check("peak allocated n/a" in text and "peak allocated 3.00 MiB" not in text, f"v1 text peak: {text!r}")
     check(r.get("events") == 0, "v1 has no trace")
 
     # Refused files: exit 2, one clear line, nothing run.
@@ -97,7 +109,7 @@ def main():
     with open(script, "w") as f:
         f.write("import torch\nw = torch.ones(256, 256, device='cuda:0')\nx = torch.zeros(1024, 1024)\n"
                 "y = x.to('cuda:0')\ndel y\nz = torch.ones(64, device='cuda:1')\n")
-    p = subprocess.run([ds, "--backend", "sim", "run", script, "--trace", fx("run.json"), "--csv", fx("run.csv")],
+    p = subprocess.run([ds, "--backend", "sim", "run", "--trace", fx("run.json"), "--csv", fx("run.csv"), script],
                        capture_output=True, text=True, timeout=300)
     check(p.returncode == 0, f"run: {p.returncode} {p.stderr[-500:]}")
     if p.returncode == 0:
