@@ -229,14 +229,13 @@ Command lessons_command() {
     sub->add_flag("--list", args->list, "list the lessons (the default without --check)");
     sub->add_flag("--check", args->check,
                   "run every lesson, each in a fresh session, and verify every expectation it declares");
-    sub->add_option("--lesson", args->lessons, "only this lesson (file name, its stem or a unique prefix); repeatable");
+    sub->add_option("--lesson", args->lessons, "only this lesson (its number, name, a unique prefix or a path); repeatable");
     sub->add_option("--dir", args->dir, "the lessons folder (default: $DEVICESCOPE_LESSONS_DIR or assets/lessons)");
     sub->add_flag("--verbose", args->verbose, "also list the steps of passing lessons");
     sub->add_option("--timeout", args->timeout_s, "seconds one lesson may run before it is interrupted (0: no limit)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     sub->add_flag("--no-summary", args->no_summary)->group("");  // internal, for the simulated-device re-run
-    add_backend_flags(*sub, flags);  // also accepted after the subcommand
     return sub;
   };
   c.run = [flags_ptr, args]() -> int {

@@ -1,4 +1,4 @@
-// `devicescope run SCRIPT.py [-- ARGS...]`: runs a PyTorch script headless against DeviceScope's engine,
+// `devicescope run [OPTIONS] SCRIPT.py [ARGS...]`: runs a PyTorch script headless against DeviceScope's engine,
 // like `python SCRIPT.py` (its output, its traceback, its exit code), and optionally writes the run's
 // transfers (--csv) and event log (--trace, Chrome trace JSON) even when the script failed.
 #include <sys/utsname.h>
@@ -149,14 +149,15 @@ Command run_command() {
     CLI::App* sub = app.add_subcommand("run", "run a PyTorch script headless against DeviceScope's engine");
     sub->add_option("script", args->script, "the Python script (run as __main__, like `python SCRIPT.py`)")
         ->required();
-    sub->add_option("args", args->script_args, "arguments for the script (sys.argv[1:]); put them after --");
+    sub->add_option("args", args->script_args,
+                    "arguments for the script (sys.argv[1:]): everything after the script, as with python3 (run's own "
+                    "options come before the script)");
     sub->add_option("--trace", args->trace_path, "write the run's event log as Chrome trace JSON (Perfetto)");
     sub->add_option("--csv", args->csv_path, "write every host/device transfer as CSV");
     sub->add_option("--timeout", args->timeout,
                     "stop the script after SECONDS with KeyboardInterrupt (exit 130; counted from the script's first line, "
                     "start-up and `import torch` excluded); exports are still written. SIGTERM stops a run the same way "
                     "(exit 143)");
-    add_backend_flags(*sub, flags);  // also accepted after the subcommand
     return sub;
   };
   c.run = [flags_ptr, args]() -> int {

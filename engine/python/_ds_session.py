@@ -114,13 +114,14 @@ def new_globals(filename):
 
 
 def _set_script_dir(filename):
-    """Like `python script.py`: the script's folder is importable (right after our package)."""
+    """Like `python script.py`: sys.path[0] is the script's folder (scripts read it to find their files); our
+    package follows it, ahead of any other torch on the path."""
     if _state.script_dir and _state.script_dir in sys.path:
         sys.path.remove(_state.script_dir)
     _state.script_dir = None
     if filename and not filename.startswith("<"):
         d = os.path.dirname(os.path.abspath(filename))
-        sys.path.insert(1, d)
+        sys.path.insert(0, d)
         _state.script_dir = d
 
 

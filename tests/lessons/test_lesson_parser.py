@@ -288,6 +288,17 @@ def runner_checks_expectations():
 
 
 @test
+def report_of_a_step_stopped_before_its_output():
+    # A failed stdout expectation of a step that raised: the report says the step stopped early (it read the
+    # lesson step's declared raises from the result, which has none, and crashed the checker).
+    text = ("# %% lesson: S\n# %% step: A\nprint('a')\nraise RuntimeError('boom')\nprint('b')\n"
+            "# expect-stdout: a\n# expect-stdout: b\n")
+    report = lessons.check(parse_lesson(text, "s.py"))
+    out = lessons.format_report(report)
+    assert not report.passed and "the step stopped early: RuntimeError: boom" in out, out
+
+
+@test
 def runner_passes_and_reports_pass_line():
     text = "# %% lesson: P\n# %% step: A\nimport os\nx = os.sep\n# expect: x == os.sep\n"
     report = lessons.check(parse_lesson(text, "p.py"))
@@ -347,16 +358,22 @@ def lint_rules():
 @test
 def resolve_names_and_list():
     with tempfile.TemporaryDirectory() as d:
-        for name in ("000_alpha.py", "001_beta.py", "010_gamma.py", "_helper.py", "notes.txt"):
+        for name in ("000_alpha.py", "001_beta.py", "010_gamma.py", "020_dup_a.py", "020_dup_b.py", "_helper.py",
+                     "notes.txt"):
             with open(os.path.join(d, name), "w") as f:
                 f.write("# %% lesson: T\n# %% step: A\nx = 1\n# expect: x\n")
         with open(os.path.join(d, "011_broken.py"), "w") as f:
             f.write("nonsense\n")
         assert [os.path.basename(p) for p in lessons.lesson_paths(d)] == [
-            "000_alpha.py", "001_beta.py", "010_gamma.py", "011_broken.py"]
+            "000_alpha.py", "001_beta.py", "010_gamma.py", "011_broken.py", "020_dup_a.py", "020_dup_b.py"]
         assert lessons.resolve("001", d).endswith("001_beta.py")
         assert lessons.resolve("010_gamma", d).endswith("010_gamma.py")
-        for bad, fragment in (("00", "matches several"), ("zzz", "no lesson named")):
+        # A number is the lesson's number (`--lesson 3`, `--lesson 0`), not a prefix of every stem.
+        for number, stem in (("0", "000_alpha"), ("00", "000_alpha"), ("1", "001_beta"), ("01", "001_beta"),
+                             ("10", "010_gamma"), ("0010", "010_gamma")):
+            assert lessons.resolve(number, d).endswith(stem + ".py"), (number, lessons.resolve(number, d))
+        for bad, fragment in (("020_d", "matches several"), ("zzz", "no lesson named"), ("3", "no lesson number 3"),
+                              ("20", "used by several lessons")):
             try:
                 lessons.resolve(bad, d)
                 raise AssertionError("resolved " + bad)

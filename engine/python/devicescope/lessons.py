@@ -64,8 +64,15 @@ def _stem(path):
     return os.path.basename(path)[:-3] if path.endswith(".py") else os.path.basename(path)
 
 
+def _number(stem):
+    """The lesson number a stem starts with ("003_tensors_left_behind" -> 3), or None."""
+    digits = stem[:len(stem) - len(stem.lstrip("0123456789"))]
+    return int(digits) if digits else None
+
+
 def resolve(name, directory=None):
-    """A lesson path from a name: an existing file, an exact stem, or a unique stem prefix ("000", "016_non")."""
+    """A lesson path from a name: an existing file, an exact stem, a lesson number ("3" and "003" are lesson
+    003_...), or a unique stem prefix ("016_non")."""
     if os.sep in name or name.endswith(".py"):
         if os.path.isfile(name):
             return name
@@ -74,6 +81,15 @@ def resolve(name, directory=None):
     exact = [p for p in paths if _stem(p) == name]
     if exact:
         return exact[0]
+    if name.isdigit():  # a number names the lesson with that number, never every stem that starts with it
+        numbered = [p for p in paths if _number(_stem(p)) == int(name)]
+        if len(numbered) == 1:
+            return numbered[0]
+        if numbered:
+            raise LessonNotFound(f"lesson number {name} is used by several lessons: "
+                                 f"{', '.join(_stem(p) for p in numbered)}")
+        raise LessonNotFound(f"no lesson number {int(name)} in {directory or default_dir()} "
+                             f"(try `devicescope lessons --list`)")
     matches = [p for p in paths if _stem(p).startswith(name)]
     if len(matches) == 1:
         return matches[0]
@@ -204,7 +220,8 @@ def format_report(report, verbose=False):
             lines.append(_labelled("actual", c.actual))
         if c.detail:
             lines.append(_labelled("detail", c.detail))
-        if c.kind == "stdout" and step.error is not None and step.raises is None:
+        # The lesson's step declares what it may raise (the result only holds what happened).
+        if c.kind == "stdout" and step.error is not None and lesson.steps[step.index].raises is None:
             lines.append(_labelled("note", f"the step stopped early: {step.error}"))
     return "\n".join(lines)
 

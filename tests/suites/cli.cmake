@@ -1,0 +1,12 @@
+# The command line's conventions end to end (tests/cli): global options anywhere, options refused where they
+# cannot apply, usage errors exit 2 with a `devicescope:` line, `run SCRIPT [ARGS...]` as python3 passes
+# them, `--lesson` numbers. Included from tests/CMakeLists.txt, so CMAKE_CURRENT_SOURCE_DIR is tests/.
+if(TARGET ds_python)
+  set(DS_CLI_PYTHON /usr/bin/python3)
+  if(NOT EXISTS ${DS_CLI_PYTHON})
+    set(DS_CLI_PYTHON ${Python_EXECUTABLE})
+  endif()
+  add_test(NAME cli_command_line
+           COMMAND ${DS_CLI_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_command_line.py $<TARGET_FILE:devicescope>)
+  set_tests_properties(cli_command_line PROPERTIES TIMEOUT 600 LABELS "cli;python")
+endif()
