@@ -1,16 +1,19 @@
-# hostile: checkpoints whose pickle calls os.system / eval / subprocess (weights_only default, True and False,
-#          torch.load and torch.set_rng_state); none may run: the marker file must never appear
+# hostile: checkpoints whose pickle calls os.system / eval / subprocess (weights_only default and True,
+#          torch.load and torch.set_rng_state); none may run: the marker file must never appear.
+#          weights_only=False is the user's trust in the file: it loads what PyTorch loads, so there the
+#          payload runs, as under PyTorch (a marker of its own says so).
 # expect-exit: 0
 # expect-stdout: default: UnpicklingError Weights only load failed. This file can still be loaded, to do so you have two options, do those steps only if you trust the source of the checkpoint.
 # expect-stdout: default names: Trying to load unsupported GLOBAL posix.system whose module posix is blocked.
 # expect-stdout: weights_only=True: UnpicklingError Weights only load failed. This file can still be loaded, to do so you have two options, do those steps only if you trust the source of the checkpoint.
-# expect-stdout: weights_only=False: UnpicklingError DeviceScope refuses GLOBAL posix.system: loading may only build torch objects and the classes of your own script, never call other functions (a checkpoint that names one could run code)
 # expect-stdout: eval payload: refused builtins.eval
 # expect-stdout: popen payload: refused subprocess.Popen
 # expect-stdout: legacy: UnpicklingError
 # expect-stdout: set_rng_state: RuntimeError Expected a DeviceScope generator state of size 48 but found the input RNG state size to be 72
 # expect-stdout: marker absent: True
 # expect-stdout: real weights still load: True
+# expect-stdout: weights_only=False: loaded {'weight': [1.0, 2.0], 'x': 0}
+# expect-stdout: trusted payload ran, as under PyTorch: True
 import io
 import os
 import pickle
@@ -52,7 +55,7 @@ def attempt(label, payload, **kw):
         msg = str(e)
         first = msg.splitlines()[0].rstrip()
         if label.endswith("payload"):
-            print(f"{label}: refused {first.split('GLOBAL ')[1].split(':')[0]}")
+            print(f"{label}: refused {msg.split('GLOBAL ')[1].split()[0].rstrip(':')}")
         else:
             print(f"{label}: {type(e).__name__} {first}")
         return msg
@@ -61,13 +64,12 @@ def attempt(label, payload, **kw):
 msg = attempt("default", Payload(os.system, f"touch {marker}"))
 print("default names:", [l.strip() for l in msg.splitlines() if "GLOBAL" in l][0].split("error: ")[-1])
 attempt("weights_only=True", Payload(os.system, f"touch {marker}"), weights_only=True)
-attempt("weights_only=False", Payload(os.system, f"touch {marker}"), weights_only=False)
-attempt("eval payload", Payload(eval, f"open({marker!r}, 'w').close()"), weights_only=False)
-attempt("popen payload", Payload(subprocess.Popen, ["touch", marker]), weights_only=False)
+attempt("eval payload", Payload(eval, f"open({marker!r}, 'w').close()"))
+attempt("popen payload", Payload(subprocess.Popen, ["touch", marker]), weights_only=True)
 
 # A legacy (non-zip) pickle is refused too, and random state is not a pickle any more.
 try:
-    torch.load(io.BytesIO(pickle.dumps(Payload(os.system, f"touch {marker}"))), weights_only=False)
+    torch.load(io.BytesIO(pickle.dumps(Payload(os.system, f"touch {marker}"))))
 except Exception as e:  # noqa: BLE001
     print("legacy:", type(e).__name__)
 state = torch.tensor(list(pickle.dumps(Payload(os.system, f"touch {marker}"))), dtype=torch.uint8)
@@ -82,3 +84,8 @@ buf = io.BytesIO()
 torch.save({"w": torch.arange(4.0)}, buf)
 buf.seek(0)
 print("real weights still load:", torch.equal(torch.load(buf)["w"], torch.arange(4.0)))
+
+# weights_only=False: the user trusts the file; torch.load runs its pickle as PyTorch's does.
+trusted = os.path.join(os.path.dirname(marker), "trusted_ran")
+print("weights_only=False: loaded", torch.load(checkpoint(Payload(os.system, f"touch {trusted}")), weights_only=False))
+print("trusted payload ran, as under PyTorch:", os.path.exists(trusted))

@@ -1,20 +1,18 @@
 # The unpicklers torch.load uses. A checkpoint is a pickle, and a pickle can name any importable callable
-# and call it (os.system, subprocess.Popen, eval, ...). Both unpicklers resolve names only from an allow-list,
-# so no file DeviceScope reads ever runs code:
-# - WeightsOnlyUnpickler (weights_only=True, PyTorch 2.6's default): exactly what PyTorch's weights-only
-#   unpickler allows (tensor rebuild functions, Parameter, OrderedDict/Counter, dtypes, devices, Size, storage
-#   types, builtin containers) plus torch.serialization.add_safe_globals([...]).
-# - FullUnpickler (weights_only=False): also the classes of the user's own script and of torch (whole models
-#   saved with torch.save(model)), numpy arrays; never a function or a class from any other module.
-#   PyTorch would run anything here; DeviceScope refuses instead, naming the global.
+# and call it (os.system, subprocess.Popen, eval, ...).
+# - WeightsOnlyUnpickler (weights_only=True, PyTorch 2.6's default): resolves names only from an allow-list,
+#   exactly what PyTorch's weights-only unpickler allows (tensor rebuild functions, Parameter,
+#   OrderedDict/Counter, dtypes, devices, Size, storage types, builtin containers) plus
+#   torch.serialization.add_safe_globals([...]). No file loaded this way runs code.
+# - FullUnpickler (weights_only=False): the user's explicit choice to trust the file, so it loads what
+#   PyTorch's own unpickler loads: any importable global (torch.nn.functional.relu in a pickled
+#   TransformerEncoderLayer, argparse.Namespace in a training checkpoint, the script's classes), resolved
+#   against this interpreter's modules - DeviceScope's torch package is the torch loaded here. Like PyTorch's
+#   UnpicklerWrapper it maps torch's renamed modules and its storage and rebuild globals first.
 import _compat_pickle
 import collections
 import pickle
-import sys
 from _codecs import encode
-
-_BLOCKED_MODULES = ("sys", "os", "posix", "nt", "subprocess", "builtins", "importlib", "runpy", "ctypes",
-                    "pickle", "_pickle", "marshal", "shutil", "socket", "pty", "code", "codeop", "types")
 
 _user_safe_globals = set()
 
@@ -108,38 +106,19 @@ class WeightsOnlyUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(_refusal(full_path))
 
 
-def _script_module(module):
-    """True for __main__ and modules loaded from outside the Python installation (the user's own code)."""
-    if module == "__main__":
-        return True
-    mod = sys.modules.get(module)
-    path = getattr(mod, "__file__", None) or ""
-    return bool(path) and not any(path.startswith(p) for p in (sys.base_prefix, sys.prefix, "/usr/lib/python3"))
-
-
 class FullUnpickler(WeightsOnlyUnpickler):
-    """weights_only=False: whole objects of the script's own classes and torch's, still no foreign callable."""
+    """weights_only=False: torch.load's full unpickler (torch/serialization.py UnpicklerWrapper)."""
 
-    _NUMPY = {("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
-              ("numpy", "ndarray"), ("numpy", "dtype"), ("numpy.core.multiarray", "scalar"),
-              ("numpy._core.multiarray", "scalar"), ("copyreg", "_reconstructor"), ("builtins", "object"),
-              ("builtins", "frozenset"), ("builtins", "slice"), ("builtins", "range")}
+    # torch/serialization.py load_module_mapping: modules PyTorch renamed, as older files name them.
+    _MODULE_MAPPING = {"torch.tensor": "torch._tensor"}
 
     def find_class(self, module, name):
         module, name = _python3_name(module, name)
+        module = self._MODULE_MAPPING.get(module, module)
         full_path = f"{module}.{name}"
-        if full_path in self._allowed:
+        if full_path in self._allowed:  # DeviceScope's rebuild functions and storage types under torch's names
             return self._allowed[full_path]
-        top = module.split(".")[0]
-        if (module, name) in self._NUMPY:
-            return super(WeightsOnlyUnpickler, self).find_class(module, name)
-        if top not in _BLOCKED_MODULES and (top == "torch" or _script_module(module)):
-            obj = super(WeightsOnlyUnpickler, self).find_class(module, name)
-            if isinstance(obj, type):  # a class: built through __new__/__setstate__ of the user's or torch's code
-                return obj
-        raise pickle.UnpicklingError(
-            f"DeviceScope refuses GLOBAL {full_path}: loading may only build torch objects and the classes of "
-            "your own script, never call other functions (a checkpoint that names one could run code)")
+        return super(WeightsOnlyUnpickler, self).find_class(module, name)
 
 
 class safe_globals:

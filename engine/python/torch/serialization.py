@@ -1,6 +1,7 @@
 # torch.save / torch.load in PyTorch's own file format (a zip archive: <name>/data.pkl, one record per storage
 # under <name>/data/, <name>/version, <name>/byteorder), so checkpoints move between DeviceScope and real
-# PyTorch both ways. Loading goes through an allow-list unpickler (_weights_only_unpickler): no file runs code.
+# PyTorch both ways. weights_only=True (the default) loads through an allow-list unpickler: no such file runs
+# code; weights_only=False is the user's trust in the file and loads what PyTorch loads (_weights_only_unpickler).
 # Differences: each tensor is saved with its own storage (views of one storage do not stay views after a
 # reload); the legacy non-zip format is read only for DeviceScope's own old files, and only with
 # weights_only=False.
@@ -235,7 +236,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
 
 def _load_legacy(fh, map_location, weights_only):
     """Files that are not zip archives: DeviceScope's earlier plain pickles (values as numpy arrays).
-    Only with weights_only=False, and still through the allow-list (no foreign callable)."""
+    Only with weights_only=False, through the same full unpickler as a zip checkpoint."""
     from . import _serialization
     if weights_only:
         raise pickle.UnpicklingError(_WO_MESSAGE.format(
