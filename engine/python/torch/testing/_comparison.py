@@ -95,6 +95,8 @@ def _compare_tensors(actual, expected, *, allow_subclasses, rtol, atol, equal_na
         matches = a == b
     if matches.all():
         return
+    if a.ndim == 0:  # 0-dim tensors (t.mean(), t.sum()) fail as PyTorch's make_scalar_mismatch_msg says
+        raise _Mismatch(AssertionError, _scalar_mismatch_msg(a.item(), b.item(), atol, rtol))
     with np.errstate(all="ignore"):
         diff = np.abs(a - b)
         diff[matches] = 0
@@ -109,6 +111,13 @@ def _compare_tensors(actual, expected, *, allow_subclasses, rtol, atol, equal_na
     raise _Mismatch(AssertionError, _mismatch_msg(
         None, "Tensor-likes", extra, flat_diff[abs_at].item(), tuple(int(i) for i in np.unravel_index(abs_at, a.shape)),
         atol, flat_rel[rel_at].item(), tuple(int(i) for i in np.unravel_index(rel_at, a.shape)), rtol))
+
+
+def _scalar_mismatch_msg(actual, expected, atol, rtol):
+    """PyTorch's message for two numbers (Python ints, floats or complex) that are not close."""
+    abs_diff = abs(actual - expected)
+    rel_diff = float("inf") if expected == 0 else abs_diff / abs(expected)
+    return _mismatch_msg(None, "Scalars", None, abs_diff, None, atol, rel_diff, None, rtol)
 
 
 def _argmax(flat):
@@ -146,8 +155,7 @@ def _compare_numbers(actual, expected, *, rtol, atol, equal_nan, check_dtype):
     abs_diff = abs(actual - expected)
     if cmath.isfinite(abs_diff) and abs_diff <= atol + rtol * abs(expected):
         return
-    rel_diff = float("inf") if expected == 0 else abs_diff / abs(expected)
-    raise _Mismatch(AssertionError, _mismatch_msg(None, "Scalars", None, abs_diff, None, atol, rel_diff, None, rtol))
+    raise _Mismatch(AssertionError, _scalar_mismatch_msg(actual, expected, atol, rtol))
 
 
 def _is_number(x):
