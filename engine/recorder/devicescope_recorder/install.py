@@ -26,17 +26,19 @@ _fork_hook = []   # register_at_fork cannot be undone: registered once per proce
 
 
 def _forked():
-    for r in _active:
-        r.passthrough()
+    for installed in _active:
+        for h in installed.module_hooks:
+            h.remove()
+        installed.module_hooks = []
+        installed.recorder.passthrough()
 
 
 class Installed:
     def __init__(self, recorder):
         r = self.recorder = recorder
         mm = torch.nn.modules.module
-        # Looked up at each call: a forked child replaces them (Recorder.passthrough).
-        self.handles = [mm.register_module_forward_pre_hook(lambda m, i: r.forward_pre_hook(m, i)),
-                        mm.register_module_forward_hook(lambda m, i, o: r.forward_hook(m, i, o))]
+        self.module_hooks = [mm.register_module_forward_pre_hook(r.forward_pre_hook),
+                             mm.register_module_forward_hook(r.forward_hook)]
         self.patched = []
         self.patch(torch.autograd, "backward", r.around_backward(torch.autograd.backward))
         self.patch(torch.autograd, "grad", r.around_backward(torch.autograd.grad))
@@ -57,7 +59,7 @@ class Installed:
         if hasattr(os, "register_at_fork") and not _fork_hook:
             os.register_at_fork(after_in_child=_forked)
             _fork_hook.append(True)
-        _active.append(recorder)
+        _active.append(self)
 
     # ---- optimizer steps ---------------------------------------------------------------------
     def install_step_hook(self):
@@ -153,10 +155,10 @@ class Installed:
         setattr(owner, name, value)
 
     def uninstall(self):
-        if self.recorder in _active:
-            _active.remove(self.recorder)
+        if self in _active:
+            _active.remove(self)
         self.mode.leave()
-        for h in self.handles:
+        for h in self.module_hooks:
             h.remove()
         for owner, name, value in reversed(self.patched):
             if value is _MISSING:

@@ -24,7 +24,11 @@ What each approach misses (public APIs of torch 1.13+ only):
   else at the next sweep (at most a quarter of the live storages' count of ops later; each forward, backward and
   step ends with one). Peaks can be a little high when a storage outlives its first tensor (autograd saved it).
 - Sizes are the storages' bytes, not the caching allocator's blocks (rounding, fragmentation, the cache): on a
-  GPU the allocator's own snapshot (FILE.pickle) has those; "reserved" is torch.cuda.memory_reserved().
+  GPU the allocator's own history has those (FILE.pickle; allocator.py merges the blocks no storage claims);
+  "reserved" is torch.cuda.memory_reserved().
+- Optimizer steps after an optimizer's first (install.py) and zero_grad run without the dispatch mode: they
+  update storages in place, and their temporaries (Adam's denominators, foreach lists) are seen in the first
+  step only, or on a GPU as allocator-only blocks. DEVICESCOPE_RECORD_STEPS=all records every step.
 - Names: activations are named after the innermost module whose forward made them (not the op's output name);
   storages made by functional code outside modules carry the user's file:line and op; roots are named after the
   script's global variables (a model only reachable through an object, e.g. trainer.model, keeps its class name).
@@ -60,7 +64,7 @@ _IGNORED = {getattr(torch.ops.profiler, name).default for name in
             ("_record_function_enter", "_record_function_enter_new") if hasattr(torch.ops.profiler, name)}
 
 # What on_op does with an op, decided once per op from its schema.
-_PASS, _NEW, _COPY, _SCALAR = "pass", "new", "copy", "scalar"
+_PASS, _NEW, _NEW_SELF, _COPY, _SCALAR = "pass", "new", "new-self", "copy", "scalar"
 
 
 def op_kind(func, cuda):
@@ -75,7 +79,7 @@ def op_kind(func, cuda):
     if func in _IGNORED:
         return _PASS
     if func.overloadpacket in _MAY_MOVE_SELF:
-        return _NEW
+        return _NEW_SELF
     try:
         returns = func._schema.returns
     except AttributeError:
@@ -161,6 +165,10 @@ class Recorder:
         self.cuda_base = {}     # device -> (event, host ns)
         self.streams = {}
         self.roles = {}         # storage id -> role, written beside the events
+        self.freed_labels = {}  # storage id -> label parts of a freed storage
+        self.final_labels = {}  # storage id -> label parts, every storage (finish)
+        self.cuda_ptrs = {}     # storage id -> data_ptr of CUDA storages
+        self.labeled = {}       # id(tensor) -> (weakref, Storage, data_ptr): what the name passes saw (seen())
         self.param_parts = {}   # id(parameter) -> (weakref, label parts), from the last name_modules
         self.rel_paths = {}     # a code file -> how it is shown (relative to the working folder when inside it)
         self.cuda = torch.cuda.is_available()
@@ -173,9 +181,9 @@ class Recorder:
         return time.perf_counter_ns() - self.t0
 
     def place_of(self, t):
-        d = t.device
-        if d.type == "cuda":
-            return "cuda:%d" % (d.index if d.index is not None else torch.cuda.current_device())
+        if t.is_cuda:
+            index = t.device.index
+            return "cuda:%d" % (index if index is not None else torch.cuda.current_device())
         try:
             return "pinned" if t.is_pinned() else "pageable"
         except RuntimeError:  # a CPU-only build asked about pinned memory
@@ -206,17 +214,21 @@ class Recorder:
         return "?"
 
     # ---- allocations and frees ----------------------------------------------------------------
-    def see(self, t, op):
-        """The Storage of tensor t, registering it (an alloc) the first time it is seen."""
-        d = t.device
-        if d.type != "cpu" and d.type != "cuda":
+    def see(self, t, op, pinned=True):
+        """The Storage of tensor t, registering it (an alloc) the first time it is seen. pinned=False: t cannot
+        be page-locked (an op's new result without pin_memory=True), so is_pinned() is not asked."""
+        if t.is_cuda:
+            device, index = "cuda", t.device.index
+        elif t.is_cpu:
+            device, index = "cpu", None
+        else:
             return None
         try:
             s = _storage_of(t)
         except (RuntimeError, NotImplementedError):  # sparse and other storage-less layouts
             return None
         ptr = s.data_ptr()
-        key = (d.type, d.index, ptr)
+        key = (device, index, ptr)
         rec = self.live.get(key)
         cdata = s._cdata
         if rec is not None:
@@ -235,7 +247,8 @@ class Recorder:
             label, role = self.module_parts(self.module_stack[-1]) + [" [", op, "]"], "activation"
         else:
             label, role = (self.user_line(), " [", op, "]"), "other"
-        rec = Storage(self.next_storage, key, cdata, s._weak_ref(), nbytes, self.place_of(t), label, role)
+        place = self.place_of(t) if pinned or device == "cuda" else "pageable"
+        rec = Storage(self.next_storage, key, cdata, s._weak_ref(), nbytes, place, label, role)
         # The Python tensor's death is the moment to look (most storages die with their first tensor);
         # the callback only queues: it can run in the middle of the recorder's own bookkeeping.
         rec.watch = weakref.ref(t, lambda _, rec=rec, queue=self.maybe_dead: queue.append(rec))
@@ -244,7 +257,9 @@ class Recorder:
         self.by_cdata[cdata] = rec
         place_bytes = self.place_bytes
         place_bytes[rec.place] = place_bytes.get(rec.place, 0) + nbytes
-        self.event("alloc", rec.place, rec.id, nbytes, 0, rec)
+        if rec.place[0] == "c":
+            self.cuda_ptrs[rec.id] = ptr  # the allocator's block address (allocator.merge)
+        self.event("alloc", rec.place, rec.id, nbytes, 0, rec.id)
         return rec
 
     def free(self, rec):
@@ -253,8 +268,10 @@ class Recorder:
         rec.freed, rec.watch = True, None
         _free_weak_ref(rec.handle)
         self.place_bytes[rec.place] -= rec.bytes
-        self.event("free", rec.place, rec.id, rec.bytes, 0, rec)
+        self.event("free", rec.place, rec.id, rec.bytes, 0, rec.id)
         self.roles[rec.id] = rec.role
+        label = rec.label  # kept as parts: a root named later still names it; a tuple the GC can leave alone
+        self.freed_labels[rec.id] = tuple(label) if type(label) is list else label
 
     def event(self, kind, place, storage_id, nbytes, transfer_id, label):
         allocated = self.place_bytes.get(place, 0)
@@ -280,6 +297,8 @@ class Recorder:
         # Frees are seen late by up to sweep_every ops: a quarter of the live storages keeps the sweeps'
         # cost per op constant (about 4 weak-handle checks) whatever the program's size.
         self.sweep_every = max(64, len(self.live) // 4)
+        if len(self.labeled) > 2 * len(self.live) + 256:  # tensors the name passes met that have died since
+            self.labeled = {k: v for k, v in self.labeled.items() if v[0]() is not None and not v[1].freed}
 
     # ---- names ---------------------------------------------------------------------------------
     def register_root(self, module):
@@ -314,7 +333,7 @@ class Recorder:
                     self.names.setdefault(("global", id(value)), name)
             elif isinstance(value, torch.Tensor) and not name.startswith("_"):
                 # `data`, `x`: better than the line that made it; the first name found stays (a plain str).
-                rec = self.see(value, "named")
+                rec = self.seen(value)
                 if rec is not None and rec.role == "other" and not isinstance(rec.label, str):
                     rec.label = name
 
@@ -325,8 +344,22 @@ class Recorder:
         if self.on_optimizer is not None:
             self.on_optimizer(opt)
 
-    def label(self, t, parts, role):
+    def seen(self, t):
+        """see(t, "named") for the name passes, which meet the same tensors every step: the same tensor object
+        at the same address, its storage not freed, is its Storage without asking torch for the storage."""
+        hit = self.labeled.get(id(t))
+        if hit is not None and hit[0]() is t and not hit[1].freed and hit[2] == t.data_ptr():
+            return hit[1]
         rec = self.see(t, "named")
+        if rec is not None:
+            try:
+                self.labeled[id(t)] = (weakref.ref(t), rec, t.data_ptr())
+            except TypeError:  # not weak-referenceable
+                pass
+        return rec
+
+    def label(self, t, parts, role):
+        rec = self.seen(t)
         if rec is not None and ROLE_STRENGTH[role] >= ROLE_STRENGTH[rec.role]:
             rec.label, rec.role = parts, role
 
@@ -372,6 +405,10 @@ class Recorder:
         self.optimizers = alive
 
     def resolve(self, label):
+        """A label as written: events and transfers name storages by id (ints keep the event rows free of
+        objects the cyclic GC would walk on every collection), resolved through the final labels."""
+        if isinstance(label, int):
+            label = self.final_labels.get(label, "")
         if isinstance(label, Storage):
             label = label.label
         if isinstance(label, str):
@@ -427,6 +464,7 @@ class Recorder:
         return out
 
     def transfer(self, src_id, src_place, dst_id, dst_place, nbytes, non_blocking, line, owner, enqueue, finish, gpu):
+        owner = owner.id  # named as the source storage ends up named
         host = lambda p: not p.startswith("cuda:")
         if host(src_place) != host(dst_place):
             route = "staged-pinned" if "pageable" in (src_place, dst_place) else "direct"
@@ -475,9 +513,13 @@ class Recorder:
 
     # ---- the op stream -------------------------------------------------------------------------
     def on_op(self, func, args, kwargs):
-        kind = self.op_kinds.get(func)
-        if kind is None:
-            kind = self.op_kinds[func] = op_kind(func, self.cuda)
+        # Keyed by id: OpOverload's __hash__ is Python code, a cost on every op. The entry holds the op itself
+        # (ops are never freed, the `is` check only guards against an id reused by something else).
+        entry = self.op_kinds.get(id(func))
+        if entry is None or entry[0] is not func:
+            short = func.__name__
+            entry = self.op_kinds[id(func)] = (func, op_kind(func, self.cuda), short[:-8] if short.endswith(".default") else short)
+        kind = entry[1]
         if kind is _PASS:
             return func(*args, **kwargs)
         self.ops_since_sweep += 1
@@ -490,24 +532,33 @@ class Recorder:
         if kind is _SCALAR:
             return self.scalar_read(func, args, kwargs)
         out = func(*args, **kwargs)
-        if args and out is args[0] and func.overloadpacket not in _MAY_MOVE_SELF:
-            return out  # an in-place op (add_, zero_): its storage was seen when it was made
-        for t in _tensors(out):
-            self.see(t, _short(func))
+        if kind is _NEW_SELF:
+            pass  # resize_ / set_: the same tensor may hold new memory
+        elif args and out is args[0]:
+            return out  # returns its input: its storage was seen when it was made
+        pinned = "pin_memory" in kwargs and bool(kwargs["pin_memory"])  # a factory's empty(..., pin_memory=True)
+        if type(out) is torch.Tensor or isinstance(out, torch.Tensor):
+            self.see(out, entry[2], pinned)
+        else:
+            for t in _tensors(out):
+                self.see(t, entry[2], pinned)
         return out
 
     # ---- hooks into torch ----------------------------------------------------------------------
-    @quiet
+    # The forward hooks run for every module call: no guard (they call no torch op) except around a name pass.
     def forward_pre_hook(self, module, inputs):
         if not self.module_stack and not self.backward_depth:
             self.ensure_mode()
             entry = self.modules.get(id(module))
             if entry is None or entry[0]() is not module:  # an outermost call of a module no root holds yet
-                self.register_root(module)
-                self.name_pass()
+                self.new_root(module)
         self.module_stack.append(module)
 
     @quiet
+    def new_root(self, module):
+        self.register_root(module)
+        self.name_pass()
+
     def forward_hook(self, module, inputs, output):
         if not self.backward_depth:
             parts = None
@@ -540,9 +591,9 @@ class Recorder:
         self.sweep()
 
     def passthrough(self):
-        """In a forked child: every op and hook runs as if unrecorded (this copy of the recording is not written)."""
+        """In a forked child: every op runs as if unrecorded (this copy of the recording is not written); the
+        module hooks are removed by install.py."""
         self.on_op = lambda func, args, kwargs: func(*args, **kwargs)
-        self.forward_pre_hook = self.forward_hook = lambda *args: None
         self.after_step = lambda: None
         self.name_pass = lambda *args, **kwargs: None
         self.sweep = lambda: None
@@ -562,12 +613,12 @@ def finish(recorder, path, meta, snapshot=None):
     r.name_pass()
     r.sweep()
     r.resolve_cuda_times()
-    events, storage_ptrs = [], {}
+    r.final_labels = dict(r.freed_labels)
+    r.final_labels.update((rec.id, rec.label) for rec in r.live.values())
+    events = []
     for e in r.events:
         row = list(e)
         label = row[7]
-        if isinstance(label, Storage) and row[1] == "alloc" and label.place[0] == "c":
-            storage_ptrs[row[4]] = label.key[2]
         row[7] = r.resolve(label) if not isinstance(label, str) else label
         events.append(row)
     lines = {}
@@ -580,7 +631,7 @@ def finish(recorder, path, meta, snapshot=None):
         roles[rec.id] = rec.role
     extra = {"recorder": "devicescope_recorder 1", "torch": torch.__version__, "live_at_end": len(r.live)}
     if snapshot is not None:
-        events, added_roles, summary = allocator.merge(events, snapshot, r.epoch0_ns, storage_ptrs,
+        events, added_roles, summary = allocator.merge(events, snapshot, r.epoch0_ns, r.cuda_ptrs,
                                                        r.next_storage, _TORCH_DIR)
         roles.update(added_roles)
         extra["allocator"] = summary
