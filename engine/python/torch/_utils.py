@@ -44,9 +44,25 @@ class LoadedStorage:
         self.values = values
         self.dtype = dtype
         self.device = device  # a string: "cpu", "cuda:1"
+        self._tensor = None   # the whole storage as a 1-D tensor on `device`, made on first use
 
     def _moved(self, device):
         return LoadedStorage(self.values, self.dtype, str(device))
+
+    def tensor(self):
+        """The storage's elements as one 1-D tensor on its device, made once: the tensors of a checkpoint that
+        share a storage share it after loading too. Like PyTorch's load (restore_location -> storage.cuda()),
+        a storage bound for a GPU is read into host memory and copied to the device in one copy, which the
+        engine records."""
+        if self._tensor is None:
+            from . import _factories
+            from ._ops import _core as C
+            values = self.values
+            if self.dtype is D.bfloat16:
+                values = C._bf16_to_f32(values.astype(np.uint16))
+            host = _factories.tensor(np.array(values), dtype=self.dtype)
+            self._tensor = host if self.device == "cpu" else host.to(self.device)
+        return self._tensor
 
     def cpu(self):
         return self._moved("cpu")
@@ -76,8 +92,8 @@ class LoadedStorage:
 
 
 def _tensor_from_storage(storage, storage_offset, size, stride):
-    """A new tensor holding the viewed elements of the storage, on the storage's device."""
-    from . import _factories
+    """A tensor on the storage (PyTorch's t.set_(storage, offset, size, stride): not a view of anything)."""
+    import _devicescope_C as _E
     from ._ops import _core as C
     vals = storage.values
     size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
@@ -92,13 +108,7 @@ def _tensor_from_storage(storage, storage_offset, size, stride):
     if last >= vals.size:
         raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset "
                            f"{storage_offset} out of bounds for storage of size {vals.size} elements")
-    item = vals.itemsize
-    view = np.lib.stride_tricks.as_strided(vals[storage_offset:] if n else vals[:0], shape=size,
-                                           strides=tuple(st * item for st in stride), writeable=False)
-    values = np.array(view)
-    if storage.dtype is D.bfloat16:
-        values = C._bf16_to_f32(values.astype(np.uint16))
-    return _factories.tensor(values, dtype=storage.dtype, device=storage.device)
+    return C.wrap(_E.as_strided(storage.tensor()._impl, size, stride, int(storage_offset)))
 
 
 def _rebuild_tensor(storage, storage_offset, size, stride):
