@@ -59,6 +59,11 @@ void bind_tensor(py::module_& m);
 void bind_tensor_values(py::module_& m);
 void bind_cuda(py::module_& m);
 void bind_ops(py::module_& m);  // the elementwise fast path (bindings_ops.cpp)
+void bind_nn(py::module_& m);   // convolution, pooling and normalization kernels (bindings_nn.cpp)
+
+// Blocking copy between host memory and real device memory that is not a user transfer (values an op
+// reads or writes on the host), so it is not recorded (bindings_values.cpp).
+void raw_device_copy(void* dst, Place dst_place, const void* src, Place src_place, size_t bytes, int device);
 
 // Sets the Python exception a ds::Error maps to (what the module's exception translator does), for raw
 // CPython entry points that pybind11 does not wrap.

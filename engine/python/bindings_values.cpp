@@ -48,25 +48,6 @@ std::vector<py::ssize_t> shape_of(const TensorImpl& t) {
   return std::vector<py::ssize_t>(t.sizes().begin(), t.sizes().end());
 }
 
-// Blocking, unrecorded copy between host memory and real device memory.
-void raw_device_copy(void* dst, Place dst_place, const void* src, Place src_place, size_t bytes, int device) {
-  if (bytes == 0) return;
-  Runtime& r = rt();
-  CopyRequest req;
-  req.dst = dst;
-  req.dst_place = dst_place;
-  req.src = src;
-  req.src_place = src_place;
-  req.bytes = bytes;
-  req.stream_device = device;
-  req.stream = r.current_stream(device);
-  req.non_blocking = false;
-  r.backend().copy(req);
-  r.backend().synchronize_stream(device, req.stream);
-  // The backend reports this copy as completed too; it has no transfer record, so completion is a no-op.
-  r.poll();
-}
-
 // ds::DType for a numpy dtype; false when PyTorch has no matching type.
 bool dtype_from_numpy(const py::dtype& dt, DType& out) {
   const char kind = dt.kind();
@@ -85,6 +66,25 @@ bool dtype_from_numpy(const py::dtype& dt, DType& out) {
 }
 
 }  // namespace
+
+// Blocking, unrecorded copy between host memory and real device memory.
+void raw_device_copy(void* dst, Place dst_place, const void* src, Place src_place, size_t bytes, int device) {
+  if (bytes == 0) return;
+  Runtime& r = rt();
+  CopyRequest req;
+  req.dst = dst;
+  req.dst_place = dst_place;
+  req.src = src;
+  req.src_place = src_place;
+  req.bytes = bytes;
+  req.stream_device = device;
+  req.stream = r.current_stream(device);
+  req.non_blocking = false;
+  r.backend().copy(req);
+  r.backend().synchronize_stream(device, req.stream);
+  // The backend reports this copy as completed too; it has no transfer record, so completion is a no-op.
+  r.poll();
+}
 
 void bind_tensor_values(py::module_& m) {
   // torch.from_numpy: a CPU tensor over the array's own buffer (shared both ways, kept alive by the tensor).

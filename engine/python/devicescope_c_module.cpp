@@ -85,4 +85,5 @@ PYBIND11_EMBEDDED_MODULE(_devicescope_C, m) {
   bind_tensor_values(m);
   bind_cuda(m);
   bind_ops(m);
+  bind_nn(m);
 }

@@ -52,20 +52,22 @@ const Blas& blas() {
 bool blas_available() { return blas().sgemm != nullptr; }
 const char* blas_library_path() { return blas().path; }
 
-bool gemm(DType dtype, int64_t m, int64_t n, int64_t k, const GemmOperand& a, const GemmOperand& b, void* c) {
+bool gemm(DType dtype, int64_t m, int64_t n, int64_t k, const GemmOperand& a, const GemmOperand& b, void* c,
+          double beta, int64_t ldc) {
   const Blas& lib = blas();
   if (!lib.sgemm) return false;
-  for (int64_t v : {m, n, k, a.ld, b.ld})
+  if (ldc == 0) ldc = n;
+  for (int64_t v : {m, n, k, a.ld, b.ld, ldc})
     if (v > INT_MAX) return false;  // CBLAS takes int sizes
   const int ta = a.transposed ? kTrans : kNoTrans, tb = b.transposed ? kTrans : kNoTrans;
   if (dtype == DType::Float32) {
     lib.sgemm(kRowMajor, ta, tb, int(m), int(n), int(k), 1.0f, static_cast<const float*>(a.data), int(a.ld),
-              static_cast<const float*>(b.data), int(b.ld), 0.0f, static_cast<float*>(c), int(n));
+              static_cast<const float*>(b.data), int(b.ld), float(beta), static_cast<float*>(c), int(ldc));
     return true;
   }
   if (dtype == DType::Float64) {
     lib.dgemm(kRowMajor, ta, tb, int(m), int(n), int(k), 1.0, static_cast<const double*>(a.data), int(a.ld),
-              static_cast<const double*>(b.data), int(b.ld), 0.0, static_cast<double*>(c), int(n));
+              static_cast<const double*>(b.data), int(b.ld), beta, static_cast<double*>(c), int(ldc));
     return true;
   }
   return false;

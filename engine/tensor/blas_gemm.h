@@ -21,8 +21,10 @@ bool blas_available();
 // Which library provides them (its path), "" when none.
 const char* blas_library_path();
 
-// c (m x n, row-major, leading dimension n) = a (m x k) @ b (k x n); float32 or float64 only.
+// c (m x n, row-major, leading dimension ldc, n when 0) = a (m x k) @ b (k x n) + beta * c; float32 or
+// float64 only (beta 1 accumulates: the convolution kernels sum weight gradients over the batch).
 // Returns false (nothing written) when no BLAS is available or the dtype is not supported.
-bool gemm(DType dtype, int64_t m, int64_t n, int64_t k, const GemmOperand& a, const GemmOperand& b, void* c);
+bool gemm(DType dtype, int64_t m, int64_t n, int64_t k, const GemmOperand& a, const GemmOperand& b, void* c,
+          double beta = 0.0, int64_t ldc = 0);
 
 }  // namespace ds
