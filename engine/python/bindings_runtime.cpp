@@ -75,6 +75,10 @@ void bind_runtime(py::module_& m) {
     else rt().synchronize_device(device);
   });
   m.def("poll", [] { rt().poll(); });
+  // Note [Scratch allocations] (runtime.h): torch/_scratch.py's scope around a composite op's intermediates.
+  m.def("scratch_enter", [] { Runtime::enter_scratch(); });
+  m.def("scratch_exit", [] { Runtime::exit_scratch(); });
+  m.def("scratch_depth", [] { return Runtime::scratch_depth(); });
   m.def("now_ns", [] { return rt().backend().now_ns(); });
 
   // Engine hooks (torch._devicescope_hooks): names and roles for the views, never behaviour.

@@ -16,6 +16,8 @@ const char* kCudaErrorSuffix =
     "be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to "
     "enable device-side assertions.\n";
 
+thread_local int t_scratch_depth = 0;  // Note [Scratch allocations]
+
 double wall_ns() {
   return double(std::chrono::duration_cast<std::chrono::nanoseconds>(
                     std::chrono::steady_clock::now().time_since_epoch())
@@ -106,16 +108,54 @@ class Runtime::BlockReturn : public StorageDeleter {
   DeviceAllocation device_block;        // when the place is a device
   HostAllocation pinned_block;          // when the place is pinned host memory
   std::function<void()> external_release;  // adopted host memory (torch.from_numpy): given back, not freed
+  bool is_scratch = false;                 // Note [Scratch allocations]: raw memory, no allocator, no events
+  void* scratch = nullptr;
+  size_t scratch_bytes = 0;
 
  private:
   std::shared_ptr<Runtime> runtime_;
 };
+
+void Runtime::enter_scratch() { ++t_scratch_depth; }
+void Runtime::exit_scratch() {
+  if (t_scratch_depth > 0) --t_scratch_depth;
+}
+bool Runtime::in_scratch() { return t_scratch_depth > 0; }
+int Runtime::scratch_depth() { return t_scratch_depth; }
+
+StoragePtr Runtime::allocate_scratch(Place place, size_t nbytes, bool virtual_bytes, std::unique_ptr<BlockReturn> block) {
+  StorageBytes bytes;
+  if (nbytes > 0 && !virtual_bytes) {
+    // Simulated device memory is host memory: plain heap blocks (no mapping per intermediate); a real GPU's
+    // scratch is real device memory, since its values are read back like any device tensor's.
+    bytes.data = backend_->caps().simulated ? std::aligned_alloc(64, (nbytes + 63) / 64 * 64)
+                                            : backend_->device_alloc(place.device, nbytes, false);
+    check_lazy(bytes.data != nullptr, [&] {
+      return "CUDA out of memory. Tried to allocate " + format_bytes(nbytes) + " (DeviceScope scratch for a composite op)";
+    });
+  }
+  bytes.block_bytes = nbytes;
+  bytes.block_address = reinterpret_cast<uint64_t>(bytes.data);
+  block->is_scratch = true;
+  block->scratch = bytes.data;
+  block->scratch_bytes = nbytes;
+  uint64_t id = 0;
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex_);
+    id = next_storage_id_++;
+  }
+  return std::make_shared<Storage>(id, place, nbytes, virtual_bytes, bytes, log_.last_seq(), std::move(block), Role::Tensor);
+}
 
 StoragePtr Runtime::allocate(Place place, size_t nbytes, bool virtual_bytes, Role role) {
   auto block = std::make_unique<BlockReturn>(shared_from_this());
   StorageBytes bytes;
   switch (place.kind) {
     case MemoryKind::Device: {
+      if (t_scratch_depth > 0) {
+        check_cuda_device(place.device);
+        return allocate_scratch(place, nbytes, virtual_bytes, std::move(block));
+      }
       CachingDeviceAllocator& a = device_allocator(place.device);
       const StreamId stream = current_streams_[size_t(place.device)];
       try {
@@ -192,6 +232,17 @@ StoragePtr Runtime::register_storage(Place place, size_t nbytes, bool virtual_by
 
 void Runtime::BlockReturn::release(const Storage& s) noexcept {
   Runtime& rt = *runtime_;
+  if (is_scratch) {  // Note [Scratch allocations]: never registered, never logged
+    if (!scratch) return;
+    if (rt.backend_->caps().simulated) std::free(scratch);
+    else {
+      try {
+        rt.backend_->device_free(s.place().device, scratch, scratch_bytes, false);
+      } catch (...) {
+      }
+    }
+    return;
+  }
   {
     std::lock_guard<std::mutex> lock(rt.registry_mutex_);
     rt.live_.erase(s.id());

@@ -52,6 +52,15 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
 
   // Storages. Pageable and pinned places are host memory; Device places come from the caching allocator.
   StoragePtr allocate(Place place, size_t nbytes, bool virtual_bytes = false, Role role = Role::Tensor);
+  // Note [Scratch allocations]: values may be computed on the host, but what is recorded must be what ATen's
+  // CUDA kernels allocate. A composite op (GELU, a loss, attention) computed from smaller ops makes
+  // intermediates its CUDA kernel never allocates: while a thread is inside a scratch scope, its device
+  // allocations bypass the caching allocator, the event log and the live registry (raw backend memory, freed
+  // when the last view dies), so they appear in no figure. Nested scopes count; per thread.
+  static void enter_scratch();
+  static void exit_scratch();
+  static bool in_scratch();
+  static int scratch_depth();
   // Pageable host memory owned by someone else (torch.from_numpy shares the array's buffer): accounted and
   // logged like an allocation; `release` runs instead of free() when the last view dies.
   StoragePtr adopt_host_memory(void* data, size_t nbytes, std::function<void()> release);
@@ -95,6 +104,7 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   // Gives a new block an id and an Alloc event, and wraps it in the Storage that will return it.
   StoragePtr register_storage(Place place, size_t nbytes, bool virtual_bytes, StorageBytes bytes,
                               std::unique_ptr<BlockReturn> block, Role role);
+  StoragePtr allocate_scratch(Place place, size_t nbytes, bool virtual_bytes, std::unique_ptr<BlockReturn> block);
   void record_alloc_event(EventKind kind, Place place, uint64_t storage_id, uint64_t nbytes, const std::string& label);
   // Note [Host memory budget]: a host-memory shortfall may be another allocator's cache; empties every
   // cache that holds host memory (simulated devices', pinned). True when that gave any back.

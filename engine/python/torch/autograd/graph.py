@@ -219,8 +219,22 @@ def _release(node):
 
 
 # ----------------------------------------------------------------------------- engine
-def _add(a, b):
+def _add(a, b, owned, create_graph):
+    """InputBuffer::accumulate (torch/csrc/autograd/input_buffer.cpp, 2.x): a gradient the buffer holds the
+    last reference to, dense and alone in its storage, takes the next one in place (old.add_(new): no
+    allocation); otherwise (or under create_graph) old + new."""
+    if owned and not create_graph and _can_accumulate_inplace(a):
+        return a.add_(b)
     return a + b
+
+
+def _can_accumulate_inplace(t):
+    from .._ops.layout import is_non_overlapping_and_dense
+    impl = t._impl
+    # storage().use_count() == 1, approximated: the tensor covers its whole storage (a slice of a bigger
+    # gradient, such as efficient attention's grad_q inside its qkv chunk, shares it)
+    return (is_non_overlapping_and_dense(impl.sizes, impl.strides)
+            and impl.numel * t.element_size() == impl.storage_nbytes)
 
 
 def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumulate=True):
@@ -254,7 +268,7 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
         if slot[0] is None:
             slot[0], slot[1] = grad, owned
         else:
-            slot[0], slot[1] = _add(slot[0], grad), True
+            slot[0], slot[1] = _add(slot[0], grad, slot[1], create_graph), True
 
     for (node, nr), (g, owned) in zip(roots, root_grads):
         if node is not None:

@@ -1,7 +1,10 @@
 # Composite ops with PyTorch's grad_fn name: F.conv2d, F.mse_loss, ... are built here from primitive
 # ops (whose autograd gives the gradients), but users see one node named like PyTorch's kernel
 # (`grad_fn=<ConvolutionBackward0>`), not the last primitive of the chain.
+import contextlib
+
 import torch
+from .._scratch import fill, materialize, scratch
 from ..autograd import graph
 
 
@@ -16,35 +19,49 @@ class _Shape:
         return torch.zeros(self.shape, dtype=self.dtype, device=self.device)
 
 
-def named(name, compute, inputs, recompute=None, saved=None, linear=()):
-    """compute(*inputs), presented as a single autograd node called `name`.
+def named(name, compute, inputs, recompute=None, saved=None, linear=(), buffers=None, allocate=None):
+    """compute(*inputs), presented as a single autograd node called `name`, allocating what ATen's kernel does.
 
-    Memory follows PyTorch: the node keeps the op's tensor inputs (what these kernels save: conv keeps
-    input and weight, layer_norm its input, ...), not the intermediates of the primitive ops it is built
-    from. Backward recomputes the composite from those inputs under grad mode and asks autograd for the
-    inner gradients. `recompute` replaces `compute` there when the forward has side effects that must not
-    happen twice (batch norm's running statistics). Modifying a kept input in place before backward fails
-    with PyTorch's version-counter error. Without grad mode, or when no input needs a gradient, it is just
-    compute(*inputs).
+    Memory follows PyTorch (Note [Scratch allocations]): compute's intermediates are scratch, and the op
+    allocates exactly its result (empty_like-laid) and then the kernel's own buffers: `buffers(result)` makes
+    them, e.g. layer_norm's mean and rstd, log_softmax's output inside a loss. The node keeps the op's tensor
+    inputs (what these kernels save: conv keeps input and weight, layer_norm its input, ...), not the
+    intermediates of the primitive ops it is built from. Backward recomputes the composite from those inputs
+    in scratch under grad mode, asks autograd for the inner gradients and allocates each input's gradient
+    once, in input order, as the generated backward code does. `recompute` replaces `compute` there when the
+    forward has side effects that must not happen twice (batch norm's running statistics). Modifying a kept
+    input in place before backward fails with PyTorch's version-counter error.
 
     `saved`: PyTorch's saved set {name: value} for the node's `_saved_<name>` attributes; a callable gets
-    the result and returns it (for saved outputs). Its tensors are held with the inputs: the small ones a
-    kernel keeps besides them (nll_loss's total_weight, layer_norm's mean and rstd) belong there, computed
-    by the caller without grad.
+    the result (and the buffers, when there are any) and returns it. Its tensors are held with the inputs.
+
+    `allocate(values)`: for a kernel whose result is not laid like its values: returns (the real result, its
+    temporaries), allocated in the kernel's order; the values are copied into the result and the temporaries
+    are freed once it is made (mse_loss: the result is an input-sized block resized to 0-dim, then the
+    elementwise loss).
 
     `linear`: positions of inputs the op is linear in and whose values no gradient needs (F.pad's input):
     PyTorch does not save them, so neither does the node; backward recomputes with zeros of their shape in
     their place, which gives the same gradients. (Parameters such as a conv bias need not be listed: holding
     them costs no memory.)
+
+    Double backward (create_graph) recomputes with real allocations: the inner graph must live on.
     """
     Tensor = torch.Tensor
-    if not torch.is_grad_enabled() or not any(isinstance(x, Tensor) and x.requires_grad for x in inputs):
-        return compute(*inputs)
-    attach = graph.attach
-    with torch.no_grad():
+    with torch.no_grad(), scratch():
         result = compute(*inputs)
     if not isinstance(result, Tensor):
         return result
+    if allocate is None:
+        result = materialize(result)
+    else:
+        out, temps = allocate(result)
+        result = fill(out, result)
+        del temps
+    extra = buffers(result) if buffers is not None else None
+    if not torch.is_grad_enabled() or not any(isinstance(x, Tensor) and x.requires_grad for x in inputs):
+        return result
+    attach = graph.attach
     kept = [(_Shape(x) if i in linear else x.detach()) if isinstance(x, Tensor) else x
             for i, x in enumerate(inputs)]
     wanted = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
@@ -56,18 +73,20 @@ def named(name, compute, inputs, recompute=None, saved=None, linear=()):
         res = [None] * n
         if g is None:
             return res
-        inner = [x.zeros() if isinstance(x, _Shape) else x for x in kept]
-        inner = [x.detach().requires_grad_(True) if i in wanted else x for i, x in enumerate(inner)]
-        with torch.enable_grad():
-            out = again(*inner)
-        gs = torch.autograd.grad([out], [inner[i] for i in wanted], [g], retain_graph=False,
-                                 create_graph=torch.is_grad_enabled(), allow_unused=True)
+        create_graph = torch.is_grad_enabled()
+        with contextlib.nullcontext() if create_graph else scratch():
+            inner = [x.zeros() if isinstance(x, _Shape) else x for x in kept]
+            inner = [x.detach().requires_grad_(True) if i in wanted else x for i, x in enumerate(inner)]
+            with torch.enable_grad():
+                out = again(*inner)
+            gs = torch.autograd.grad([out], [inner[i] for i in wanted], [g], retain_graph=False,
+                                     create_graph=create_graph, allow_unused=True)
         for i, gi in zip(wanted, gs):
-            res[i] = gi
+            res[i] = gi if create_graph or gi is None else materialize(gi)
         return res
 
     if callable(saved):
-        saved = saved(result)
+        saved = saved(result) if extra is None else saved(result, extra)
     attach(name, [result], [x if isinstance(x, Tensor) else None for x in inputs], backward,
            saved=saved if saved is not None else [x for x in inputs if isinstance(x, Tensor)])
     return result

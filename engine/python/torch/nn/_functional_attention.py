@@ -6,6 +6,7 @@ import math
 import warnings
 
 import torch
+from . import _sdpa_fused
 from ._functional_basic import dropout, linear, pad
 
 
@@ -36,7 +37,16 @@ def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                                  enable_gqa=False):
-    """softmax(Q K^T * scale + mask) V over the last two dims; a bool attn_mask says which keys take part."""
+    """softmax(Q K^T * scale + mask) V over the last two dims; a bool attn_mask says which keys take part. On CUDA
+    one fused kernel runs (flash or memory-efficient attention: _sdpa_fused.py), allocating what it allocates."""
+    backend = None if enable_gqa else _sdpa_fused.select_backend(query, key, value, attn_mask)
+    if backend is not None:
+        return _sdpa_fused.attention(backend, _sdpa_math, query, key, value, attn_mask, dropout_p, is_causal, scale)
+    return _sdpa_math(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+
+
+def _sdpa_math(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False):
+    """The math path (_scaled_dot_product_attention_math): the attention matrix is made in memory."""
     L, S = query.size(-2), key.size(-2)
     scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
     if enable_gqa and key.dim() >= 3 and key.size(-3) != query.size(-3):
@@ -100,11 +110,17 @@ def _in_projection_packed(q, k, v, w, b=None):
     E = q.size(-1)
     if k is v:
         if q is k:
-            # self-attention: one projection, split in three
-            return _linear(q, w, b).chunk(3, dim=-1)
+            # self-attention: one projection, laid out (3, ..., E) by one contiguous copy (PyTorch 2.x: "reshape
+            # to 3, E and not E, 3 is deliberate for better memory coalescing"), so q, k and v share one storage
+            proj = _linear(q, w, b)
+            proj = proj.unflatten(-1, (3, E)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+            return proj[0], proj[1], proj[2]
         w_q, w_kv = w.split([E, E * 2])
         b_q, b_kv = (None, None) if b is None else b.split([E, E * 2])
-        return (_linear(q, w_q, b_q),) + tuple(_linear(k, w_kv, b_kv).chunk(2, dim=-1))
+        q_proj = _linear(q, w_q, b_q)
+        kv_proj = _linear(k, w_kv, b_kv)
+        kv_proj = kv_proj.unflatten(-1, (2, E)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+        return q_proj, kv_proj[0], kv_proj[1]
     w_q, w_k, w_v = w.chunk(3)
     b_q, b_k, b_v = (None, None, None) if b is None else b.chunk(3)
     return _linear(q, w_q, b_q), _linear(k, w_k, b_k), _linear(v, w_v, b_v)
@@ -191,13 +207,13 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         assert bias_k is None
         assert bias_v is None
 
-    q = q.contiguous().view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
     if static_k is None:
-        k = k.contiguous().view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+        k = k.view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
     else:
         k = static_k
     if static_v is None:
-        v = v.contiguous().view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+        v = v.view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
     else:
         v = static_v
     if add_zero_attn:

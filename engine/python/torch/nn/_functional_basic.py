@@ -1,6 +1,7 @@
 # linear, dropout and pad for torch.nn.functional (re-exported there): kept below functional.py because the
 # attention functions (_functional_attention.py), which functional.py re-exports too, are built on them.
 import torch
+from .._scratch import materialize, scratch
 from ..autograd import graph
 from ._composite import named
 
@@ -18,7 +19,8 @@ def linear(input, weight, bias=None):
             return out.view(*input.shape[:-1], out.shape[-1])
     output = input.matmul(weight.t())
     if bias is not None:
-        output = output + bias
+        # ATen adds the bias in place into matmul's fresh output (no second output-sized allocation)
+        output = output.add_(bias)
     return output
 
 
@@ -31,27 +33,36 @@ def dropout(input, p=0.5, training=True, inplace=False):
         # ATen multiplies by a 0-dim zero tensor on the input's device, which MulBackward0 saves
         zero = torch.zeros((), dtype=input.dtype, device=input.device)
         return input.mul_(zero) if inplace else input * zero
-    keep = torch.rand_like(input) >= p
     if input.is_cuda and not inplace:
-        return _native_dropout(input, keep, p)
+        return _native_dropout(input, p)
+    keep = torch.rand_like(input) >= p
     # ATen's CPU (and in-place) dropout: noise = bernoulli(1 - p) / (1 - p); input * noise. MulBackward0
     # saves the noise, a tensor like the input.
     noise = keep.to(input.dtype).div_(1.0 - p)
     return input.mul_(noise) if inplace else input * noise
 
 
-def _native_dropout(input, mask, p):
-    """CUDA's fused kernel (native_dropout): the node NativeDropoutBackward0 saves the bool mask (one byte
-    per element), not the input."""
+def _native_dropout(input, p):
+    """CUDA's fused kernel (Dropout.cu dropout_cuda): it allocates the bool mask, then the output (the random
+    draws are registers, not memory: Note [Scratch allocations]); NativeDropoutBackward0 saves the mask (one
+    byte per element), not the input, and its backward allocates the one gradient."""
     scale = 1.0 / (1.0 - p)
+    with torch.no_grad(), scratch():
+        keep = torch.rand_like(input) >= p
+        values = input * keep * scale
+    mask = materialize(keep)
+    out = materialize(values)
+    del keep, values
     if not (torch.is_grad_enabled() and input.requires_grad):
-        return input * mask * scale
-    with torch.no_grad():
-        out = input * mask * scale
+        return out
 
     def backward(grads):
         g = grads[0]
-        return [None if g is None else g * mask * scale]
+        if g is None:
+            return [None]
+        with scratch():
+            gi = g * mask * scale
+        return [materialize(gi)]
     graph.attach("NativeDropoutBackward0", [out], [input], backward, saved={"p": p, "result1": mask, "train": True})
     return out
 

@@ -5,6 +5,7 @@ import _devicescope_C as _E
 
 import torch
 from ._checks import check_same_device
+from .._scratch import materialize, scratch
 from ._composite import named
 
 _SCALAR_NAMES = {}
@@ -50,20 +51,21 @@ def _reduce(loss, reduction):
     raise ValueError("{} is not a valid value for reduction".format(reduction))
 
 
-def _reduce_into_input_sized(loss, reduction, input):
-    """mse_loss, smooth_l1_loss and binary_cross_entropy reduce into ATen's `result = at::empty_like(input)`,
-    which mean_out / sum_out resize to 0-dim without shrinking its storage (Loss.cpp). So the scalar loss
-    keeps an input-sized block for as long as it lives, and memory_allocated() counts it (seen on real
-    PyTorch 1.13 CPU and 2.11 CUDA: a 32x10 float input leaves a 1280-byte loss). When autograd records the
-    reduction itself (a composite's backward recompute), only its values matter and the plain one is used."""
-    reduced = _reduce(loss, reduction)
-    if reduction == "none" or (torch.is_grad_enabled() and reduced.requires_grad):
-        return reduced
-    result = torch.empty(input.shape, dtype=reduced.dtype, device=reduced.device)
-    result._impl.set_data(_E.as_strided(result._impl, (), (), 0))
-    with torch.no_grad():
-        result.copy_(reduced)
-    return result
+def _input_sized_result(input, reduction, elementwise_temp=False):
+    """named()'s allocate hook for a reduced loss that ATen computes into `result = at::empty_like(input)`:
+    mean_out / sum_out resize it to 0-dim without shrinking its storage (Loss.cpp), so the scalar loss keeps an
+    input-sized block for as long as it lives, and memory_allocated() counts it (seen on real PyTorch 1.13 CPU
+    and 2.11 CUDA: a 32x10 float input leaves a 1280-byte loss). mse_loss_out then makes its elementwise loss as a temporary (TensorIterator's output), freed when the
+    reduction is done. None (a plain result) for reduction='none'."""
+    if reduction == "none":
+        return None
+
+    def allocate(values):
+        result = torch.empty(input.shape, dtype=values.dtype, device=values.device)
+        result._impl.set_data(_E.as_strided(result._impl, (), (), 0))
+        temps = [torch.empty(input.shape, dtype=values.dtype, device=values.device)] if elementwise_temp else []
+        return result, temps
+    return allocate
 
 
 _REDUCTION_ENUM = {"none": 0, "mean": 1, "sum": 2}  # at::Reduction, as loss nodes save it
@@ -119,14 +121,18 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
             return loss.sum()
         return loss.sum() / w.sum()
 
-    def saved(result):
-        with torch.no_grad():  # nll_loss_forward's second output, a 0-dim tensor the node keeps
-            total_weight = weights(target, weight, input.dtype)[1].sum()
+    def total_weight(result):
+        # nll_loss_forward's second output, a 0-dim tensor the node keeps, allocated after the loss
+        with torch.no_grad(), scratch():
+            values = weights(target, weight, input.dtype)[1].sum()
+        return materialize(values)
+
+    def saved(result, total_weight):
         return {"ignore_index": ignore_index, "reduction": _REDUCTION_ENUM[reduction], "self": input,
                 "target": target, "total_weight": total_weight, "weight": weight}
 
     return named("NllLoss2DBackward0" if input.dim() > 2 else "NllLossBackward0", compute,
-                 (input, target, weight), saved=saved)
+                 (input, target, weight), saved=saved, buffers=total_weight)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
@@ -191,8 +197,8 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     if size_average is not None or reduce is not None:
         reduction = _Reduction.legacy_get_string(size_average, reduce)
     _check_reduction(reduction)
-    return named("MseLossBackward0", lambda a, b: _reduce_into_input_sized((a - b) * (a - b), reduction, a),
-                 (input, target),
+    return named("MseLossBackward0", lambda a, b: _reduce((a - b) * (a - b), reduction),
+                 (input, target), allocate=_input_sized_result(input, reduction, elementwise_temp=True),
                  saved={"reduction": _REDUCTION_ENUM[reduction], "self": input, "target": target})
 
 
@@ -214,9 +220,9 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
     def compute(a, b):
         d = (a - b).abs()
-        return _reduce_into_input_sized(torch.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction, a)
+        return _reduce(torch.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
 
-    return named("SmoothL1LossBackward0", compute, (input, target),
+    return named("SmoothL1LossBackward0", compute, (input, target), allocate=_input_sized_result(input, reduction),
                  saved={"beta": beta, "reduction": _REDUCTION_ENUM[reduction], "self": input, "target": target})
 
 
@@ -245,9 +251,10 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         log_x = torch.clamp(torch.log(x), min=-100.0)
         log_1mx = torch.clamp(torch.log(1.0 - x), min=-100.0)
         loss = -(t * log_x + (1.0 - t) * log_1mx)
-        return _reduce_into_input_sized(loss * w if w is not None else loss, reduction, x)
+        return _reduce(loss * w if w is not None else loss, reduction)
 
     return named("BinaryCrossEntropyBackward0", compute, (input, target, weight),
+                 allocate=_input_sized_result(input, reduction),
                  saved={"reduction": _REDUCTION_ENUM[reduction], "self": input, "target": target, "weight": weight})
 
 
