@@ -12,6 +12,8 @@ tests/conformance/README.md for the differences left out.
 import os
 import sys
 
+from gen_indexing import INDEX_PRELUDE, IndexStmts
+
 _TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "engine", "python", "torch", "_ops",
                       "op_table.py")
 
@@ -65,15 +67,20 @@ def _ds_first(msg):
     return msg.split('\\n')[0].split(' (Triggered')[0]
 
 
+_ds_err = ['']  # the last error's first line
+
+
 def _ds_do(label, fn, layout=False):
     with _ds_w.catch_warnings(record=True) as ws:
         _ds_w.simplefilter('always')
         r = None
+        _ds_err[0] = ''
         try:
             r = fn()
             print(label, _ds_t(r), _ds_layout(r) if layout and isinstance(r, torch.Tensor) else '')
         except Exception as e:
-            print(label, 'error', type(e).__name__, _ds_first(str(e)))
+            _ds_err[0] = _ds_first(str(e))
+            print(label, 'error', type(e).__name__, _ds_err[0])
         seen = []  # 1.13 repeats the resize warning for some ops: each distinct warning once
         for w in ws:
             line = w.category.__name__ + ' ' + _ds_first(str(w.message))
@@ -89,7 +96,7 @@ def _ds_run(name, fn):
         fn()
     except Exception as e:
         print('!!! uncaught %s: %s' % (type(e).__name__, e))
-'''
+''' + INDEX_PRELUDE
 
 DTYPES = ["torch.float32", "torch.float64", "torch.int64", "torch.int32", "torch.int16", "torch.uint8",
           "torch.bool"]
@@ -99,7 +106,7 @@ TRANSCENDENTAL = {"exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqr
                   "sigmoid", "erf", "reciprocal"}
 
 
-class OpsGen:
+class OpsGen(IndexStmts):
     def __init__(self, rng):
         self.rng = rng
         self.L = []
@@ -455,10 +462,13 @@ class OpsGen:
                         "torch.tensor([True]).neg_()", "torch.ones(2).tril(1)"])
         self.L.append(f"r = _ds_do({lab}, lambda: {e}, layout=True)")
 
-    def program(self):
+    def program(self, mixed=False):
         rng = self.rng
         weights = [(self.binary_stmt, 30), (self.unary_stmt, 20), (self.reduction_stmt, 12), (self.other_stmt, 10),
                    (self.view_stmt, 15), (self.overlap_stmt, 4), (self.factory_stmt, 4), (self.error_stmt, 5)]
+        if mixed:  # the op statements above plus indexing, expand, 0-dim views, growing outs, module moves
+            weights += [(self.getitem_stmt, 30), (self.setitem_stmt, 30), (self.expand_stmt, 15),
+                        (self.zero_dim_stmt, 15), (self.growing_out_stmt, 6), (self.module_stmt, 6)]
         total = sum(w for _, w in weights)
         for _ in range(rng.randint(3, 8)):
             x = rng.random() * total
@@ -472,6 +482,12 @@ class OpsGen:
 
 def ops_program(rng):
     return OpsGen(rng).program()
+
+
+def mixed_program(rng):
+    """Op programs with indexing and index assignment, expand, 0-dim views, growing out= views and module
+    dtype moves mixed in (gen_indexing.py)."""
+    return OpsGen(rng).program(mixed=True)
 
 
 if __name__ == "__main__":

@@ -18,13 +18,14 @@ names that changed, zero_grad always with an explicit set_to_none, no SGD state 
     generate.py --seed S --index I      prints program I of seed S as a standalone script
     generate.py --seed S --count N      prints N programs as one batch script (what run_sweep.py runs)
     --kind ops                          op programs (gen_ops.py) instead of module programs
+    --kind mixed                        op programs with indexing, expand, 0-dim views, module moves mixed in
 """
 import argparse
 import random
 
 from gen_modules import ModuleBuilder
 from gen_tensors import tensor_program
-from gen_ops import PRELUDE as OPS_PRELUDE, ops_program
+from gen_ops import PRELUDE as OPS_PRELUDE, mixed_program, ops_program
 
 PRELUDE = '''import torch
 import torch.nn as nn
@@ -330,13 +331,17 @@ class Gen(ModuleBuilder):
         L += ["except Exception as e:", "    print('error', type(e).__name__, e)"]
         return L
 
-KINDS = ("modules", "ops")  # modules: module trees and tensor views (this file); ops: gen_ops.py
+# modules: module trees and tensor views (this file); ops: gen_ops.py; mixed: ops plus indexing, expand, 0-dim
+# views, growing out= views and module dtype moves (gen_indexing.py)
+KINDS = ("modules", "ops", "mixed")
 
 
 def program_lines(seed, index, kind="modules"):
     uid = seed * 100003 + index
     if kind == "ops":
         return ops_program(random.Random(uid))
+    if kind == "mixed":
+        return mixed_program(random.Random(uid))
     return Gen(random.Random(uid), uid).program()
 
 
@@ -346,7 +351,7 @@ def program_name(seed, index):
 
 def batch_script(seed, indices, kind="modules"):
     """One script running many programs; each prints a header and survives the others' failures."""
-    out = [OPS_PRELUDE if kind == "ops" else PRELUDE]
+    out = [OPS_PRELUDE if kind in ("ops", "mixed") else PRELUDE]
     for i in indices:
         out.append(f"\ndef _ds_program_{i}():")
         out += ["    " + l if l else "" for l in program_lines(seed, i, kind)]

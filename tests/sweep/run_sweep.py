@@ -98,6 +98,29 @@ def run_programs(cmd, seed, indices, workdir, tag, timeout, kind):
     return results
 
 
+def _error_of(line):
+    """The error type of a printed result line ('LABEL error TYPE message'), or None."""
+    parts = line.split(" ", 3)
+    return parts[2] if len(parts) >= 3 and parts[1] == "error" else None
+
+
+def first_difference(exp_lines, got_lines):
+    """The category of the first line where the two runs differ (how a divergence is bucketed)."""
+    for e, g in zip(exp_lines, got_lines):
+        if e != g:
+            break
+    else:
+        return "missing or extra lines"
+    ee, ge = _error_of(e), _error_of(g)
+    if ee and ge:
+        return "error text" if ee == ge else "error type"
+    if ee or ge:
+        return "raises on one side only"
+    if " warning " in e or " warning " in g:
+        return "warnings"
+    return "values, strides or sharing"
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description="random conformance sweep against real PyTorch")
     ap.add_argument("devicescope")
@@ -136,6 +159,7 @@ def main(argv):
             target.update(job.result())
 
     passed = failed = reported = 0
+    categories = {}
     for i in indices:
         name = generate.program_name(args.seed, i)
         exp_lines, exp_problem = expected[i]
@@ -147,6 +171,8 @@ def main(argv):
         if got_problem:
             problems.append(got_problem)
         if exp_lines != got_lines:
+            cat = first_difference(exp_lines, got_lines)
+            categories[cat] = categories.get(cat, 0) + 1
             diff = difflib.unified_diff(exp_lines, got_lines, "real torch", "devicescope", lineterm="", n=2)
             problems.append("stdout differs:\n" + "\n".join("    " + d for d in diff))
         if not problems:
@@ -162,6 +188,9 @@ def main(argv):
             print("  program:\n" + "\n".join("    | " + l for l in body), flush=True)
     if failed > reported:
         print(f"({failed - reported} more failures not shown; --max-report)")
+    if categories:
+        print("by first differing line: " + ", ".join(f"{n} {c}" for c, n in sorted(categories.items(),
+                                                                                      key=lambda kv: -kv[1])))
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 and passed > 0 else 1
 

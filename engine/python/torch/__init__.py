@@ -51,6 +51,7 @@ from ._ops.shape import (as_strided, broadcast_to, cat, chunk, concat, concatena
                          flip, hstack, movedim, moveaxis, narrow, permute, repeat, reshape, roll, select, split,
                          squeeze, stack, swapaxes, swapdims, t, tensor_split, trace, transpose, tril, triu, unbind,
                          unflatten, unsqueeze, vstack)
+from ._ops.join import atleast_1d, atleast_2d, atleast_3d  # noqa: F401
 from ._ops.indexing import (argsort, argwhere, bincount, gather, index_add, index_select, masked_fill,  # noqa: F401
                             masked_select, nonzero, scatter, scatter_add, searchsorted, sort, take, topk, unique)
 from ._ops import registry as _registry

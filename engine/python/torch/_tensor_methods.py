@@ -12,6 +12,7 @@ from ._ops import indexing as I
 from ._ops import linalg as L
 from ._ops import reduction as R
 from ._ops import shape as S
+from ._ops import subscript as Sub
 from ._tensor import Tensor
 
 
@@ -137,8 +138,8 @@ for _name in ("add", "radd", "iadd", "sub", "rsub", "isub", "mul", "rmul", "imul
               "floordiv", "rfloordiv", "ifloordiv", "mod", "rmod", "imod", "pow", "rpow", "ipow", "matmul", "rmatmul",
               "lt", "le", "gt", "ge"):
     setattr(Tensor, f"__{_name}__", _python_operand(getattr(Tensor, f"__{_name}__")))
-Tensor.__getitem__ = lambda self, index: I.getitem(self, index)
-Tensor.__setitem__ = lambda self, index, value: I.setitem(self, index, value)
+Tensor.__getitem__ = lambda self, index: Sub.getitem(self, index)
+Tensor.__setitem__ = lambda self, index, value: Sub.setitem(self, index, value)
 
 
 def _cmp_ok(other):

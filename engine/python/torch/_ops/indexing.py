@@ -1,5 +1,5 @@
-# Indexing: t[...] (basic indexing makes views, advanced indexing copies), t[...] = v, index_select,
-# gather/scatter, masked_fill/masked_select, nonzero, sort/topk, with PyTorch's errors and device rules.
+# Indexing ops: index_select, gather/scatter, masked_fill/masked_select, nonzero, sort/topk, with PyTorch's
+# errors and device rules (subscripts, t[...] and t[...] = v, are subscript.py).
 import numpy as np
 
 import _devicescope_C as _E
@@ -9,240 +9,6 @@ from .. import return_types
 from ..autograd import graph
 from . import _core as C
 from . import shape as S
-
-
-def _is_int(v):
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-
-
-def _expand_index(x, index):
-    if not isinstance(index, tuple):
-        index = (index,)
-    consumed = 0
-    for it in index:
-        if it is None or it is Ellipsis or isinstance(it, bool):
-            continue
-        if isinstance(it, C.Tensor) and C.dtype_of(it) in (D.bool, D.uint8):
-            consumed += max(it._impl.dim, 1) if it._impl.dim else 0
-        else:
-            consumed += 1
-    nd = x._impl.dim
-    if consumed > nd:
-        raise IndexError(f"too many indices for tensor of dimension {nd}")
-    out = []
-    seen_ellipsis = False
-    for it in index:
-        if it is Ellipsis:
-            if seen_ellipsis:
-                raise IndexError("an index can only have a single ellipsis ('...')")
-            seen_ellipsis = True
-            out.extend([slice(None)] * (nd - consumed))
-        else:
-            out.append(it)
-    return out
-
-
-def _is_basic(items):
-    for it in items:
-        if it is None or isinstance(it, slice) or _is_int(it):
-            continue
-        if isinstance(it, C.Tensor) and it._impl.dim == 0 and not C.dtype_of(it).is_floating_point \
-                and C.dtype_of(it) is not D.bool:
-            continue
-        return False
-    return True
-
-
-def _basic_view(x, items):
-    impl = x._impl
-    sizes, strides = list(impl.sizes), list(impl.strides)
-    offset = impl.offset
-    out_sizes, out_strides = [], []
-    np_index = []
-    name = "AliasBackward0"
-    steps = []  # the view ops PyTorch applies, one node each: (node name, its saved values)
-    d = 0
-    for it in items:
-        if it is None:
-            steps.append(("UnsqueezeBackward0", {"dim": len(out_sizes)}))
-            out_sizes.append(1)
-            # unsqueeze's stride at this point of PyTorch's left-to-right slicing: size * stride of the next
-            # unprocessed dim (1 past the last one)
-            out_strides.append(sizes[d] * strides[d] if d < len(sizes) else 1)
-            np_index.append(None)
-            name = "UnsqueezeBackward0"
-            continue
-        if isinstance(it, C.Tensor):
-            it = int(C.read(it))
-        if _is_int(it):
-            it = int(it)
-            size = sizes[d]
-            if it < -size or it >= size:
-                raise IndexError(f"index {it} is out of bounds for dimension {d} with size {size}")
-            steps.append(("SelectBackward0", {"dim": len(out_sizes), "index": it}))
-            if it < 0:
-                it += size
-            offset += it * strides[d]
-            np_index.append(it)
-            name = "SelectBackward0"
-            d += 1
-            continue
-        # slice
-        size = sizes[d]
-        step = 1 if it.step is None else int(it.step)
-        if step <= 0:
-            raise ValueError("step must be greater than zero")
-        start, stop, _ = slice(it.start, it.stop, step).indices(size)
-        n = max(0, (stop - start + step - 1) // step)
-        if not (start == 0 and n == size and step == 1):
-            name = "SliceBackward0"
-            steps.append(("SliceBackward0", {"dim": len(out_sizes), "end": it.stop, "start": it.start,
-                                             "step": step}))
-        out_sizes.append(n)
-        out_strides.append(strides[d] * step)
-        offset += start * strides[d]  # even for an empty slice, as ATen's slice does
-        np_index.append(slice(start, start + n * step, step) if n else slice(0, 0))
-        d += 1
-    out_sizes.extend(sizes[d:])
-    out_strides.extend(strides[d:])
-    out = C.wrap(_E.as_strided(impl, tuple(out_sizes), tuple(out_strides), offset))
-    out._base = x._base if x._base is not None else x
-    if C.needs_grad(x):
-        idx = tuple(i for i in np_index if i is not None)
-        old_shape = tuple(sizes)
-        xdt, xdev = C.dtype_of(x), C.device_of(x)  # views save no tensor: the closure must not hold x
-
-        def fn(gs):
-            gv = C.read(gs[0])
-            gx = np.zeros(old_shape, dtype=np.float64)
-            gx[idx] = gv.reshape(gx[idx].shape)
-            return (C.make(gx, xdt, xdev),)
-        saved = None
-        if len(steps) == 1 and steps[0][0] == name:
-            # one view op, as in PyTorch: its saved values (a chain of them is one node here, unexposed)
-            saved = dict(steps[0][1])
-            if name != "UnsqueezeBackward0":
-                saved["self_sym_sizes"] = old_shape
-        graph.attach(name, [out], [x], fn, saved=saved)
-    return out
-
-
-def _np_index(x, items):
-    """numpy index for advanced indexing; checks index devices and mask shapes like PyTorch."""
-    out = []
-    dim = 0
-    for it in items:
-        if isinstance(it, C.Tensor):
-            k = it._impl.device_key
-            if k != -1 and k != x._impl.device_key:
-                raise RuntimeError("indices should be either on cpu or on the same device as the indexed tensor "
-                                   f"({C.device_of(x)})")
-            dt = C.dtype_of(it)
-            if dt.is_floating_point:
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            v = C.read(it)
-            if dt in (D.bool, D.uint8):
-                v = v.astype(bool)
-                for j in range(v.ndim):
-                    if v.shape[j] != x._impl.sizes[dim + j]:
-                        raise IndexError(f"The shape of the mask {list(v.shape)} at index {j} does not match the "
-                                         f"shape of the indexed tensor {list(x._impl.sizes)} at index {dim + j}")
-                dim += v.ndim
-            else:
-                _check_bounds(v, x._impl.sizes[dim] if dim < x._impl.dim else 0, dim)
-                dim += 1
-            out.append(v)
-        elif isinstance(it, (list, tuple)):
-            v = np.asarray([int(C.read(e)) if isinstance(e, C.Tensor) else e for e in it])
-            if v.dtype == np.bool_:
-                dim += 1
-            else:
-                if v.dtype.kind not in "iu":
-                    raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-                _check_bounds(v, x._impl.sizes[dim], dim)
-                dim += 1
-            out.append(v)
-        elif isinstance(it, bool):
-            out.append(it)
-        elif _is_int(it):
-            _check_bounds(np.asarray(it), x._impl.sizes[dim], dim)
-            out.append(int(it))
-            dim += 1
-        elif it is None:
-            out.append(None)
-        else:
-            out.append(it)
-            dim += 1
-    return tuple(out)
-
-
-def _check_bounds(v, size, dim):
-    if v.size and (v.max() >= size or v.min() < -size):
-        bad = int(v.max()) if v.max() >= size else int(v.min())
-        raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
-
-
-def getitem(x, index):
-    if isinstance(index, C.Tensor) and index._impl.dim == 0 and C.dtype_of(index) is D.bool:
-        items = [index]
-    else:
-        items = _expand_index(x, index)
-    if _is_basic(items):
-        return _basic_view(x, items)
-    C.check_virtual(x)
-    npi = _np_index(x, items)
-    xv = C.read(x)
-    res = np.array(xv[npi])
-    out = C.make(res, C.dtype_of(x), C.device_of(x))
-    if C.dtype_of(x).is_floating_point and C.needs_grad(x):
-        # index saves the index tensors and self's sizes, not self
-        meta = (tuple(x._impl.sizes), C.dtype_of(x), C.device_of(x))
-
-        def fn(gs):
-            gx = np.zeros(meta[0], dtype=np.float64)
-            np.add.at(gx, npi, C.read(gs[0]))
-            return (C.make(gx, meta[1], meta[2]),)
-        graph.attach("IndexBackward0", [out], [x], fn,
-                     saved={"indices": tuple(it if isinstance(it, C.Tensor) else None for it in items),
-                            "self_sym_sizes": meta[0]})
-    return out
-
-
-def setitem(x, index, value):
-    C.check_inplace(x)
-    items = _expand_index(x, index) if not (isinstance(index, C.Tensor) and index._impl.dim == 0) else [index]
-    if _is_basic(items):
-        view = _basic_view(x, items) if items else x
-        if isinstance(value, C.Tensor):
-            if value._impl.device_key != -1 or value._impl.dim != 0 or view._impl.device_key == -1:
-                view.copy_(value)  # across devices too: a real copy (recorded as a transfer)
-                return
-            value = value.item()
-        C.check_virtual(view)
-        C.write(view, np.asarray(value))
-        return
-    C.check_virtual(x)
-    npi = _np_index(x, items)
-    if isinstance(value, C.Tensor):
-        if value._impl.device_key != x._impl.device_key and not (value._impl.dim == 0 and
-                                                                 value._impl.device_key == -1):
-            raise RuntimeError("Expected all tensors to be on the same device, but found at least two devices, "
-                               f"{C.device_of(x)} and {C.device_of(value)}!")
-        if C.dtype_of(value) is not C.dtype_of(x) and value._impl.dim > 0:
-            raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
-                               f"{_sname(C.dtype_of(x))} for the destination and {_sname(C.dtype_of(value))} for "
-                               "the source.")
-        value = C.read(value)
-    view, is_copy = _E.numpy_view(x._impl)
-    if x._impl.dtype_code == 3:
-        full = C.read(x).copy()
-        full[npi] = value
-        C.write(x, full)
-        return
-    view[npi] = value
-    if is_copy:
-        _E.upload(x._impl, view)
-    x._impl.bump_version()
 
 
 def _sname(d):
@@ -292,28 +58,31 @@ def gather(x, dim, index, sparse_grad=False):
     C.check_virtual(x)
     iv = C.read(index)
     xv = C.read(x)
-    if iv.ndim != xv.ndim:
+    if max(iv.ndim, 1) != max(xv.ndim, 1):  # (ATen's ensure_nonempty_dim: 0-dim counts as 1-dim)
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    out_shape = iv.shape
+    xv, iv = xv.reshape(xv.shape or (1,)), iv.reshape(iv.shape or (1,))
     size = xv.shape[d]
     if iv.size and (iv.max() >= size or iv.min() < -size):
         raise RuntimeError(f"index {int(iv.max())} is out of bounds for dimension {d} with size {size}")
     sl = tuple(slice(0, s) for s in iv.shape)
     base = xv[tuple(slice(0, s) if i != d else slice(None) for i, s in enumerate(iv.shape))]
-    res = np.take_along_axis(base, iv, axis=d)
+    res = np.take_along_axis(base, iv, axis=d).reshape(out_shape)
     out = C.make(res, C.dtype_of(x), dev)
     if C.dtype_of(x).is_floating_point and C.needs_grad(x):
         # gather_backward(grad, self, dim, index, sparse_grad): PyTorch keeps self too
-        shape, xdt = xv.shape, C.dtype_of(x)
+        shape, xdt, x_sizes = xv.shape, C.dtype_of(x), tuple(x._impl.sizes)
         del xv, base
 
         def fn(gs):
             gx = np.zeros(shape, dtype=np.float64)
-            gv = C.read(gs[0])
             iv = C.read(index)
+            iv = iv.reshape(iv.shape or (1,))
+            gv = C.read(gs[0]).reshape(iv.shape)
             idx = list(np.indices(iv.shape, sparse=True))
             idx[d] = iv
             np.add.at(gx, tuple(idx), gv)
-            return (C.make(gx, xdt, dev),)
+            return (C.make(gx.reshape(x_sizes), xdt, dev),)
         graph.attach("GatherBackward0", [out], [x], fn,
                      saved={"dim": dim, "index": index, "self": x, "sparse_grad": sparse_grad})
     del sl

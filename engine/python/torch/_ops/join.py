@@ -1,5 +1,6 @@
 # Shape ops that copy: cat/stack/hstack/vstack, repeat, flip, roll, triu/tril, diag/diagonal/trace, with
-# PyTorch's checks, device rules (cat names `tensors` in its device error) and autograd.
+# PyTorch's checks, device rules (cat names `tensors` in its device error) and autograd; and atleast_1d/2d/3d
+# (views or the tensor itself), which hstack/vstack build on in ATen.
 import numpy as np
 
 from ..autograd import graph
@@ -170,3 +171,31 @@ def diag(x, diagonal=0):
 def trace(x):
     from .shape import diagonal
     return diagonal(x).sum()
+
+
+def _atleast(views, tensors):
+    """torch.atleast_Nd(*tensors): one tensor gives a tensor, several (or one sequence) a tuple."""
+    if len(tensors) == 1 and isinstance(tensors[0], C.Tensor):
+        return views(tensors[0])
+    seq = tensors[0] if len(tensors) == 1 else tensors
+    return tuple(views(t) for t in seq)
+
+
+def atleast_1d(*tensors):
+    return _atleast(lambda t: reshape(t, (1,)) if t._impl.dim == 0 else t, tensors)
+
+
+def atleast_2d(*tensors):
+    return _atleast(lambda t: reshape(t, (1, 1)) if t._impl.dim == 0 else unsqueeze(t, 0) if t._impl.dim == 1 else t,
+                    tensors)
+
+
+def atleast_3d(*tensors):
+    def views(t):
+        nd = t._impl.dim
+        if nd == 0:
+            return reshape(t, (1, 1, 1))
+        if nd == 1:
+            return unsqueeze(unsqueeze(t, 0), -1)
+        return unsqueeze(t, -1) if nd == 2 else t
+    return _atleast(views, tensors)

@@ -24,6 +24,16 @@ def scalar_name(d):
     return SCALAR_NAMES[d._code]
 
 
+def type_string(t):
+    """Tensor::toString() as ATen's messages print it: the legacy type name (torch.FloatTensor,
+    torch.cuda.LongTensor) where one exists, else the dispatch key and scalar type (CPUBoolType)."""
+    dt = C.dtype_of(t)
+    cuda = t._impl.device_key >= 0
+    if dt in (D.bool, D.bfloat16):
+        return ("CUDA" if cuda else "CPU") + scalar_name(dt) + "Type"
+    return ("torch.cuda." if cuda else "torch.") + dt._legacy
+
+
 def can_cast(src, dst):
     """c10::canCast: no floating -> integral, nothing non-bool -> bool."""
     if src.is_floating_point and not dst.is_floating_point:
@@ -97,7 +107,7 @@ def resize_output(out, shape):
                       "in a future PyTorch release outputs will not be resized unless they have zero elements. You "
                       "can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
                       "t.resize_(0).")
-    resize_(out, shape, keep_values=False)
+    resize_(out, shape)
     return True
 
 

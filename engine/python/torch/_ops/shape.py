@@ -239,6 +239,8 @@ def t(x):
 
 
 def permute(x, *dims):
+    if not dims:  # (the Python argument parser's words)
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
     nd = x._impl.dim
@@ -261,8 +263,17 @@ def movedim(x, source, destination):
     nd = x._impl.dim
     src = [source] if isinstance(source, int) else list(source)
     dst = [destination] if isinstance(destination, int) else list(destination)
-    src = [C.wrap_dim(s, nd) for s in src]
-    dst = [C.wrap_dim(d, nd) for d in dst]
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({_fmt(src)} dims) should contain "
+                           f"the same number of dims as destination ({_fmt(dst)} dims)")
+    wsrc, wdst = [C.wrap_dim(s, nd) for s in src], [C.wrap_dim(d, nd) for d in dst]
+    if len(set(wsrc)) != len(wsrc):
+        raise RuntimeError(f"movedim: repeated dim in `source` ({_fmt(src)})")
+    if len(set(wdst)) != len(wdst):
+        raise RuntimeError(f"movedim: repeated dim in `destination` ({_fmt(dst)})")
+    if nd == 0:  # a no-op on a 0-dim tensor (an alias)
+        return alias(x)
+    src, dst = wsrc, wdst
     order = [None] * nd
     for s, d in zip(src, dst):
         order[d] = s
@@ -292,7 +303,7 @@ def squeeze(x, dim=None):
         name = "SqueezeBackward0"
         saved = {"self_sym_sizes": old}
     else:
-        dims = C.dims_arg(dim, x._impl.dim) if x._impl.dim else ()
+        dims = C.dims_arg(dim, x._impl.dim)  # (a 0-dim tensor takes dims -1 and 0)
         keep = [i for i in range(len(sizes)) if not (i in dims and sizes[i] == 1)]
         name = "SqueezeBackward1"
         saved = {"dim": dim, "self_sym_sizes": old}
@@ -305,33 +316,31 @@ def expand(x, *sizes):
     impl = x._impl
     nd = impl.dim
     if len(sizes) < nd:
-        raise RuntimeError(f"expand(torch.FloatTensor{{{_fmt(impl.sizes)}}}, size={_fmt(sizes)}): the number of "
+        from .out import type_string
+        raise RuntimeError(f"expand({type_string(x)}{{{_fmt(impl.sizes)}}}, size={_fmt(sizes)}): the number of "
                            "sizes provided (" + str(len(sizes)) + ") must be greater or equal to the number of "
                            "dimensions in the tensor (" + str(nd) + ")")
-    lead = len(sizes) - nd
-    new_sizes, new_strides = [], []
-    for i, s in enumerate(sizes):
-        if i < lead:
-            if s < 0:
-                raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a leading, "
+    # ATen's inferExpandGeometry, from the last dim back: a new leading dim kept at size 1 gets the stride
+    # of the dims inside it, an expanded dim stride 0; the first mismatch from the right is reported
+    n = len(sizes)
+    new_sizes, new_strides = [0] * n, [0] * n
+    for i in range(n - 1, -1, -1):
+        d = i - (n - nd)
+        size = impl.sizes[d] if d >= 0 else 1
+        stride = impl.strides[d] if d >= 0 else (new_sizes[i + 1] * new_strides[i + 1] if i + 1 < n else 1)
+        target = sizes[i]
+        if target == -1:
+            if d < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({target}) isn't allowed in a leading, "
                                    "non-existing dimension " + str(i))
-            new_sizes.append(s)
-            new_strides.append(0)
-            continue
-        cur = impl.sizes[i - lead]
-        st = impl.strides[i - lead]
-        if s == -1:
-            s = cur
-        if cur == s:
-            new_sizes.append(s)
-            new_strides.append(st)
-        elif cur == 1:
-            new_sizes.append(s)
-            new_strides.append(0)
-        else:
-            raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({cur}) at "
-                               f"non-singleton dimension {i}.  Target sizes: {_fmt(sizes)}.  Tensor sizes: "
-                               f"{_fmt(impl.sizes)}")
+            target = size
+        if size != target:
+            if size != 1:
+                raise RuntimeError(f"The expanded size of the tensor ({target}) must match the existing size "
+                                   f"({size}) at non-singleton dimension {i}.  Target sizes: {_fmt(sizes)}.  "
+                                   f"Tensor sizes: {_fmt(impl.sizes)}")
+            size, stride = target, 0
+        new_sizes[i], new_strides[i] = size, stride
     old = tuple(impl.sizes)
     return _view(x, new_sizes, new_strides, impl.offset, "ExpandBackward0", lambda g: C.sum_to_shape(g, old),
                  {"self_sym_sizes": old})
@@ -469,6 +478,8 @@ def unfold(x, dimension, size, step):
 
 
 def split(x, split_size_or_sections, dim=0):
+    if x._impl.dim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     d = C.wrap_dim(dim, x._impl.dim)
     size = x._impl.sizes[d]
     if isinstance(split_size_or_sections, int):
@@ -535,6 +546,8 @@ def tensor_split(x, indices_or_sections, dim=0):
 def chunk(x, chunks, dim=0):
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    if x._impl.dim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     d = C.wrap_dim(dim, x._impl.dim)
     size = x._impl.sizes[d]
     if size == 0:  # ATen: `chunks` empty pieces
@@ -545,6 +558,8 @@ def chunk(x, chunks, dim=0):
 
 def unbind(x, dim=0):
     d = C.wrap_dim(dim, x._impl.dim)
+    if x._impl.dim == 0:  # (the dim wraps to 0, then self.size(0) refuses)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     sizes, strides = list(x._impl.sizes), list(x._impl.strides)
     n = sizes[d]
     sz = sizes[:d] + sizes[d + 1:]

@@ -1,0 +1,471 @@
+# Tensor subscripts, t[index] and t[index] = value, the way PyTorch's Python binding does them
+# (torch/csrc/autograd/python_variable_indexing.cpp with ATen/TensorIndexing.h): the items are taken left to
+# right; ints, slices, None and bools apply one view op each (select, slice, unsqueeze), tensors and
+# sequences are recorded as advanced indices and applied last by `index` / `index_put_`
+# (ATen/native/TensorAdvancedIndexing.cpp: make_info, AdvancedIndex), whose results TensorIterator lays out.
+# So a subscript without tensors is a view, one with tensors a copy, and every error is PyTorch's.
+import operator
+
+import numpy as np
+
+import _devicescope_C as _E
+
+from .. import _dtype as D
+from ..autograd import graph
+from . import _core as C
+from . import layout
+from . import overlap
+from . import shape as S
+from .out import scalar_name, warn_at_caller
+
+_PY_SSIZE_MAX = 2 ** 63 - 1
+_INDEX_DTYPES = (D.int64, D.int32, D.uint8, D.bool)
+
+
+def _is_int(v):
+    """THPUtils_checkLong: a Python or numpy integer, not a bool."""
+    return (isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)))
+
+
+def _is_sequence(v):
+    # PySequence_Check for what reaches here (tensors are taken before sequences)
+    return isinstance(v, (list, tuple, range, np.ndarray, str, bytes))
+
+
+# ----------------------------------------------------------------------------- view steps
+def _select(x, dim, index, real_dim):
+    """applySelect: an int index (real_dim: the item's position in the subscript, as ATen reports it)."""
+    sizes = x._impl.sizes
+    if not sizes:
+        if index == 0 and dim == 0:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+                             "in C++ to convert a 0-dim tensor to a number")
+        size = 0  # (ATen reads a size the 0-dim tensor does not have; what it reports is 0)
+    else:
+        size = sizes[dim]
+    if not (size >= -index and size > index):
+        raise IndexError(f"index {index} is out of bounds for dimension {real_dim} with size {size}")
+    return S.select(x, dim, index)
+
+
+def _unpack_slice(s):
+    """PySlice_Unpack: (start, stop, step) as Py_ssize_t, the bounds of a missing start/stop at the extremes."""
+    def idx(v, default):
+        if v is None:
+            return default
+        try:
+            v = operator.index(v)
+        except TypeError:
+            raise TypeError("slice indices must be integers or None or have an __index__ method") from None
+        return max(-_PY_SSIZE_MAX - 1, min(_PY_SSIZE_MAX, v))
+    step = idx(s.step, 1)
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    start = idx(s.start, _PY_SSIZE_MAX if step < 0 else 0)
+    stop = idx(s.stop, -_PY_SSIZE_MAX - 1 if step < 0 else _PY_SSIZE_MAX)
+    return start, stop, step
+
+
+def _slice(x, dim, s, optimize):
+    """applySlice then at::slice (a full explicit slice is x itself when optimize)."""
+    start, stop, step = _unpack_slice(s)
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    if not x._impl.sizes:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if optimize and start == 0 and step == 1 and stop == x._impl.sizes[dim]:
+        return x
+    return S.slice_dim(x, dim, start, stop, step)
+
+
+def _bool_index(value):
+    """boolToIndexingTensor: True indexes a new size-1 dim as 0:, False as empty."""
+    return C.make(np.zeros(1 if value else 0, dtype=np.int64), D.int64, None)
+
+
+def _sequence_index(seq):
+    """indexing_tensor_from_data: a list of bools (or uint8) stays a mask, anything else becomes int64."""
+    from .._factories import _infer
+    if isinstance(seq, np.ndarray):
+        values, dtype = seq, D.from_numpy_dtype(seq.dtype)
+    else:
+        values, dtype = _infer(seq)
+    if dtype not in (D.bool, D.uint8):
+        dtype = D.int64
+    return C.make(np.asarray(values).astype(dtype._np), dtype, None)
+
+
+def _wrap_tuple(index):
+    """wrapTuple: a tuple as is; a short sequence holding a tensor, sequence, slice, Ellipsis or None as a
+    tuple (NumPy's heuristic); anything else as a tuple of one."""
+    if isinstance(index, tuple):
+        return index
+    if _is_sequence(index) and not isinstance(index, (str, bytes, np.ndarray)) and len(index) < 32:
+        for obj in index:
+            if isinstance(obj, C.Tensor) or _is_sequence(obj) or isinstance(obj, slice) or obj is Ellipsis \
+                    or obj is None:
+                return tuple(index)
+    return (index,)
+
+
+def _count_specified(items):
+    count = 0
+    for obj in items:
+        if isinstance(obj, C.Tensor):
+            count += obj._impl.dim if C.dtype_of(obj) in (D.bool, D.uint8) else 1
+        elif obj is not None and obj is not Ellipsis and obj is not True and obj is not False:
+            count += 1
+    return count
+
+
+def _apply_slicing(x, items):
+    """applySlicing: the view ops of the items, left to right; returns the view and the advanced indices
+    (a list by dim of x's view, None where a dim is not indexed by a tensor)."""
+    nd = x._impl.dim
+    specified = _count_specified(items)
+    if specified > nd:
+        raise IndexError(f"too many indices for tensor of dimension {nd}")
+    result, dim, indices = x, 0, []
+
+    def record(t):
+        nonlocal dim
+        indices.extend([None] * (dim + 1 - len(indices)))
+        indices[dim] = t
+        dim += 1
+
+    for i, obj in enumerate(items):
+        if _is_int(obj):
+            result = _select(result, dim, int(obj), i)
+        elif isinstance(obj, slice):
+            result = _slice(result, dim, obj, optimize=True)
+            dim += 1
+        elif obj is Ellipsis:
+            dim += nd - specified
+        elif obj is None:
+            result = S.unsqueeze(result, dim)
+            dim += 1
+        elif obj is True or obj is False:
+            result = S.unsqueeze(result, dim)
+            record(_bool_index(obj))
+        elif isinstance(obj, C.Tensor):
+            dt = C.dtype_of(obj)
+            if obj._impl.dim == 0 and not dt.is_floating_point:
+                if dt in (D.bool, D.uint8):
+                    result = S.unsqueeze(result, dim)
+                    record(_bool_index(bool(obj.item())))
+                else:
+                    result = _select(result, dim, int(obj.item()), i)
+            else:
+                record(obj)
+        elif _is_sequence(obj):
+            record(_sequence_index(obj))
+        else:
+            try:
+                v = operator.index(obj)
+            except TypeError:
+                raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                                 f"are valid indices (got {type(obj).__name__})") from None
+            result = _select(result, dim, v, i)
+    return result, indices
+
+
+# ----------------------------------------------------------------------------- advanced indexing
+class _Info:
+    """make_info + AdvancedIndex: x's dims permuted so the indexed ones are adjacent (perm), the index
+    values broadcast (arrays), and the restrided source `src_sizes/src_strides` whose shape is the result's."""
+    __slots__ = ("perm", "before", "arrays", "shape", "indexed_sizes", "src_sizes", "src_strides", "index_layouts")
+
+
+def _make_info(x, indices):
+    impl = x._impl
+    for t in indices:
+        if t is not None:
+            if C.dtype_of(t) not in _INDEX_DTYPES:
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            k = t._impl.device_key
+            if k != -1 and k != impl.device_key:
+                raise RuntimeError("indices should be either on cpu or on the same device as the indexed tensor "
+                                   f"({C.device_of(x)})")
+    sizes, strides = list(impl.sizes), list(impl.strides)
+    # expandTensors: a mask becomes the columns of its nonzero(), checked against the dims it covers
+    expanded = []  # (values, sizes, strides) or None
+    for t in indices:
+        if t is None:
+            expanded.append(None)
+            continue
+        dt = C.dtype_of(t)
+        if dt in (D.bool, D.uint8):
+            if dt is D.uint8:
+                warn_at_caller("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+                               "instead.")
+            m = C.read(t)
+            for j in range(m.ndim):
+                src = len(expanded) + j
+                if src >= len(sizes):
+                    raise IndexError(f"Dimension out of range (expected to be in range of [{-len(sizes)}, "
+                                     f"{len(sizes) - 1}], but got {src})")
+                if m.shape[j] != sizes[src]:
+                    raise IndexError(f"The shape of the mask {list(m.shape)} at index {j} does not match the shape "
+                                     f"of the indexed tensor {sizes} at index {src}")
+            for col in np.nonzero(m):
+                expanded.append((col.astype(np.int64), (col.size,), (1,)))
+        else:
+            st = tuple(t._impl.strides) if dt is D.int64 else layout.preserved_strides(t._impl.sizes, t._impl.strides)
+            expanded.append((C.read(t).astype(np.int64, copy=False), tuple(t._impl.sizes), st))
+    defined = [e for e in expanded if e is not None]
+    try:
+        shape = tuple(np.broadcast_shapes(*[e[1] for e in defined]))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes " +
+                         ", ".join(S._fmt(e[1]) for e in defined)) from None
+    expanded += [None] * (len(sizes) - len(expanded))
+    pos = [i for i, e in enumerate(expanded) if e is not None]
+    perm = list(range(len(sizes)))
+    if pos[-1] - pos[0] + 1 != len(pos):  # transposeToFront: the indexed dims first, in order
+        perm = pos + [i for i in perm if i not in pos]
+        expanded = [expanded[i] for i in perm]
+        sizes, strides = [sizes[i] for i in perm], [strides[i] for i in perm]
+    before = next(i for i, e in enumerate(expanded) if e is not None)
+    n_indexed = len(defined)
+    after = len(sizes) - before - n_indexed
+    info = _Info()
+    info.perm, info.before, info.shape = perm, before, shape
+    info.indexed_sizes = [sizes[i] for i, e in enumerate(expanded) if e is not None]
+    if 0 in info.indexed_sizes and 0 not in shape:
+        raise IndexError("index is out of bounds for dimension with size 0")
+    info.src_sizes = tuple(sizes[:before]) + shape + tuple(sizes[before + n_indexed:])
+    info.src_strides = tuple(strides[:before]) + (0,) * len(shape) + tuple(strides[before + n_indexed:])
+    info.arrays, info.index_layouts = [], []
+    full = (1,) * before + shape + (1,) * after
+    for values, isz, ist in defined:
+        info.arrays.append(np.broadcast_to(values, shape))
+        # the broadcast index, reshaped to (1,)*before + shape + (1,)*after (reshape_indexer)
+        bst = (0,) * (len(shape) - len(isz)) + tuple(0 if s == 1 and n != 1 else t
+                                                    for s, t, n in zip(isz, ist, shape[len(shape) - len(isz):]))
+        rst = S.compute_stride(list(shape), list(bst), list(full)) or list(layout.contiguous_strides(full))
+        info.index_layouts.append((full, tuple(rst), 8))
+    return info
+
+
+def _check_bounds(info, order_strides):
+    """The kernel's check, element by element in TensorIterator's order (the output's memory order), each
+    index in turn: the first bad value is reported with its index's position among the indices."""
+    bad = [(a >= n) | (a < -n) for a, n in zip(info.arrays, info.indexed_sizes)]
+    if not any(b.any() for b in bad) or 0 in info.src_sizes:
+        return
+    key = np.zeros(info.shape, dtype=np.int64)
+    for d, s in enumerate(order_strides[info.before:info.before + len(info.shape)]):
+        key = key + np.arange(info.shape[d]).reshape((-1,) + (1,) * (len(info.shape) - d - 1)) * s
+    any_bad = np.zeros(info.shape, dtype=bool)
+    for b in bad:
+        any_bad |= b
+    first = np.unravel_index(int(np.argmin(np.where(any_bad, key, np.iinfo(np.int64).max))), info.shape)
+    for j, b in enumerate(bad):
+        if b[first]:
+            raise IndexError(f"index {int(info.arrays[j][first])} is out of bounds for dimension {j} with size "
+                             f"{info.indexed_sizes[j]}")
+
+
+def _np_index(info):
+    return (slice(None),) * info.before + tuple(info.arrays)
+
+
+def index(x, indices):
+    """at::index: the gathered copy, laid out by TensorIterator over the restrided source and the indices."""
+    C.check_virtual(x)
+    info = _make_info(x, indices)
+    itemsize = C.dtype_of(x).itemsize
+    strides = layout.pointwise_strides(info.src_sizes, [(info.src_sizes, info.src_strides, itemsize)] +
+                                       info.index_layouts)
+    _check_bounds(info, strides)
+    npi = _np_index(info)
+    res = np.transpose(C.read(x), info.perm)[npi]
+    dt, dev = C.dtype_of(x), C.device_of(x)
+    if tuple(strides) == layout.contiguous_strides(info.src_sizes):
+        out = C.make(res, dt, dev)
+    else:
+        out = C.make_strided(res, dt, dev, strides)
+    if dt.is_floating_point and C.needs_grad(x):
+        # index saves the index tensors and self's sizes, not self
+        shape, perm = tuple(x._impl.sizes), info.perm
+
+        def fn(gs):
+            gx = np.zeros(shape, dtype=np.float64)
+            np.add.at(np.transpose(gx, perm), npi, C.read(gs[0]))
+            return (C.make(gx, dt, dev),)
+        graph.attach("IndexBackward0", [out], [x], fn, saved={"indices": tuple(indices), "self_sym_sizes": shape})
+    return out
+
+
+def getitem(x, index_):
+    """THPVariable_getitem."""
+    if index_ is None:
+        return S.unsqueeze(x, 0)
+    if index_ is Ellipsis:
+        return S.alias(x)
+    if _is_int(index_):
+        return _select(x, 0, int(index_), 0)
+    if isinstance(index_, slice):
+        return _slice(x, 0, index_, optimize=False)
+    if index_ is True or index_ is False:
+        r = S.unsqueeze(x, 0)
+        return index(r, [_bool_index(index_)])
+    sliced, indices = _apply_slicing(x, _wrap_tuple(index_))
+    if not indices:
+        return S.alias(sliced) if sliced is x else sliced
+    return index(sliced, indices)
+
+
+# ----------------------------------------------------------------------------- assignment
+def _value_tensor(x, value):
+    """valueToTensor: a number becomes a 0-dim tensor of x's dtype (kept on the host here; PyTorch makes it on
+    x's device, which gives the same values)."""
+    if isinstance(value, C.Tensor):
+        return value
+    if _is_int(value) or isinstance(value, (bool, np.bool_)):
+        v = int(value)
+    elif isinstance(value, (float, np.floating)):
+        v = float(value)
+    else:
+        dt = C.dtype_of(x)
+        cuda = ".cuda" if x._impl.device_key >= 0 else ""
+        raise TypeError(f"can't assign a {type(value).__name__} to a torch{cuda}.{dt._legacy}")
+    return C.make(np.asarray(v).astype(C.compute_dtype(C.dtype_of(x))), C.dtype_of(x), None)
+
+
+def _strip_leading_ones(sizes):
+    sizes = list(sizes)
+    while sizes and sizes[0] == 1:
+        sizes.pop(0)
+    return sizes
+
+
+def _copy_to(dst, src):
+    """copy_to: the same shape copies, a host 0-dim value fills, anything else is expanded to dst first."""
+    if tuple(dst._impl.sizes) == tuple(src._impl.sizes):
+        dst.copy_(src)
+    elif src._impl.dim == 0 and src._impl.device_key == -1:
+        dst.fill_(src)
+    else:
+        view = S.view(src, _strip_leading_ones(src._impl.sizes))
+        dst.copy_(S.expand(view, tuple(dst._impl.sizes)))
+
+
+def _full_overlap_or_partial(a, b):
+    """get_overlap_status(a, b) is FULL or PARTIAL (assert_no_overlap refuses both)."""
+    ia, ib = a._impl, b._impl
+    if ia is ib:
+        return True
+    if ia.numel == 0 or ib.numel == 0 or not ia.same_storage(ib):
+        return False
+    if not (overlap.is_non_overlapping_and_dense(ia) and overlap.is_non_overlapping_and_dense(ib)):
+        return False  # too hard to tell: allowed
+    size_a, size_b = C.dtype_of(a).itemsize, C.dtype_of(b).itemsize
+    a_begin, b_begin = ia.offset * size_a, ib.offset * size_b
+    return a_begin < b_begin + ib.numel * size_b and b_begin < a_begin + ia.numel * size_a
+
+
+def _write_indexed(x, perm, npi, values):
+    """x's memory at numpy index npi of x permuted by perm = values (cast as a copy casts)."""
+    if x._impl.dtype_code == 3:  # bfloat16 is stored as raw bits: write the whole tensor back
+        full = np.array(C.read(x))
+        np.transpose(full, perm)[npi] = values
+        C.write(x, full)
+        return
+    view, is_copy = _E.numpy_view(x._impl)
+    target = np.transpose(view, perm)
+    if view.dtype == np.bool_:
+        target[npi] = np.asarray(values) != 0
+    else:
+        target[npi] = np.asarray(values).astype(view.dtype, copy=False)
+    if is_copy:
+        _E.upload(x._impl, view)
+    x._impl.bump_version()
+
+
+def _masked_fill_mask(x, indices, value, value_on_host):
+    """canDispatchToMaskedFill: one mask and a one-element host value make index_put_ a masked_fill_; the
+    mask (unsqueezed to x's dims), or None."""
+    if not (value._impl.numel == 1 and value_on_host):
+        return None
+    n, mask = 0, None
+    for t in indices:
+        if t is None:
+            n += 1
+            continue
+        if C.dtype_of(t) not in (D.bool, D.uint8) or t._impl.device_key != x._impl.device_key or mask is not None:
+            return None
+        mask = t
+        for j, s in enumerate(t._impl.sizes):
+            if s != x._impl.sizes[n + j]:
+                raise IndexError(f"The shape of the mask {list(t._impl.sizes)} at index {j} does not match the shape "
+                                 f"of the indexed tensor {list(x._impl.sizes)} at index {n + j}")
+        n += t._impl.dim
+    if mask is None:
+        return None
+    m = C.read(mask).astype(bool)
+    return m.reshape(m.shape + (1,) * (x._impl.dim - n))
+
+
+def index_put_(x, indices, value, value_on_host=None):
+    """at::index_put_ (accumulate=False) with PyTorch's checks in PyTorch's order."""
+    impl = x._impl
+    if len(indices) > impl.dim:
+        raise IndexError(f"too many indices for tensor of dimension {impl.dim} (got {len(indices)})")
+    C.check_inplace(x)
+    C.check_virtual(x, value)
+    expanded = overlap.has_internal_overlap(impl)
+    if expanded:
+        warn_at_caller("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
+                       "performing this operation. This also applies to advanced indexing e.g. tensor[indices] = "
+                       "tensor")
+    on_host = value._impl.device_key == -1 if value_on_host is None else value_on_host
+    mask = _masked_fill_mask(x, indices, value, on_host)
+    if mask is not None:
+        if expanded:
+            warn_at_caller("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+                           "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = "
+                           "scalar")
+        _write_indexed(x, list(range(impl.dim)), np.broadcast_to(mask, tuple(impl.sizes)), C.read(value).reshape(()))
+        return x
+    if _full_overlap_or_partial(x, value) or any(t is not None and _full_overlap_or_partial(x, t) for t in indices):
+        raise RuntimeError(overlap._PARTIAL)
+    info = _make_info(x, indices)
+    vs, ss = list(value._impl.sizes), list(info.src_sizes)
+    if len(vs) > len(ss) or any(v != s and v != 1 for v, s in zip(reversed(vs), reversed(ss))):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {S._fmt(vs)} cannot be broadcast to indexing "
+                           f"result of shape {S._fmt(ss)}")
+    if C.dtype_of(value) is not C.dtype_of(x):
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{scalar_name(C.dtype_of(x))} for the destination and {scalar_name(C.dtype_of(value))} for "
+                           "the source.")
+    itemsize = C.dtype_of(x).itemsize
+    _check_bounds(info, layout.pointwise_strides(info.src_sizes, [(info.src_sizes, info.src_strides, itemsize)] +
+                                                 info.index_layouts))
+    _write_indexed(x, info.perm, _np_index(info), np.broadcast_to(C.read(value), info.src_sizes))
+    return x
+
+
+def setitem(x, index_, value):
+    """THPVariable_setitem."""
+    is_number = not isinstance(value, C.Tensor)
+    value = _value_tensor(x, value)
+    # a number is made on x's device by PyTorch: for the masked_fill_ shortcut it counts as there
+    on_host = (x._impl.device_key == -1) if is_number else None
+    if index_ is False:
+        return
+    if index_ is Ellipsis:
+        return _copy_to(x, value)
+    if index_ is None or index_ is True:
+        return _copy_to(S.unsqueeze(x, 0), value)
+    if _is_int(index_):
+        return _copy_to(_select(x, 0, int(index_), 0), value)
+    if isinstance(index_, slice):
+        return _copy_to(_slice(x, 0, index_, optimize=True), value)
+    sliced, indices = _apply_slicing(x, _wrap_tuple(index_))
+    if not indices:
+        return _copy_to(sliced, value)
+    stripped = _strip_leading_ones(value._impl.sizes)
+    if len(stripped) != value._impl.dim:
+        value = S.view(value, stripped)
+    index_put_(sliced, indices, value, on_host)
