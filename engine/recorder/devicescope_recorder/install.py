@@ -122,6 +122,7 @@ class Installed:
 
         @quiet
         def after():
+            r.members.clear()  # the module's tensors may be new objects
             r.name_pass()
             r.sweep()
 

@@ -169,6 +169,8 @@ class Recorder:
         self.final_labels = {}  # storage id -> label parts, every storage (finish)
         self.cuda_ptrs = {}     # storage id -> data_ptr of CUDA storages
         self.labeled = {}       # id(tensor) -> (weakref, Storage, data_ptr): what the name passes saw (seen())
+        self.members = {}       # root id -> [(weakref, parts, grad parts or None for a buffer)] (name_modules)
+        self.passes = 0
         self.param_parts = {}   # id(parameter) -> (weakref, label parts), from the last name_modules
         self.rel_paths = {}     # a code file -> how it is shown (relative to the working folder when inside it)
         self.cuda = torch.cuda.is_available()
@@ -372,23 +374,47 @@ class Recorder:
             self.name_optimizers()
 
     def name_modules(self):
-        param_parts = self.param_parts = {}
+        """Parameters, gradients and buffers by their path in each root. The members of a root are listed again
+        (named_parameters walks the module tree: the costly part of a pass) when the root is new, after a
+        module move (install.py clears them), and every 32nd pass (a parameter added later)."""
+        self.passes += 1
+        if self.passes % 32 == 0:
+            self.members.clear()
+            self.param_parts = {}
         for rid, ref in list(self.roots.items()):
             root = ref()
             if root is None:
                 del self.roots[rid]
+                self.members.pop(rid, None)
                 continue
-            for path, p in root.named_parameters():
-                parts = [("name", rid), "." + path]
-                param_parts[id(p)] = (weakref.ref(p), parts)
-                self.label(p, parts, "parameter")
-                if p.grad is not None:
-                    self.label(p.grad, parts + [".grad"], "gradient")
-            for path, b in root.named_buffers():
-                self.label(b, [("name", rid), "." + path], "buffer")
+            members = self.members.get(rid)
+            if members is None:
+                members = self.members[rid] = self.list_members(rid, root)
+            for tref, parts, grad_parts in members:
+                t = tref()
+                if t is None:
+                    continue
+                if grad_parts is None:
+                    self.label(t, parts, "buffer")
+                    continue
+                self.label(t, parts, "parameter")
+                grad = t.grad
+                if grad is not None:
+                    self.label(grad, grad_parts, "gradient")
+
+    def list_members(self, rid, root):
+        members = []
+        for path, p in root.named_parameters():
+            parts = [("name", rid), "." + path]
+            self.param_parts[id(p)] = (weakref.ref(p), parts)
+            members.append((weakref.ref(p), parts, parts + [".grad"]))
+        for path, b in root.named_buffers():
+            members.append((weakref.ref(b), [("name", rid), "." + path], None))
+        return members
 
     def name_optimizers(self):
         alive = []
+        labeled = self.labeled
         for ref in self.optimizers:
             opt = ref()
             if opt is None:
@@ -397,11 +423,18 @@ class Recorder:
             oid = id(opt)
             self.names.setdefault(oid, type(opt).__name__)
             for p, state in opt.state.items():
-                known = self.param_parts.get(id(p))
-                owner = known[1] if known is not None and known[0]() is p else ["param"]
+                owner = None
                 for k, v in state.items():
-                    if isinstance(v, torch.Tensor):
-                        self.label(v, [("name", oid), ".state["] + owner + ["]." + str(k)], "optimizer-state")
+                    if not isinstance(v, torch.Tensor):
+                        continue
+                    hit = labeled.get(id(v))  # the same state tensor as last step, already named: nothing to do
+                    if (hit is not None and hit[1].role == "optimizer-state" and hit[0]() is v and not hit[1].freed
+                            and hit[2] == v.data_ptr()):
+                        continue
+                    if owner is None:
+                        known = self.param_parts.get(id(p))
+                        owner = known[1] if known is not None and known[0]() is p else ["param"]
+                    self.label(v, [("name", oid), ".state["] + owner + ["]." + str(k)], "optimizer-state")
         self.optimizers = alive
 
     def resolve(self, label):
