@@ -2,7 +2,7 @@
 """The recorder wheel in a fresh virtualenv, as a user installs it on a GPU machine (issue 26), offline:
 
   python3 -m venv --system-site-packages VENV      (Debian's python3: the venv sees its torch 1.13)
-  VENV/bin/python -m pip install --no-index --no-deps devicescope_recorder-VERSION-py3-none-any.whl
+  VENV/bin/python -m pip install --no-index devicescope_recorder-VERSION-py3-none-any.whl
   VENV/bin/python -m devicescope_recorder --out run.json train.py --epochs 1
   VENV/bin/python -m torch.distributed.run --nproc_per_node 2 -m devicescope_recorder --out ddp.json ddp.py
   with devicescope_recorder.record("api.json"): ...   (the API)
@@ -74,6 +74,7 @@ def main():
     ap.add_argument("--python", default="/usr/bin/python3")
     ap.add_argument("--work", required=True)
     args = ap.parse_args()
+    args.wheel = os.path.abspath(args.wheel)
     if not os.path.exists(args.wheel):
         fail("no wheel at %s: build it (cmake --build build --target recorder_wheel)" % args.wheel)
     size = os.path.getsize(args.wheel)
@@ -91,7 +92,8 @@ def main():
     env["PIP_NO_INDEX"] = "1"  # no network, whatever pip.conf says
     run([args.python, "-m", "venv", "--system-site-packages", venv], env, args.work)
     py = os.path.join(venv, "bin", "python")
-    run([py, "-m", "pip", "install", "--no-index", "--no-deps", args.wheel], env, args.work)
+    # The README's command: no --no-deps, so a dependency declared by mistake (torch) fails here, offline.
+    run([py, "-m", "pip", "install", "--no-index", args.wheel], env, args.work)
     where = run([py, "-c", "import devicescope_recorder as d, torch; print(d.__file__, d.__version__, torch.__version__)"],
                 env, args.work).stdout.split()
     if not where[0].startswith(os.path.join(venv, "lib")):
