@@ -45,6 +45,14 @@ def _ds_value(x, idx, mode, dtype):
     return (torch.arange(n) % 4 + 1).to(dtype).reshape(shape)
 
 
+def _ds_value_or_one(x, idx, mode, dtype):
+    # _ds_value, or a one-element value when x[idx] itself is an error (the assignment then reports it)
+    try:
+        return _ds_value(x, idx, mode, dtype)
+    except Exception:
+        return torch.ones(1, dtype=dtype)
+
+
 def _ds_set(x, idx, value):
     x[idx] = value
     return x
@@ -168,6 +176,29 @@ class IndexStmts:
         # (not after an index out of range: the kernel refuses it mid-way, having written part of x)
         self.L.append(f"if r is not None or 'out of bounds' not in _ds_err[0]: "
                       f"print({lab}, 'after', _ds_t({x}){', _ds_t(' + base + ')' if base != x else ''})")
+
+    def setitem_grad_stmt(self):
+        """An assignment autograd records: the gradient reaching x's past (zero where written) and the value."""
+        rng = self.rng
+        shape = tuple(rng.choice([1, 2, 3]) for _ in range(rng.choice([1, 2, 2, 3])))
+        dt = rng.choice(["torch.float32", "torch.float64"])
+        n = math.prod(shape)
+        idx = self.index_items(shape, subscript=False)
+        lab = self.label()
+        L = self.L
+        L.append(f"xg = torch.arange({n}, dtype={dt}).reshape({shape}).requires_grad_()")
+        L.append("y = xg * 2")
+        if rng.random() < 0.3:
+            L.append(f"vg = torch.tensor({rng.choice([1.5, -2.0])}, dtype={dt}, requires_grad=True)")
+        else:
+            mode = rng.choice(["same", "same", "bcast"])
+            L.append(f"vg = _ds_value_or_one(y.detach(), {idx}, {mode!r}, {dt}).requires_grad_()")
+        value = "vg" if rng.random() < 0.85 else repr(rng.choice([0, 2.5]))
+        L.append(f"r = _ds_do({lab}, lambda: _ds_set(y, {idx}, {value}))")
+        L.append("if r is not None:")
+        L.append(f"    print({lab}, type(y.grad_fn).__name__, _ds_t(y.detach()))")
+        L.append(f"    (y * torch.arange({n}, dtype={dt}).reshape({shape})).sum().backward()")
+        L.append(f"    print({lab}, 'grads', _ds_t(xg.grad), None if vg.grad is None else _ds_t(vg.grad))")
 
     def expand_stmt(self):
         rng = self.rng

@@ -468,7 +468,8 @@ class OpsGen(IndexStmts):
                    (self.view_stmt, 15), (self.overlap_stmt, 4), (self.factory_stmt, 4), (self.error_stmt, 5)]
         if mixed:  # the op statements above plus indexing, expand, 0-dim views, growing outs, module moves
             weights += [(self.getitem_stmt, 30), (self.setitem_stmt, 30), (self.expand_stmt, 15),
-                        (self.zero_dim_stmt, 15), (self.growing_out_stmt, 6), (self.module_stmt, 6)]
+                        (self.zero_dim_stmt, 15), (self.growing_out_stmt, 6), (self.module_stmt, 6),
+                        (self.setitem_grad_stmt, 8)]
         total = sum(w for _, w in weights)
         for _ in range(rng.randint(3, 8)):
             x = rng.random() * total

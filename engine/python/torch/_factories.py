@@ -45,10 +45,12 @@ def _finish(t, requires_grad):
     return t
 
 
-def _with_out(name, resize_warning=None, int_error=None):
+def _with_out(name, resize_warning=None, int_error=None, numel_only=False):
     """The factory's out= variant: the values are made in out's dtype on out's device and written into out,
     resized (silently, as ATen's factories call resize_) ; returns out itself. resize_warning(out, n) is
-    arange's note about a wrong element count; int_error names the kernel that integer outs lack."""
+    arange's note about a wrong element count; int_error names the kernel that integer outs lack; numel_only:
+    out is resized only when its element count differs (arange, linspace: a (2, 2) out of 4 elements keeps its
+    shape and strides and takes the values in its own row-major order)."""
     def wrap(factory):
         def fn(*args, out=None, **kwargs):
             if out is None:
@@ -61,15 +63,16 @@ def _with_out(name, resize_warning=None, int_error=None):
                 raise RuntimeError(f"dtype {_scalar_name(dtype)} does not match dtype of out parameter "
                                    f"({_scalar_name(odt)})")
             if int_error and not odt.is_floating_point:
-                _out.resize_(out, _size_args(name, args), keep_values=False)  # resized before the kernel refuses
+                _out.resize_(out, _size_args(name, args))  # resized before the kernel refuses
                 raise RuntimeError(f"\"{int_error}\" not implemented for '{_scalar_name(odt)}'")
             kwargs = dict(kwargs, dtype=odt, device=C.device_of(out))
             result = factory(*args, **kwargs)
-            if tuple(result._impl.sizes) != tuple(out._impl.sizes):
+            if (out._impl.numel != result._impl.numel if numel_only else
+                    tuple(result._impl.sizes) != tuple(out._impl.sizes)):
                 if resize_warning is not None:
                     resize_warning(out, result._impl.numel)
-                _out.resize_(out, result._impl.sizes, keep_values=False)
-            C.write(out, C.read(result))
+                _out.resize_(out, result._impl.sizes)
+            C.write(out, C.read(result).reshape(tuple(out._impl.sizes)))
             return out
         fn.__name__ = fn.__qualname__ = factory.__name__
         fn.__doc__ = factory.__doc__
@@ -337,7 +340,7 @@ def from_numpy(arr):
     return C.wrap(_E.from_numpy(arr))
 
 
-@_with_out("arange", resize_warning=_arange_resize_warning)
+@_with_out("arange", resize_warning=_arange_resize_warning, numel_only=True)
 def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
            pin_memory=False):
     if end is None:
@@ -368,7 +371,7 @@ def range(start, end, step=1, *, dtype=None, device=None, requires_grad=False): 
     return _finish(t, requires_grad)
 
 
-@_with_out("linspace")
+@_with_out("linspace", numel_only=True)
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")

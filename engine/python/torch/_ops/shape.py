@@ -341,6 +341,8 @@ def expand(x, *sizes):
                                    f"Tensor sizes: {_fmt(impl.sizes)}")
             size, stride = target, 0
         new_sizes[i], new_strides[i] = size, stride
+    if nd == 0:
+        new_strides = [0] * n  # (ATen returns early for a 0-dim tensor: every stride 0)
     old = tuple(impl.sizes)
     return _view(x, new_sizes, new_strides, impl.offset, "ExpandBackward0", lambda g: C.sum_to_shape(g, old),
                  {"self_sym_sizes": old})

@@ -176,14 +176,14 @@ class _Info:
     __slots__ = ("perm", "before", "arrays", "shape", "indexed_sizes", "src_sizes", "src_strides", "index_layouts")
 
 
-def _make_info(x, indices):
+def _make_info(x, indices, check_devices=True):
     impl = x._impl
     for t in indices:
         if t is not None:
             if C.dtype_of(t) not in _INDEX_DTYPES:
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             k = t._impl.device_key
-            if k != -1 and k != impl.device_key:
+            if check_devices and k != -1 and k != impl.device_key:
                 raise RuntimeError("indices should be either on cpu or on the same device as the indexed tensor "
                                    f"({C.device_of(x)})")
     sizes, strides = list(impl.sizes), list(impl.strides)
@@ -270,17 +270,20 @@ def _np_index(info):
     return (slice(None),) * info.before + tuple(info.arrays)
 
 
-def index(x, indices):
+def index(x, indices, check_devices=True):
     """at::index: the gathered copy, laid out by TensorIterator over the restrided source and the indices."""
     C.check_virtual(x)
-    info = _make_info(x, indices)
+    info = _make_info(x, indices, check_devices)
     itemsize = C.dtype_of(x).itemsize
     strides = layout.pointwise_strides(info.src_sizes, [(info.src_sizes, info.src_strides, itemsize)] +
                                        info.index_layouts)
     _check_bounds(info, strides)
     npi = _np_index(info)
-    res = np.transpose(C.read(x), info.perm)[npi]
     dt, dev = C.dtype_of(x), C.device_of(x)
+    if 0 in info.src_sizes:  # (numpy would index an empty array and warn about indices nothing reads)
+        res = np.empty(info.src_sizes, dtype=C.compute_dtype(dt))
+    else:
+        res = np.transpose(C.read(x), info.perm)[npi]
     if tuple(strides) == layout.contiguous_strides(info.src_sizes):
         out = C.make(res, dt, dev)
     else:
@@ -297,8 +300,8 @@ def index(x, indices):
     return out
 
 
-def getitem(x, index_):
-    """THPVariable_getitem."""
+def getitem(x, index_, check_devices=True):
+    """THPVariable_getitem (check_devices=False: the index tensors may be on another device, for positions)."""
     if index_ is None:
         return S.unsqueeze(x, 0)
     if index_ is Ellipsis:
@@ -313,7 +316,7 @@ def getitem(x, index_):
     sliced, indices = _apply_slicing(x, _wrap_tuple(index_))
     if not indices:
         return S.alias(sliced) if sliced is x else sliced
-    return index(sliced, indices)
+    return index(sliced, indices, check_devices)
 
 
 # ----------------------------------------------------------------------------- assignment
@@ -341,14 +344,17 @@ def _strip_leading_ones(sizes):
 
 
 def _copy_to(dst, src):
-    """copy_to: the same shape copies, a host 0-dim value fills, anything else is expanded to dst first."""
+    """copy_to: the same shape copies, a host 0-dim value fills, anything else is expanded to dst first.
+    Returns the op's node name: copy_ records its own (CopyBackwards), fill_ leaves it to the caller."""
     if tuple(dst._impl.sizes) == tuple(src._impl.sizes):
         dst.copy_(src)
     elif src._impl.dim == 0 and src._impl.device_key == -1:
         dst.fill_(src)
+        return "FillBackward3"
     else:
         view = S.view(src, _strip_leading_ones(src._impl.sizes))
         dst.copy_(S.expand(view, tuple(dst._impl.sizes)))
+    return "CopyBackwards"
 
 
 def _full_overlap_or_partial(a, b):
@@ -442,30 +448,70 @@ def index_put_(x, indices, value, value_on_host=None):
     itemsize = C.dtype_of(x).itemsize
     _check_bounds(info, layout.pointwise_strides(info.src_sizes, [(info.src_sizes, info.src_strides, itemsize)] +
                                                  info.index_layouts))
-    _write_indexed(x, info.perm, _np_index(info), np.broadcast_to(C.read(value), info.src_sizes))
+    if 0 not in info.src_sizes:
+        _write_indexed(x, info.perm, _np_index(info), np.broadcast_to(C.read(value), info.src_sizes))
     return x
 
 
 def setitem(x, index_, value):
-    """THPVariable_setitem."""
+    """THPVariable_setitem; when autograd records it, x's history continues from a node on x."""
     is_number = not isinstance(value, C.Tensor)
     value = _value_tensor(x, value)
-    # a number is made on x's device by PyTorch: for the masked_fill_ shortcut it counts as there
-    on_host = (x._impl.device_key == -1) if is_number else None
+    need = C.needs_grad(x, value)
+    name = _assign(x, index_, value, (x._impl.device_key == -1) if is_number else None)
+    if need and name:
+        _attach_assign_grad(x, index_, value, name)
+
+
+def _assign(x, index_, value, on_host):
+    """The write of x[index_] = value; the name of the node PyTorch records for it (None: nothing written).
+    on_host: a number, made on x's device by PyTorch, counts as there for the masked_fill_ shortcut."""
     if index_ is False:
-        return
+        return None
     if index_ is Ellipsis:
-        return _copy_to(x, value)
-    if index_ is None or index_ is True:
-        return _copy_to(S.unsqueeze(x, 0), value)
-    if _is_int(index_):
-        return _copy_to(_select(x, 0, int(index_), 0), value)
-    if isinstance(index_, slice):
-        return _copy_to(_slice(x, 0, index_, optimize=True), value)
-    sliced, indices = _apply_slicing(x, _wrap_tuple(index_))
-    if not indices:
-        return _copy_to(sliced, value)
-    stripped = _strip_leading_ones(value._impl.sizes)
-    if len(stripped) != value._impl.dim:
-        value = S.view(value, stripped)
-    index_put_(sliced, indices, value, on_host)
+        dst = x
+    elif index_ is None or index_ is True:
+        dst = S.unsqueeze(x, 0)
+    elif _is_int(index_):
+        dst = _select(x, 0, int(index_), 0)
+    elif isinstance(index_, slice):
+        dst = _slice(x, 0, index_, optimize=True)
+    else:
+        dst, indices = _apply_slicing(x, _wrap_tuple(index_))
+        if indices:
+            stripped = _strip_leading_ones(value._impl.sizes)
+            index_put_(dst, indices, S.view(value, stripped) if len(stripped) != value._impl.dim else value,
+                       on_host)
+            return "IndexPutBackward0" if dst is x else "CopySlices"
+    op = _copy_to(dst, value)
+    if dst is x:  # written directly: named after the op (copy_ has recorded itself)
+        return None if op == "CopyBackwards" else op
+    return "CopySlices"  # (a write through a view of x: PyTorch rebases x's history with CopySlices)
+
+
+def _attach_assign_grad(x, index_, value, name):
+    """x's node after an assignment: the places written get no gradient from x's past, a tensor value gets
+    theirs (summed back to its shape). The places are found by indexing a tensor of x's element numbers."""
+    from ..autograd import grad_mode
+    with grad_mode.no_grad():
+        numbers = C.make(np.arange(x._impl.numel, dtype=np.int64).reshape(tuple(x._impl.sizes)), D.int64, None)
+        written = C.read(getitem(numbers, index_, check_devices=False)).astype(np.int64)
+    xdt, xdev = C.dtype_of(x), C.device_of(x)
+    vmeta = (tuple(value._impl.sizes), C.dtype_of(value), C.device_of(value)) if C.needs_grad(value) else None
+
+    def fn(gs):
+        g = np.array(C.read(gs[0]), dtype=np.float64)
+        flat = g.reshape(-1)
+        gv = flat[written]
+        flat[written] = 0
+        out = [C.make(g, xdt, xdev)]
+        if vmeta is not None:
+            shape = vmeta[0]
+            while gv.ndim > len(shape):
+                gv = gv.sum(0)
+            for d, n in enumerate(shape[len(shape) - gv.ndim:]):
+                if n == 1 and gv.shape[d] != 1:
+                    gv = gv.sum(d, keepdims=True)
+            out.append(C.make(gv.reshape(shape), vmeta[1], vmeta[2]))
+        return tuple(out)
+    graph.attach(name, [x], [x, value] if vmeta is not None else [x], fn)
