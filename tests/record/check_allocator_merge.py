@@ -2,7 +2,8 @@
 """The recorder's CUDA allocator part without a GPU (devicescope_recorder/allocator.py): a synthetic 2.x
 snapshot, shaped as torch.cuda.memory._snapshot() gives it, goes through strip_own_frames and merge next to
 the recorder's own events; then the merged recording is written and read back by `devicescope inspect`.
-Also: _record_memory_history is called in its 2.1+ form, with the 2.0 and 1.13 forms as fallbacks.
+Also: _record_memory_history is called in its 2.1+ form, with the 2.0 and 1.13 forms as fallbacks; and a whole
+recording session with torch.cuda faked (--work): history on, snapshot stripped, merged, FILE.pickle written.
 
   check_allocator_merge.py --recorder engine/recorder [--devicescope BIN --work DIR]
 """
@@ -153,6 +154,48 @@ def check_history_forms(allocator):
             fail("history not stopped in form %s: %s" % (form, calls[-1]))
 
 
+def check_session(allocator, work):
+    """The GPU wiring of a recording (session.py) with torch.cuda faked on this CPU-only torch: the history is
+    started in its 2.1 form with a trace length, the snapshot taken at the end loses the recorder's frames, is
+    merged (this run's storages are host storages, so every CUDA block is allocator-only) and written beside
+    the recording as FILE.pickle; the history is stopped."""
+    import pickle
+    import torch
+    from devicescope_recorder import session
+    calls, cuda = [], torch.cuda
+    fake = snapshot(allocator.PACKAGE_DIR, os.path.dirname(torch.__file__))
+    saved = (cuda.is_available, cuda.get_device_name, cuda.device_count, cuda.memory_reserved,
+             cuda.memory._record_memory_history, cuda.memory._snapshot)
+
+    def history(enabled="all", context="all", stacks="all", max_entries=sys.maxsize, device=None):
+        calls.append((enabled, context, stacks, max_entries))
+
+    cuda.is_available, cuda.get_device_name, cuda.device_count = (lambda: True), (lambda i=0: "Fake GPU"), (lambda: 1)
+    cuda.memory_reserved = lambda device=None: 2 << 20
+    cuda.memory._record_memory_history, cuda.memory._snapshot = history, (lambda device=None: fake)
+    try:
+        out = os.path.join(work, "session.json")
+        s = session.Session(out, {}, "train.py", ["--epochs", "1"])
+        s.start()
+        x = torch.ones(256) * 2  # a host storage the recorder sees
+        s.stop(0, "")
+    finally:
+        (cuda.is_available, cuda.get_device_name, cuda.device_count, cuda.memory_reserved,
+         cuda.memory._record_memory_history, cuda.memory._snapshot) = saved
+    if calls != [("all", "all", "python", allocator.DEFAULT_MAX_ENTRIES), (None, "all", "all", sys.maxsize)]:
+        fail("history calls %s" % calls)
+    trace = json.load(open(out))
+    only = sorted(r[7] for r in trace["devicescopeEvents"] if r[1] == "alloc" and r[3] == "cuda:0")
+    if len(only) != 6 or not all("(allocator only)" in o for o in only) or "Fake GPU" not in trace["metadata"]["machine"]:
+        fail("session merge: %s" % only)
+    if trace["devicescopeRecorder"]["allocator"]["cuda:0"]["reserved_bytes"] != 2 << 20:
+        fail("allocator summary %s" % trace["devicescopeRecorder"]["allocator"])
+    written = pickle.load(open(out + ".pickle", "rb"))
+    if any(f["filename"].startswith(allocator.PACKAGE_DIR) for e in written["device_traces"][0] for f in e["frames"]):
+        fail("FILE.pickle keeps the recorder's frames")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--recorder", required=True)
@@ -164,8 +207,10 @@ def main():
     torch_dir = "/usr/lib/python3/dist-packages/torch"
     check_history_forms(allocator)
     merged, roles, summary = check_merge(allocator, torch_dir)
-    if args.devicescope:
+    if args.work:
         os.makedirs(args.work, exist_ok=True)
+        check_session(allocator, args.work)
+    if args.devicescope:
         path = os.path.join(args.work, "merged.json")
         meta = {"devicescope_version": "test", "backend": "cuda", "link_profile": "", "machine": "synthetic"}
         extra = {"storage_roles": {str(k): v for k, v in roles.items()}, "allocator": summary}

@@ -116,7 +116,8 @@ def main():
     os.makedirs(work, exist_ok=True)
     out = os.path.join(work, args.name + ".json")
     script_args = [work] if args.name == "checkpoint" else []
-    record = [args.devicescope, "record", "--python", args.python, "--out", out, "--", script] + script_args
+    # No `--`: everything after the script is the script's, as with python3 (the checkpoint script gets a folder).
+    record = [args.devicescope, "record", "--python", args.python, "--out", out, script] + script_args
     launcher = want.get("launcher", [""])[0].split()
     ranks = 1
     if launcher:
