@@ -144,7 +144,9 @@ StoragePtr Runtime::allocate_scratch(Place place, size_t nbytes, bool virtual_by
     std::lock_guard<std::mutex> lock(registry_mutex_);
     id = next_storage_id_++;
   }
-  return std::make_shared<Storage>(id, place, nbytes, virtual_bytes, bytes, log_.last_seq(), std::move(block), Role::Tensor);
+  auto s = std::make_shared<Storage>(id, place, nbytes, virtual_bytes, bytes, log_.last_seq(), std::move(block), Role::Tensor);
+  s->mark_scratch();
+  return s;
 }
 
 StoragePtr Runtime::allocate(Place place, size_t nbytes, bool virtual_bytes, Role role) {
@@ -346,6 +348,17 @@ uint64_t Runtime::copy_bytes(Storage& dst, size_t dst_offset, const Storage& src
   req.stream = current_streams_[size_t(stream_device)];
   req.non_blocking = non_blocking;
   req.virtual_bytes = dst.is_virtual() || src.is_virtual();
+  if (src.is_scratch() || dst.is_scratch()) {
+    // Note [Scratch allocations]: a composite op's values written into its real result are the kernel's own
+    // output, not a transfer: copied (on the host for simulated devices), never recorded or timed.
+    if (req.virtual_bytes || bytes == 0) return 0;
+    if (backend_->caps().simulated) std::memcpy(req.dst, req.src, bytes);
+    else {
+      req.non_blocking = false;
+      backend_->copy(req);
+    }
+    return 0;
+  }
   const CopyTiming t = backend_->copy(req);
 
   // Note [Pinned staging]: a pinned block read or written by an in-flight async copy must not be

@@ -54,6 +54,10 @@ class Storage {
   // Raw address in its place (a device address for real CUDA); null for virtual or empty storages.
   void* data() const { return bytes_.data; }
 
+  // Note [Scratch allocations] (runtime.h): bytes outside the allocator, for a composite op's intermediates.
+  bool is_scratch() const { return scratch_; }
+  void mark_scratch() { scratch_ = true; }
+
   // Annotations for views (who owns it, what it is for); never affect behaviour.
   Role role() const { return role_; }
   void set_role(Role r) { role_ = r; }
@@ -79,6 +83,7 @@ class Storage {
   uint64_t created_seq_;
   std::unique_ptr<StorageDeleter> deleter_;
   Role role_;
+  bool scratch_ = false;
   std::string owner_;
   uint64_t moved_from_ = 0;
   std::string dtype_name_;
