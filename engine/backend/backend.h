@@ -28,6 +28,7 @@ struct DeviceProps {
   uint64_t total_bytes = 0;  // capacity
   std::string link;          // link profile name ("pcie4-x16") or the real bus ("PCIe Gen5 x16")
   bool simulated = false;
+  int major = 0, minor = 0;  // compute capability (sim: the link profile's architecture)
 };
 
 // How bytes travelled.

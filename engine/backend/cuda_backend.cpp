@@ -174,6 +174,8 @@ CudaBackend::CudaBackend() : impl_(std::make_unique<Impl>()) {
     D.props.name = p.name;
     D.props.total_bytes = p.totalGlobalMem;
     D.props.simulated = false;
+    D.props.major = p.major;
+    D.props.minor = p.minor;
     const NominalLink nominal = nominal_link(d, p.name);
     D.props.link = nominal.bus;
     if (d == 0) m.link = &find_link_profile(nominal.profile);

@@ -34,6 +34,7 @@ std::vector<LinkProfile> make_profiles() {
   // (read+write) -> ~700 GB/s copied. p2pBandwidthLatencyTest over a PCIe 4 switch: ~20-25 GB/s.
   pcie4.h2d_pinned = {8.0, 25.0};
   pcie4.d2h_pinned = {8.0, 26.0};
+  pcie4.sm_major = 8, pcie4.sm_minor = 0;  // A100: compute capability 8.0
   pcie4.h2d_pageable = {12.0, 12.0};
   pcie4.d2h_pageable = {12.0, 10.0};
   pcie4.d2d = {4.0, 700.0};
@@ -51,6 +52,7 @@ std::vector<LinkProfile> make_profiles() {
   // H100 SXM HBM3 (3.35 TB/s): D2D copies ~1.5 TB/s copied. Peer over PCIe 5 (no NVLink): ~45 GB/s.
   pcie5.h2d_pinned = {8.0, 54.0};
   pcie5.d2h_pinned = {8.0, 52.0};
+  pcie5.sm_major = 9, pcie5.sm_minor = 0;  // H100: compute capability 9.0
   pcie5.h2d_pageable = {12.0, 20.0};
   pcie5.d2h_pageable = {12.0, 18.0};
   pcie5.d2d = {4.0, 1500.0};
@@ -70,6 +72,7 @@ std::vector<LinkProfile> make_profiles() {
   // between superchips, ~380 GB/s per direction measured of 450 GB/s.
   c2c.h2d_pinned = {6.0, 410.0};
   c2c.d2h_pinned = {6.0, 400.0};
+  c2c.sm_major = 9, c2c.sm_minor = 0;  // GH200's Hopper GPU: compute capability 9.0
   c2c.h2d_pageable = {10.0, 100.0};
   c2c.d2h_pageable = {10.0, 100.0};
   c2c.d2d = {4.0, 1800.0};

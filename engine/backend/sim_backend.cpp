@@ -106,6 +106,8 @@ DeviceProps SimBackend::props(int device) const {
   p.total_bytes = devices_[size_t(device)].capacity;
   p.link = link_.name;
   p.simulated = true;
+  p.major = link_.sm_major;
+  p.minor = link_.sm_minor;
   return p;
 }
 

@@ -18,6 +18,7 @@ enum class Role : int8_t {
   OptimizerState,
   Activation,       // op results / temporaries
   PinnedStaging,    // pinned buffers made by pin_memory / non_blocking D2H
+  Workspace,        // library scratch the caching allocator hands out: cuBLAS / cuBLASLt workspaces
 };
 
 struct RoleNames {
@@ -38,6 +39,8 @@ inline constexpr RoleNames kRoles[] = {
     {Role::Activation, "activation", "activation", "activation"},
     // A user tensor in page-locked memory, not the driver's staging buffer: the legend says so.
     {Role::PinnedStaging, "pinned-staging", "pinned_staging", "pinned (page-locked) host"},
+    // Held by a library, not by any tensor of the program (torch/cuda/_workspace.py): the legend says whose.
+    {Role::Workspace, "workspace", "workspace", "library workspace (cuBLAS)"},
 };
 static_assert([] {
   for (int i = 0; i < int(std::size(kRoles)); ++i)

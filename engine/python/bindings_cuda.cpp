@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "alloc/blas_workspace.h"
 #include "bindings_common.h"
 #include "core/errors.h"
 
@@ -102,6 +103,14 @@ uint64_t event_time(EventBook& book, const EventKey& key) {
 void bind_cuda_memory_history(py::module_& m);  // bindings_cuda_memory_history.cpp
 
 void bind_cuda(py::module_& m) {
+  // torch/cuda/_workspace.py: the cuBLAS workspace of an architecture under CUBLAS_WORKSPACE_CONFIG and the
+  // cuBLASLt one under CUBLASLT_WORKSPACE_SIZE (None: unset), each with TORCH_WARN's text ("" for none).
+  m.def("blas_workspace_sizes", [](int major, int minor, std::optional<std::string> config,
+                                   std::optional<std::string> lt_env) {
+    const WorkspaceSize blas = cublas_workspace_size(major, minor, config);
+    const WorkspaceSize lt = cublaslt_workspace_size(lt_env);
+    return py::make_tuple(blas.bytes, blas.warning, lt.bytes, lt.warning);
+  });
   bind_cuda_memory_history(m);
   m.def("memory_allocated", [](int device) { return rt().device_allocator(device_or_current(device)).stats().allocated; });
   m.def("memory_reserved", [](int device) { return rt().device_allocator(device_or_current(device)).stats().reserved; });

@@ -184,12 +184,17 @@ const char* cpp_function(AllocatorAction a) {
   }
 }
 
+// Set while the calling thread stands for a thread of PyTorch's that runs no Python: the autograd engine's
+// device thread making its cuBLAS workspace (torch/_blas_workspace.py). Its allocations get C++ frames only.
+thread_local bool t_python_frames_hidden = false;
+
 // The calling thread's Python frames, innermost first. Runs no Python code, but making frame objects
 // may run the collector (and so frees): it is called without the history's lock.
 RawStack capture_stack(const std::vector<std::string>& skip_prefixes, bool cpp_frames, AllocatorAction action) {
   RawStack out;
   if (cpp_frames) out.push_back({"engine/alloc/caching_device_allocator.cpp", 0, cpp_function(action)});
   if (!Py_IsInitialized() || !PyGILState_Check()) return out;  // an engine thread: no Python frames
+  if (t_python_frames_hidden) return out;
   // A free may come from a destructor while an exception propagates: leave the error indicator as it was.
   PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
   PyErr_Fetch(&type, &value, &traceback);
@@ -571,6 +576,13 @@ void bind_cuda_memory_history(py::module_& m) {
       if (!enabled || clear_history) ring.clear();
       else ring.resize(h.max_entries);
     }
+  });
+  // Hides (or shows again) the calling thread's Python frames from the allocations it makes; returns the
+  // previous setting, to restore it.
+  m.def("hide_python_frames", [](bool hidden) {
+    const bool previous = t_python_frames_hidden;
+    t_python_frames_hidden = hidden;
+    return previous;
   });
   m.def("cuda_memory_history_enabled", [] {
     History& h = history();

@@ -36,6 +36,7 @@ struct FastState {
   PyObject* s_alpha = nullptr;
   PyObject* s_dtype = nullptr;
   PyObject* s_code = nullptr;
+  PyObject* blas_hook = nullptr;  // torch._blas_workspace.gemm_at(device, m, n, k): a cuBLAS call's workspace
 };
 FastState g;
 
@@ -416,6 +417,12 @@ Outcome matmul(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObj
   const int64_t m = a.sizes()[0], k = a.sizes()[1], n = b.sizes()[1];
   TensorPtr out = ds::empty(r, {m, n}, dt, a.device(), false, false, current_storage_role());
   if (!gemm(dt, m, n, k, ga, gb, host_writable(r, out))) return Outcome::Fallback;
+  if (a.device().type() == DeviceType::CUDA && g.blas_hook) {  // on a GPU this is a cuBLAS call
+    PyObject* done = PyObject_CallFunction(g.blas_hook, "iLLL", int(a.device().index()), (long long)m,
+                                           (long long)n, (long long)k);
+    if (!done) return Outcome::Error;
+    Py_DECREF(done);
+  }
   result = wrap_tensor(std::move(out));
   return result ? Outcome::Done : Outcome::Error;
 }
@@ -481,6 +488,7 @@ void bind_ops(py::module_& m) {
     g.s_dtype = intern("dtype");
     g.s_code = intern("_code");
   });
+  m.def("_fast_blas_hook", [](py::object fn) { g.blas_hook = fn.release().ptr(); });
   // kind: "add" | "sub" | "mul" | "div" | "eq" | "ne" | "lt" | "le" | "gt" | "ge"; fallback: the Python implementation with the same signature.
   m.def("fast_binary", [](const std::string& kind, bool reflected, bool inplace, py::object fallback, bool as_method) {
     Spec s;

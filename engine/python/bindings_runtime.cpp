@@ -67,6 +67,8 @@ void bind_runtime(py::module_& m) {
     d["total_memory"] = p.total_bytes;
     d["link"] = p.link;
     d["simulated"] = p.simulated;
+    d["major"] = p.major;  // compute capability (sim: the link profile's architecture)
+    d["minor"] = p.minor;
     return d;
   });
 

@@ -33,6 +33,12 @@ def _nn_parse_to(*args, **kwargs):
     return device, dtype, non_blocking, memory_format
 
 
+def _cuda_clearCublasWorkspaces():
+    """Frees the cuBLAS workspaces every thread's handle holds (torch/_blas_workspace.py); empty_cache does not."""
+    from . import _blas_workspace
+    _blas_workspace.clear()
+
+
 _nn = _types.ModuleType("torch._C._nn")
 _nn._parse_to = _nn_parse_to
 _sys.modules[_nn.__name__] = _nn

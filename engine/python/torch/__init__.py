@@ -330,11 +330,13 @@ def _devicescope_reset():
     _random.reset()
     amp.autocast_mode._reset()
     cuda._memory_stats._resets.clear()
+    _blas_workspace.reset()
     from ._tensor_str import set_printoptions as _sp
     _sp(profile="default")
 
 
 from . import _C  # noqa: E402,F401
+from . import _blas_workspace  # noqa: E402
 from . import __future__  # noqa: E402,F401
 from . import backends  # noqa: E402,F401
 

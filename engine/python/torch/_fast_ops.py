@@ -16,11 +16,13 @@ import sys
 
 import _devicescope_C as _E
 
+from . import _blas_workspace
 from . import _default
 from ._tensor import Tensor
 from .autograd import grad_mode
 
 _E._fast_ops_setup(Tensor, grad_mode._enabled, _default._state)
+_E._fast_blas_hook(_blas_workspace.gemm_at)  # the fast matmul is a cuBLAS call on a GPU: its workspace
 
 # Tensor attribute -> (kind, reflected, inplace)
 _BINARY_METHODS = {

@@ -4,6 +4,7 @@ import numpy as np
 
 from .. import _dtype as D
 from ..autograd import graph
+from .. import _blas_workspace as W
 from . import _core as C
 from .elementwise import scalar_name
 
@@ -50,6 +51,13 @@ def _attach_mm(name, out, a, b):
     A_shape = (1,) + a_shape if len(a_shape) == 1 else a_shape
     a_col, b_col = _col_major(a), _col_major(b)
     B_shape = b_shape + (1,) if len(b_shape) == 1 else b_shape
+    # Which gradients are BLAS calls (each one takes the backward thread's cuBLAS workspace, _blas_workspace.py):
+    # derivatives.yaml's mm/bmm/matmul formulas are products; dot's (grad * other) and mv's self (grad.ger(vec),
+    # an outer product) are pointwise.
+    blas_a = need_a and name not in ("DotBackward0", "MvBackward0")
+    blas_b = need_b and name != "DotBackward0"
+    n_out = B_shape[-1]
+    rows = out._impl.numel // n_out if n_out else 0  # rows of out, batches folded in
 
     def fn(gs):
         gv = C.read(gs[0]).astype(gdt)
@@ -58,8 +66,12 @@ def _attach_mm(name, out, a, b):
         ga = gb = None
         if len(a_shape) == 2 and len(b_shape) == 2 and (a_col or b_col):
             # mm with a column-major operand: its gradient in its own layout (see _col_major)
-            ga = (_transposed_grad(bv @ gv.T, a_meta) if a_col else C.make(gv @ bv.T, *a_meta)) if need_a else None
-            gb = (_transposed_grad(gv.T @ av, b_meta) if b_col else C.make(av.T @ gv, *b_meta)) if need_b else None
+            if need_a:
+                ga = _transposed_grad(bv @ gv.T, a_meta) if a_col else C.make(gv @ bv.T, *a_meta)
+                W.gemm(a_meta[1], rows, a_shape[1], n_out)
+            if need_b:
+                gb = _transposed_grad(gv.T @ av, b_meta) if b_col else C.make(av.T @ gv, *b_meta)
+                W.gemm(b_meta[1], b_shape[0], n_out, rows)
             return ga, gb
         if len(a_shape) == 1 and len(b_shape) == 1:
             ga = gv * bv if need_a else None
@@ -74,8 +86,15 @@ def _attach_mm(name, out, a, b):
                 ga = _reduce_to(G @ np.swapaxes(bv.reshape(B_shape), -1, -2), A_shape).reshape(a_shape)
             if need_b:
                 gb = _reduce_to(np.swapaxes(av.reshape(A_shape), -1, -2) @ G, B_shape).reshape(b_shape)
-        return (C.make(ga, *a_meta) if ga is not None else None,
-                C.make(gb, *b_meta) if gb is not None else None)
+        if ga is not None:
+            ga = C.make(ga, *a_meta)
+            if blas_a:
+                W.gemm(a_meta[1], ga._impl.numel, 1, n_out)
+        if gb is not None:
+            gb = C.make(gb, *b_meta)
+            if blas_b:
+                W.gemm(b_meta[1], gb._impl.numel, 1, rows)
+        return ga, gb
     names = _MM_NAMES.get(name)
     if names is None:
         # matmul's folded forms (UnsafeViewBackward0, SqueezeBackward1): PyTorch saves these operands in
@@ -106,6 +125,7 @@ def mm(a, b, out=None):
     _same_dtype("self", a, "mat2", b)
     C.check_virtual(a, b)
     r = C.make(_math(a) @ _math(b), C.dtype_of(a), dev)
+    W.gemm(dev, a._impl.sizes[0], b._impl.sizes[1], a._impl.sizes[1])
     r = _attach_mm("MmBackward0", r, a, b)
     return out.copy_(r) if out is not None else r
 
@@ -150,6 +170,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
     prod = av @ bv
     res = (beta * iv if beta != 1 else iv) + (alpha * prod if alpha != 1 else prod) if beta != 0 else alpha * prod
     r = C.make(np.broadcast_to(res, shape), C.dtype_of(mat1), dev)
+    W.addmm(dev, input, mat1, mat2, beta)
     if C.dtype_of(r).is_floating_point and C.needs_grad(input, mat1, mat2):
         # PyTorch's addmm saves mat1 only when mat2 needs a gradient and mat2 only when mat1 does; never
         # `input` (its gradient is grad * beta), so a bias-like input is not held for backward.
@@ -158,6 +179,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
         i_shape, i_meta = tuple(input._impl.sizes), (C.dtype_of(input), C.device_of(input))
         m1_meta, m2_meta = (C.dtype_of(mat1), C.device_of(mat1)), (C.dtype_of(mat2), C.device_of(mat2))
         m1_col, m2_col = _col_major(mat1), _col_major(mat2)
+        m1_shape, m2_shape = tuple(mat1._impl.sizes), tuple(mat2._impl.sizes)
 
         def fn(gs):
             gr = C.read(gs[0])
@@ -169,9 +191,11 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
             if need_a:
                 ga = (_transposed_grad(_scaled(_math(s2) @ gm.T, alpha), m1_meta) if m1_col
                       else C.make(_scaled(gm @ _math(s2).T, alpha), *m1_meta))
+                W.gemm(m1_meta[1], m1_shape[0], m1_shape[1], m2_shape[1])  # mm_mat1_backward: grad @ mat2^T
             if need_b:
                 gb = (_transposed_grad(_scaled(gm.T @ _math(s1), alpha), m2_meta) if m2_col
                       else C.make(_scaled(_math(s1).T @ gm, alpha), *m2_meta))
+                W.gemm(m2_meta[1], m2_shape[0], m2_shape[1], m1_shape[0])  # mm_mat2_backward: mat1^T @ grad
             return (C.make(gi, *i_meta), ga, gb)
         graph.attach("AddmmBackward0", [r], [input, mat1, mat2], fn,
                      saved={"alpha": alpha, "beta": beta, "mat1": s1, "mat1_sym_sizes": tuple(mat1._impl.sizes),
@@ -194,6 +218,7 @@ def bmm(a, b, out=None):
     _same_dtype("self", a, "mat2", b)
     C.check_virtual(a, b)
     r = C.make(_math(a) @ _math(b), C.dtype_of(a), dev)
+    W.gemm(dev, sa[0] * sa[1], sb[2], sa[2])
     r = _attach_mm("BmmBackward0", r, a, b)
     return out.copy_(r) if out is not None else r
 
@@ -216,6 +241,7 @@ def dot(a, b):
                            f"{scalar_name(C.dtype_of(a))} and {scalar_name(C.dtype_of(b))}")
     C.check_virtual(a, b)
     r = C.make(np.asarray(_math(a) @ _math(b)), C.dtype_of(a), dev)
+    W.dot(dev)
     return _attach_mm("DotBackward0", r, a, b)
 
 
@@ -232,6 +258,7 @@ def mv(a, v):
                            f"vec ({v._impl.sizes[0]})")
     C.check_virtual(a, v)
     r = C.make(_math(a) @ _math(v), C.dtype_of(a), dev)
+    W.gemm(dev, a._impl.sizes[0], 1, a._impl.sizes[1])
     return _attach_mm("MvBackward0", r, a, v)
 
 
@@ -268,6 +295,7 @@ def matmul(a, b, out=None):
         _same_dtype("self", a, "mat2", b) if C.dtype_of(a) is not C.dtype_of(b) else None
         C.check_virtual(a, b)
         r = C.make(np.matmul(_math(a), _math(b)), C.dtype_of(a), dev)
+        W.gemm(dev, r._impl.numel // (sb[-1] if db > 1 else 1), sb[-1] if db > 1 else 1, ka)
         name = "SqueezeBackward1" if da == 1 else ("BmmBackward0" if da == 3 and db == 3 and sa[0] == sb[0]
                                                      else "UnsafeViewBackward0")
         r = _attach_mm(name, r, a, b)

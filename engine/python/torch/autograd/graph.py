@@ -3,6 +3,7 @@
 import weakref
 
 from . import grad_mode
+from .. import _blas_workspace as _workspace
 
 _SECOND_TIME = ("Trying to backward through the graph a second time (or directly access saved tensors after "
                 "they have already been freed). Saved intermediate values of the graph are freed when you call "
@@ -303,7 +304,13 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
                     raise RuntimeError(_SECOND_TIME)
                 if node._saved:
                     _check_saved(node)
-                outs = list(node._fn(grads))
+                # PyTorch runs a node whose gradient is on a CUDA device on that device's autograd thread
+                # (engine.cpp's device threads): its BLAS calls use that thread's handle and workspace.
+                device_thread = _workspace.enter_device_thread(grads)
+                try:
+                    outs = list(node._fn(grads))
+                finally:
+                    _workspace.leave_device_thread(device_thread)
                 if not retain_graph:
                     _release(node)  # frees the saved tensors
             incoming = {id(g) for g in grads if g is not None}

@@ -106,7 +106,7 @@ class _DeviceProperties:
     def __init__(self, info):
         self.name = info["name"]
         self.total_memory = info["total_memory"]
-        self.major, self.minor = 9, 0
+        self.major, self.minor = info["major"], info["minor"]  # sim: the link profile's architecture
         self.multi_processor_count = 132
         self.is_integrated = False
         self.is_multi_gpu_board = False
