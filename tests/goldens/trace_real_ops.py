@@ -31,6 +31,8 @@ class OpTrace(TorchDispatchMode):
         self.events = []   # {"action": alloc|free|begin|end, "id", "size", "elem", "op"}
         self.baseline = []  # sizes of the storages alive when the window opened
         self.next_id = 0
+        self.in_backward = False
+        self.backward_first_id = 0
 
     def adopt(self, tensors):
         """Storages alive when the window opens (parameters, optimizer state): counted, not events."""
@@ -39,6 +41,22 @@ class OpTrace(TorchDispatchMode):
             if s.nbytes() and s.data_ptr() not in self.live:
                 self.live[s.data_ptr()] = (s._weak_ref(), s.nbytes(), None)
                 self.baseline.append(s.nbytes())
+
+    def accumulation(self, func, args, kwargs, out):
+        """The id of the gradient this add accumulates into, when it looks like autograd's InputBuffer adding two
+        gradients (1.13 does old + new; 2.x adds in place into a gradient it solely holds): inside backward, a
+        plain add of two dense tensors of one shape and dtype whose first operand was made in this backward."""
+        if not self.in_backward or func is not torch.ops.aten.add.Tensor or kwargs or len(args) != 2:
+            return None
+        a, b = args
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and isinstance(out, torch.Tensor)):
+            return None
+        if a.shape != b.shape or a.dtype != b.dtype or a.shape != out.shape or not a.is_contiguous():
+            return None
+        entry = self.live.get(_storage_of(a).data_ptr())
+        if entry is None or entry[2] is None or entry[2] < self.backward_first_id:
+            return None
+        return entry[2]
 
     def poll(self):
         for ptr, (ref, nbytes, ident) in list(self.live.items()):
@@ -52,6 +70,7 @@ class OpTrace(TorchDispatchMode):
         out = func(*args, **(kwargs or {}))
         if func in _IGNORED:
             return out
+        accumulates = self.accumulation(func, args, kwargs, out)
         for t in (out if isinstance(out, (tuple, list)) else (out,)):
             if isinstance(t, torch.Tensor):
                 s = _storage_of(t)
@@ -60,6 +79,8 @@ class OpTrace(TorchDispatchMode):
                     self.live[ptr] = (s._weak_ref(), s.nbytes(), self.next_id)
                     self.events.append({"action": "alloc", "id": self.next_id, "size": s.nbytes(),
                                         "elem": t.element_size(), "op": str(func.overloadpacket.__name__)})
+                    if accumulates is not None:
+                        self.events[-1]["accumulates_into"] = accumulates
                     self.next_id += 1
         return out
 
@@ -77,11 +98,15 @@ def mark_regions(trace):
         def marked(*args, **kwargs):
             trace.poll()
             trace.events.append({"action": "begin", "what": what, **extra(*args, **kwargs)})
+            if what == "backward":
+                trace.in_backward, trace.backward_first_id = True, trace.next_id
             try:
                 return fn(*args, **kwargs)
             finally:
                 trace.poll()
                 trace.events.append({"action": "end", "what": what})
+                if what == "backward":
+                    trace.in_backward = False
         setattr(owner, name, marked)
 
     def step_info(opt, *a, **k):
@@ -105,6 +130,7 @@ def mark_regions(trace):
 def main():
     program = os.path.abspath(sys.argv[1])
     sys.path.insert(0, os.path.dirname(program))
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import _common
     trace = OpTrace()
 
@@ -121,6 +147,8 @@ def main():
 
     _common.start, _common.finish = start, finish
     mark_regions(trace)
+    import attention_2x
+    attention_2x.install()  # 2.x's MultiheadAttention and scaled_dot_product_attention (1.13 has neither)
     runpy.run_path(program, run_name="__main__")
     live = sum(n for _, n, _ in trace.live.values())
     peak = cur = sum(trace.baseline)
