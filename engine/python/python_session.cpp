@@ -16,6 +16,7 @@
 #include <future>
 
 #include "bindings_common.h"
+#include "tensor/blas_gemm.h"
 
 namespace ds::python {
 
@@ -90,6 +91,7 @@ struct __attribute__((visibility("hidden"))) PythonSession::Interp {
 };
 
 PythonSession::PythonSession(SessionOptions options) : options_(std::move(options)) {
+  prepare_blas_environment();  // before numpy loads the BLAS (tensor/blas_gemm.h)
   runtime_ = Runtime::create(options_.runtime);
   // PEP 540 UTF-8 mode, as the python executable uses in a C/POSIX locale: a host program never calls
   // setlocale(), so without it print("café") would fail with an ASCII codec. PYTHONUTF8=0 turns it off.

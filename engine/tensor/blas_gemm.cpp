@@ -4,9 +4,14 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
+#include <string>
+#include <thread>
 
 namespace ds {
 namespace {
@@ -29,6 +34,7 @@ const Blas& blas() {
   static Blas b;
   static std::once_flag once;
   std::call_once(once, [] {
+    prepare_blas_environment();
     for (const char* name : {"libblas.so.3", "libcblas.so.3", "libopenblas.so.0"}) {
       void* h = dlopen(name, RTLD_NOW | RTLD_GLOBAL);
       if (!h) continue;
@@ -48,6 +54,23 @@ const Blas& blas() {
 }
 
 }  // namespace
+
+void prepare_blas_environment() {
+  if (!std::getenv("OPENBLAS_CORETYPE")) {
+    __builtin_cpu_init();
+    const char* core = nullptr;
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+      core = "SkylakeX";
+    else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+      core = "Haswell";
+    if (core) setenv("OPENBLAS_CORETYPE", core, 0);
+  }
+  if (!std::getenv("OPENBLAS_NUM_THREADS") && !std::getenv("OMP_NUM_THREADS")) {
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency() / 2);
+    setenv("OPENBLAS_NUM_THREADS", std::to_string(threads).c_str(), 0);
+  }
+}
 
 bool blas_available() { return blas().sgemm != nullptr; }
 const char* blas_library_path() { return blas().path; }

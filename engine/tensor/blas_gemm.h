@@ -16,6 +16,13 @@ struct GemmOperand {
   bool transposed = false;
 };
 
+// Settings OpenBLAS reads once, when it is loaded (by numpy or by gemm() below), so called before either:
+// unless the user set them, OPENBLAS_CORETYPE names the kernel family this CPU runs (OpenBLAS's own
+// detection falls back to its slowest kernels, Prescott, on CPUs it does not know by model number, as
+// virtual machines report them: 4-5x slower sgemm), and OPENBLAS_NUM_THREADS is one per physical core
+// (hardware threads / 2, at least 1), as PyTorch sizes its intra-op pool. No effect on other BLASes.
+void prepare_blas_environment();
+
 // True when a BLAS with cblas_sgemm/cblas_dgemm is loaded (the answer is cached).
 bool blas_available();
 // Which library provides them (its path), "" when none.

@@ -93,6 +93,19 @@ y32.sum().backward()
 print("conv2d float32", y32.dtype, round(y32.sum().item(), 3), round(x32.grad.abs().sum().item(), 3),
       round(w32.grad.abs().sum().item(), 3))
 
+# pooling modules: reprs and outputs
+import torch.nn as nn
+for m in (nn.MaxPool1d(3, stride=2, padding=1), nn.MaxPool2d((2, 3), ceil_mode=True), nn.AvgPool1d(3, stride=2),
+          nn.AvgPool2d(2, padding=1, count_include_pad=False), nn.AdaptiveAvgPool1d(4), nn.AdaptiveAvgPool2d((2, None)),
+          nn.AdaptiveMaxPool1d(3), nn.AdaptiveMaxPool2d((2, 3), return_indices=True)):
+    inp = det(2, 3, 9) if "1d" in type(m).__name__ else det(2, 3, 6, 7)
+    out = m(inp)
+    print(m)
+    if isinstance(out, tuple):
+        show("  indices", out[1])
+        out = out[0]
+    show("  out", out)
+
 # errors a user can cause
 for fn in (lambda: F.conv2d(det(1, 3, 5, 5), det(4, 2, 3, 3)),
            lambda: F.conv2d(det(1, 4, 5, 5), det(4, 2, 3, 3), groups=3),

@@ -14,7 +14,8 @@ from .transformer import (Transformer, TransformerEncoder, TransformerDecoder, T
                           TransformerDecoderLayer)
 from .rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell
 from .flatten import Flatten, Unflatten
-from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
+from .pooling import (MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d,
+                      AdaptiveMaxPool1d, AdaptiveMaxPool2d)
 from .loss import (L1Loss, MSELoss, NLLLoss, CrossEntropyLoss, BCELoss, BCEWithLogitsLoss,
                    SmoothL1Loss, HuberLoss, KLDivLoss)
 
@@ -22,8 +23,9 @@ __all__ = [
     "Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
     "Identity", "Linear", "Conv1d", "Conv2d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm",
     "GroupNorm", "Embedding", "ReLU", "ReLU6", "LeakyReLU", "ELU", "GELU", "SiLU", "Sigmoid", "Tanh",
-    "Softplus", "Hardtanh", "Softmax", "LogSoftmax", "Dropout", "Flatten", "Unflatten", "MaxPool2d",
-    "AvgPool2d", "AdaptiveAvgPool2d", "L1Loss", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
+    "Softplus", "Hardtanh", "Softmax", "LogSoftmax", "Dropout", "Flatten", "Unflatten", "MaxPool1d", "MaxPool2d",
+    "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+    "L1Loss", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
     "BCEWithLogitsLoss", "SmoothL1Loss", "HuberLoss", "KLDivLoss",
     "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
     "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "MultiheadAttention",
