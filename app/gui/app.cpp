@@ -76,6 +76,9 @@ void App::run_script_blocking() {
 }
 
 void App::run_script() {
+  // The script's load (load_script) must be done: a session still busy with it would refuse the Run, and
+  // the window would open with the script never started. Loading only compiles it.
+  live_->wait_idle();
   Commands c;
   c.push(Commands::Kind::RunScript);
   execute(c);
@@ -229,7 +232,9 @@ std::string App::bench_report() const {
 }
 
 void App::on_interrupt_signal() {
-  if (live_->busy()) {
+  if (live_->busy() && live_->interrupt_requested()) {
+    quit_ = true;  // Ctrl+C again while the stopped code goes on (it swallows KeyboardInterrupt): quit
+  } else if (live_->busy()) {
     live_->interrupt();
     notice("Interrupted (Ctrl+C)");
   } else if (opening_) {
@@ -237,6 +242,15 @@ void App::on_interrupt_signal() {
   } else {
     quit_ = true;
   }
+}
+
+bool App::stop_code_before_exit(double grace_s, const std::function<bool()>& give_up) {
+  if (!live_->busy()) return true;
+  live_->interrupt();
+  // Short waits, so that another Ctrl+C ends the wait at once.
+  for (double waited = 0; waited < grace_s && !give_up(); waited += 0.05)
+    if (live_->wait_idle_for(0.05)) return true;
+  return !live_->busy();
 }
 
 std::optional<std::string> App::take_screenshot_request() {

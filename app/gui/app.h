@@ -5,6 +5,7 @@
 // shown instead of the live one until it is closed.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,8 +57,13 @@ class App {
   // The benchmark moves the timeline and the mouse each frame so that culling and folding work.
   void bench_tick(int frame);
   std::string bench_report() const;  // instances drawn by the instanced renderer in the last frame
-  // SIGINT / Ctrl+C: interrupts running code; when nothing runs, asks to quit.
+  // SIGINT / Ctrl+C: interrupts running code; when nothing runs, or the running code was already
+  // interrupted and goes on (it catches KeyboardInterrupt, or had not started), asks to quit.
   void on_interrupt_signal();
+  // Before the app ends: running code gets KeyboardInterrupt, and up to `grace_s` (or until give_up() says
+  // so: another Ctrl+C) to end. False when it still runs: the session's thread cannot be joined, so the
+  // caller must end the process without the clean shutdown.
+  bool stop_code_before_exit(double grace_s, const std::function<bool()>& give_up);
   // A screenshot asked for from the File menu: the main loop reads the frame back and writes it.
   std::optional<std::string> take_screenshot_request();
   void notice(const std::string& text, bool error = false);

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "gui/app.h"
 #include "gui/frame.h"
 #include "gui/gui_main.h"
@@ -28,10 +30,26 @@ namespace ds::gui {
 namespace {
 
 std::string g_glfw_error;
-std::atomic<bool> g_sigint{false};
+// SIGINTs not handled yet, counted: two that came while the app was busy starting (before the main loop
+// reads them) are two Ctrl+C's, the second of which quits (App::on_interrupt_signal).
+std::atomic<int> g_sigints{0};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler's counter");
+
+// Set once the window has closed and the code has stopped: the clean shutdown runs (Python's finalization
+// among it, which waits for the script's non-daemon threads), and a Ctrl+C now ends the process at once, with
+// status 0 as the quit it completes (never killed by the signal half way: 130 for a quit the user asked for).
+std::atomic<bool> g_shutting_down{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler's flag");
+
+// When the app quits while code runs: how long that code has to end after its KeyboardInterrupt. Another
+// Ctrl+C ends the wait at once.
+constexpr double kQuitGraceSeconds = 5.0;
 
 void on_glfw_error(int, const char* description) { g_glfw_error = description ? description : "unknown GLFW error"; }
-void on_sigint(int) { g_sigint.store(true); }
+void on_sigint(int) {
+  if (g_shutting_down.load()) _exit(0);  // async-signal-safe
+  g_sigints.fetch_add(1);
+}
 
 // Files dropped on the window, handed to the app by the main loop (GLFW calls back from glfwPollEvents).
 std::vector<std::string> g_dropped;
@@ -147,7 +165,7 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session, const Headl
         // Poll and handle events; wait a little when nothing is running, to spare the CPU
         if (app.busy() || app.animating()) glfwPollEvents();
         else glfwWaitEventsTimeout(0.25);
-        if (g_sigint.exchange(false)) app.on_interrupt_signal();
+        for (int n = g_sigints.exchange(0); n > 0 && !app.quit_requested(); --n) app.on_interrupt_signal();
         if (!g_dropped.empty()) {
           app.open_dropped(g_dropped);
           g_dropped.clear();
@@ -169,7 +187,17 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session, const Headl
         }
         glfwSwapBuffers(window);
       }
-      std::signal(SIGINT, SIG_DFL);
+      // Code still running (a script that swallows KeyboardInterrupt, or quit while it ran) gets
+      // KeyboardInterrupt and a few seconds; if it goes on, its thread cannot be joined: the app ends
+      // without the clean shutdown, still with status 0 (it quit as asked). A further Ctrl+C ends the wait.
+      g_sigints.store(0);
+      if (!app.stop_code_before_exit(kQuitGraceSeconds, [] { return g_sigints.load() > 0; })) {
+        std::fprintf(stderr, "devicescope: the running code did not stop after KeyboardInterrupt (it catches it); "
+                             "quitting without waiting for it\n");
+        std::fflush(nullptr);
+        std::_Exit(0);
+      }
+      g_shutting_down.store(true);
     }
   }
 

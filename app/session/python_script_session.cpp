@@ -20,6 +20,9 @@ void PythonScriptSession::on_worker_start() {
   // The app stops scripts with interrupt(); SIGINT belongs to the window (main_loop.cpp: Ctrl+C in the
   // terminal stops running code or quits), never to a KeyboardInterrupt on this thread.
   o.install_signal_handlers = false;
+  // A Stop or Ctrl+C for this job that came before its code ran (during the reset, between two statements of
+  // Run) stops it there, instead of being lost while no Python code was running.
+  o.stop_requested = [this] { return interrupt_requested(); };
   o.output = [this](std::string_view text, bool) {
     std::lock_guard<std::mutex> lock(output_mutex_);
     output_.append(text);

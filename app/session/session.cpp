@@ -79,9 +79,23 @@ bool Session::submit(Job job) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (busy_.load() || pending_ || quit_) return false;
   pending_ = std::move(job);
+  submitted_.fetch_add(1);
   busy_.store(true);
   wake_.notify_all();
   return true;
+}
+
+void Session::interrupt() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (busy_.load()) interrupted_.store(submitted_.load());  // marked before the job is told (see the header)
+  }
+  interrupt_job();
+}
+
+bool Session::interrupt_requested() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return busy_.load() && interrupted_.load() == submitted_.load();
 }
 
 void Session::wait_idle() {

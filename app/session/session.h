@@ -75,7 +75,10 @@ class Session {
   bool submit(Job job);
   bool busy() const { return busy_.load(); }
   // Asks the running job to stop (KeyboardInterrupt in code, a load cancelled). Any thread; returns at once.
-  void interrupt() { interrupt_job(); }
+  void interrupt();
+  // Whether the job running now was already asked to stop by interrupt() (and still runs: it has not
+  // reached the code yet, or the code caught KeyboardInterrupt). Any thread.
+  bool interrupt_requested() const;
   void wait_idle();
   bool wait_idle_for(double seconds);  // false when still busy after `seconds`
 
@@ -120,6 +123,10 @@ class Session {
   std::shared_ptr<const Snapshot> snapshot_;
   SessionStatus status_;
   std::atomic<bool> busy_{false};
+  // Jobs are numbered as submitted (one at a time, so the running one is submitted_); interrupted_ is the
+  // number of the last job interrupt() was called for. Atomics (seq_cst): a code session reads them on the
+  // worker right after marking its code as running (python::SessionOptions::stop_requested).
+  std::atomic<uint64_t> submitted_{0}, interrupted_{0};
   bool quit_ = false;
 };
 

@@ -12,6 +12,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <future>
 
@@ -174,8 +175,23 @@ RunResult PythonSession::invoke_returning(const char* function, std::string* ret
     std::lock_guard lock(message_mutex_);
     interrupt_message_.clear();  // an earlier run's interrupt text must not label this run's Ctrl+C
   }
-  running_ = true;
+  running_ = true;  // seq_cst, before stop_requested() reads the app's flag: see SessionOptions::stop_requested
   RunResult result;
+  // An interrupt() that reached no code (it came while none ran) stops this run if it was meant for the same
+  // job. Loading only compiles the script (and its statement spans must stay whole): it never stops here.
+  if (options_.stop_requested && std::strcmp(function, "load") != 0 && interrupt_pending_.exchange(false) &&
+      options_.stop_requested()) {
+    running_ = false;
+    result.status = RunStatus::Interrupted;
+    result.exit_code = 130;
+    result.error.type = "KeyboardInterrupt";
+    {
+      std::lock_guard lock(message_mutex_);
+      result.error.message.swap(interrupt_message_);
+    }
+    result.error.traceback = "KeyboardInterrupt" + (result.error.message.empty() ? "" : ": " + result.error.message) + "\n";
+    return result;
+  }
   try {
     py::object r = interp_->helper.attr(function)(std::forward<Args>(args)...);
     if (returned) {  // (result tuple, the value the call returned)
@@ -291,6 +307,9 @@ RunResult PythonSession::run_console(const std::string& code) {
 }
 
 void PythonSession::interrupt(const std::string& message) {
+  // Set before running_ is read (both seq_cst): either this sees the code running and delivers, or the next
+  // run sees the flag (invoke_returning). Only the app's sessions (stop_requested) keep undelivered interrupts.
+  if (options_.stop_requested) interrupt_pending_ = true;
   if (!running_.load()) return;
   {
     std::lock_guard lock(message_mutex_);
@@ -298,6 +317,7 @@ void PythonSession::interrupt(const std::string& message) {
   }
   if (options_.install_signal_handlers && running_thread_.load() == main_ident_ && sigint_is_handled()) {
     // What Ctrl+C does: blocking system calls on the main thread return EINTR, and Python raises there.
+    interrupt_pending_ = false;  // delivered
     pthread_kill(pthread_t(main_ident_), SIGINT);
     return;
   }
@@ -307,8 +327,14 @@ void PythonSession::interrupt(const std::string& message) {
   interrupter_ = std::thread([this, serial] {
     // Waits for the lock: the running code releases it between bytecodes (or when its C++ call returns).
     PyGILState_STATE s = PyGILState_Ensure();
-    if (running_.load() && run_serial_.load() == serial)
+    // Meant for the code running now: the run it was sent to, or (app sessions) a later run of the same job,
+    // e.g. the next statement of Run, when this helper waited for the lock across the two.
+    const bool meant = run_serial_.load() == serial ||
+                       (options_.stop_requested && interrupt_pending_.load() && options_.stop_requested());
+    if (running_.load() && meant) {
       PyThreadState_SetAsyncExc(running_thread_.load(), PyExc_KeyboardInterrupt);
+      interrupt_pending_ = false;  // delivered: code that catches it goes on, as under python3
+    }
     PyGILState_Release(s);
     interrupting_ = false;
   });

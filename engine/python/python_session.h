@@ -53,6 +53,11 @@ struct SessionOptions {
   // os._exit(n) in user code ends the script like sys.exit(n) instead of the host process (the app must
   // survive it); `devicescope run` turns this off to stay python-compatible (an immediate exit).
   bool guard_os_exit = true;
+  // Set: an interrupt() that came while no code ran (the app's job was starting: a reset, the gap between two
+  // statements of Run) is kept, and the next code to run stops at once as Interrupted if this says the
+  // interrupt was meant for it (the same app job); otherwise it is dropped. Asked with the session marked as
+  // running, so an interrupt() after that reaches the code itself.
+  std::function<bool()> stop_requested;
 };
 
 // One per process (CPython embeds one interpreter). Create and destroy it on the same thread; every
@@ -145,6 +150,7 @@ class PythonSession {
   std::atomic<unsigned long> running_thread_{0};
   std::atomic<uint64_t> run_serial_{0};     // which run an interrupt was meant for
   std::atomic<bool> interrupting_{false};
+  std::atomic<bool> interrupt_pending_{false};  // an interrupt() not delivered yet (only with stop_requested)
   std::thread interrupter_;                 // takes the GIL on interrupt()'s behalf, so interrupt() never blocks
   std::mutex message_mutex_;
   std::string interrupt_message_;           // the latest interrupt's text, taken by _ds_session when it lands

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -203,6 +204,52 @@ TEST(PythonScriptSession, InterruptStopsARunawayLoopQuickly) {
   const RunOutcome r = s.session().take_finished().front().outcome;
   EXPECT_TRUE(r.interrupted);
   EXPECT_EQ(r.error_type, "KeyboardInterrupt");
+}
+
+// A Ctrl+C that comes the moment a Run starts (its reset, the gap between two statements: no code runs
+// then) is kept for that Run and stops it before its next statement, instead of being lost while the endless
+// statement then runs on (the app's window hung on such a script: hostile_gui_sigint).
+TEST(PythonScriptSession, InterruptWhileARunIsStartingIsNotLost) {
+  Driver& s = fresh_session();
+  const std::string script = "x = 0\nwhile True:\n    x += 1\n";
+  s.set_script(script);
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    Job run;
+    run.kind = JobKind::RunScript;
+    run.script = script;
+    ASSERT_TRUE(s.session().submit(run));
+    s.session().interrupt();  // wherever the Run is now: its reset, `x = 0`, or between the statements
+    EXPECT_TRUE(s.session().interrupt_requested() || !s.session().busy());
+    ASSERT_TRUE(s.session().wait_idle_for(60)) << "attempt " << attempt << ": the interrupt was lost";  // a hang guard
+    const RunOutcome r = s.session().take_finished().front().outcome;
+    EXPECT_TRUE(r.interrupted);
+    EXPECT_EQ(r.error_type, "KeyboardInterrupt");
+  }
+  // Nothing is left over for the next job.
+  EXPECT_TRUE(s.run_line("y = 1").ok);
+}
+
+// A script that catches the KeyboardInterrupt goes on to its next statements, as under python3: an interrupt
+// that reached the code is not also applied at the statement boundary.
+TEST(PythonScriptSession, ACaughtInterruptLetsTheScriptGoOn) {
+  Driver& s = fresh_session();
+  const std::string mark = ::testing::TempDir() + "ds_caught_interrupt_mark";
+  std::remove(mark.c_str());
+  const std::string script = "import os, time\ntry:\n    open(" + std::string("'") + mark + "', 'w').close()\n"
+                             "    while True:\n        time.sleep(0.01)\nexcept KeyboardInterrupt:\n    caught = True\n"
+                             "after = 'ran'\n";
+  s.set_script(script);
+  Job run;
+  run.kind = JobKind::RunScript;
+  run.script = script;
+  ASSERT_TRUE(s.session().submit(run));
+  while (!std::ifstream(mark)) std::this_thread::sleep_for(std::chrono::milliseconds(10));  // the loop runs
+  s.session().interrupt();
+  ASSERT_TRUE(s.session().wait_idle_for(60)) << "the interrupt did not reach the loop";  // a hang guard
+  const RunOutcome r = s.session().take_finished().front().outcome;
+  EXPECT_TRUE(r.ok) << r.traceback;
+  EXPECT_EQ(s.run_line("print(caught, after)").output, "True ran\n");
+  std::remove(mark.c_str());
 }
 
 TEST(PythonScriptSession, StarterScriptRuns) {
