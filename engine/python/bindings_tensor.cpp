@@ -182,7 +182,9 @@ void bind_tensor(py::module_& m) {
         check_view_bounds(self, sz, st, offset);
         return self.alias(sz, st, offset);
       })
-      .def("same_storage", [](const TensorImpl& a, const TensorImpl& b) { return a.storage() == b.storage(); });
+      .def("same_storage", [](const TensorImpl& a, const TensorImpl& b) { return a.storage() == b.storage(); })
+      // Note [Growing a storage]: resize_ past the storage's end grows the storage every view shares
+      .def("grow_storage", [](const TensorImpl& t, size_t nbytes) { rt().grow_storage(t.storage(), nbytes); });
 
   // Factories. device: a torch.device / str / int; resolved (index-less cuda -> current device) here.
   m.def("empty", [](py::handle sizes, int dtype, py::handle device, bool pin_memory, bool virtual_bytes) {

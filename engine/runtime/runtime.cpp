@@ -216,6 +216,19 @@ StoragePtr Runtime::adopt_host_memory(void* data, size_t nbytes, std::function<v
   return register_storage(Place::pageable(), nbytes, false, bytes, std::move(block), Role::Tensor);
 }
 
+void Runtime::grow_storage(const StoragePtr& s, size_t nbytes) {
+  if (nbytes <= s->nbytes()) return;
+  StoragePtr fresh = allocate(s->place(), nbytes, s->is_virtual(), s->role());
+  if (!s->is_virtual() && s->nbytes() > 0) copy_bytes(*fresh, 0, *s, 0, s->nbytes(), false);
+  s->swap_bytes(*fresh);
+  {
+    // the registry follows the ids (a scratch allocation is in it under neither)
+    std::lock_guard<std::mutex> lock(registry_mutex_);
+    if (auto it = live_.find(s->id()); it != live_.end()) it->second = s;
+    if (auto it = live_.find(fresh->id()); it != live_.end()) it->second = fresh;
+  }
+}  // `fresh` now holds the old bytes under the old id: dropping it frees them, logged as that id's free
+
 StoragePtr Runtime::register_storage(Place place, size_t nbytes, bool virtual_bytes, StorageBytes bytes,
                                      std::unique_ptr<BlockReturn> block, Role role) {
   uint64_t id = 0;

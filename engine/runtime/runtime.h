@@ -61,6 +61,9 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   static void exit_scratch();
   static bool in_scratch();
   static int scratch_depth();
+  // Note [Growing a storage] (runtime/storage.h): `s` gets new bytes of `nbytes` in its place, the old ones
+  // copied over (a recorded copy where copies are), then freed; every view of `s` sees the new bytes.
+  void grow_storage(const StoragePtr& s, size_t nbytes);
   // Pageable host memory owned by someone else (torch.from_numpy shares the array's buffer): accounted and
   // logged like an allocation; `release` runs instead of free() when the last view dies.
   StoragePtr adopt_host_memory(void* data, size_t nbytes, std::function<void()> release);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/place.h"
@@ -53,6 +54,20 @@ class Storage {
   bool is_virtual() const { return virtual_; }
   // Raw address in its place (a device address for real CUDA); null for virtual or empty storages.
   void* data() const { return bytes_.data; }
+
+  // Note [Growing a storage]: Tensor.resize_ past the end of a storage gives that storage new, larger bytes
+  // while every view of it keeps viewing it (c10's StorageImpl::set_data_ptr: the old bytes are copied over
+  // and freed). Swaps what a Storage holds - id, size, bytes, alloc event, deleter - with `fresh`, a storage
+  // of the same place allocated for the purpose; the annotations below stay. `fresh`, dropped afterwards,
+  // then frees the old bytes under the old id. Runtime::grow_storage does the whole step.
+  void swap_bytes(Storage& fresh) {
+    std::swap(id_, fresh.id_);
+    std::swap(nbytes_, fresh.nbytes_);
+    std::swap(virtual_, fresh.virtual_);
+    std::swap(bytes_, fresh.bytes_);
+    std::swap(created_seq_, fresh.created_seq_);
+    std::swap(deleter_, fresh.deleter_);
+  }
 
   // Note [Scratch allocations] (runtime.h): bytes outside the allocator, for a composite op's intermediates.
   bool is_scratch() const { return scratch_; }

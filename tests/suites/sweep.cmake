@@ -19,4 +19,12 @@ if(TARGET ds_python)
            COMMAND ${DS_SWEEP_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/sweep/run_sweep.py $<TARGET_FILE:devicescope>
                    --kind ops --count 2000 --seed 1 --batch 250 --jobs 2)
   set_tests_properties(sweep_ops_2000 PROPERTIES TIMEOUT 1200 SKIP_RETURN_CODE 77 LABELS "sweep;python")
+  # Mixed programs (tests/sweep/gen_indexing.py): the op statements plus indexing and index assignment (int,
+  # slice, None, Ellipsis, bool, tensor and list indices), expand/broadcast_to, views of 0-dim tensors,
+  # out= views that must grow their storage, module dtype moves. Any number by hand:
+  #   run_sweep.py build/app/devicescope --kind mixed --count 5000 --seed 7
+  add_test(NAME sweep_mixed_400
+           COMMAND ${DS_SWEEP_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/sweep/run_sweep.py $<TARGET_FILE:devicescope>
+                   --kind mixed --count 400 --seed 1 --batch 100 --jobs 2)
+  set_tests_properties(sweep_mixed_400 PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 LABELS "sweep;python")
 endif()

@@ -50,10 +50,9 @@ def _contiguous_strides(shape):
     return tuple(out)
 
 
-def resize_(t, shape, keep_values=True):
-    """Tensor.resize_: contiguous strides for `shape`; the storage is kept when it is large enough, else a
-    larger one replaces it (PyTorch grows the same storage; views taken before a growing resize here keep
-    the old one). keep_values copies the leading elements over, as PyTorch's realloc keeps the bytes."""
+def resize_(t, shape):
+    """Tensor.resize_: contiguous strides for `shape` at the same offset; a storage too small for them grows in
+    place, keeping its bytes, so every view of it sees the new bytes (Note [Growing a storage])."""
     shape = tuple(int(s) for s in shape)
     for s in shape:
         if s < 0:
@@ -64,17 +63,10 @@ def resize_(t, shape, keep_values=True):
     numel = 1
     for s in shape:
         numel *= s
-    dtype = C.dtype_of(t)
-    need = (impl.offset + numel) * dtype.itemsize
-    if need <= impl.storage_nbytes or numel == 0:
-        impl.set_data(_E.as_strided(impl, shape, _contiguous_strides(shape), impl.offset if numel else 0))
-        return t
-    fresh = C.new_empty((numel,), dtype, C.device_of(t))
-    if keep_values and impl.numel and not impl.is_virtual:
-        n = min(impl.numel, numel)
-        head = C.wrap(_E.as_strided(fresh._impl, (n,), (1,), 0))
-        C.write(head, C.read(t).reshape(-1)[:n], bump=False)
-    impl.set_data(_E.as_strided(fresh._impl, shape, _contiguous_strides(shape), 0))
+    need = (impl.offset + numel) * C.dtype_of(t).itemsize
+    if numel and need > impl.storage_nbytes:
+        impl.grow_storage(need)
+    impl.set_data(_E.as_strided(impl, shape, _contiguous_strides(shape), impl.offset))
     return t
 
 
