@@ -79,13 +79,13 @@ def adam_foreach(begin, out):
             for s in sizes:  # device_grads = torch._foreach_add(device_grads, device_params, alpha=weight_decay)
                 temps.append(len(out))
                 out.append(("alloc", s, "_foreach_add (weight decay)"))
-            for i in temps:  # del device_grads, after the exp_avg_sq update
+            for i in reversed(temps):  # del device_grads after the exp_avg_sq update (CPython frees a list's items last first)
                 out.append(("free", i))
             temps = []
         for s in sizes:  # exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs)
             temps.append(len(out))
             out.append(("alloc", s, "_foreach_sqrt"))
-        for i in temps:
+        for i in reversed(temps):  # the list dies when the step returns
             out.append(("free", i))
 
 
