@@ -4,6 +4,10 @@
 if(TARGET ds_python)
   add_test(NAME lessons_check COMMAND $<TARGET_FILE:devicescope> lessons --check)
   set_tests_properties(lessons_check PROPERTIES TIMEOUT 900 LABELS "lessons;python")
+  # The cuBLAS workspace lesson on a simulated H100 (sm_90: 32 MiB), beside the default profile's sm_80 run above.
+  add_test(NAME lessons_check_cublas_workspace_h100
+           COMMAND $<TARGET_FILE:devicescope> lessons --check --lesson 020 --backend sim --link pcie5-x16)
+  set_tests_properties(lessons_check_cublas_workspace_h100 PROPERTIES TIMEOUT 300 LABELS "lessons;python")
 endif()
 
 set(DS_LESSON_PYTHON /usr/bin/python3)
