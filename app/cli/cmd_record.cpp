@@ -1,8 +1,10 @@
-// `devicescope record [--out FILE] [--python PYTHON] -- SCRIPT [ARGS...]`: runs SCRIPT under a real
+// `devicescope record [--out FILE] [--python PYTHON] SCRIPT [ARGS...]`: runs SCRIPT under a real
 // PyTorch interpreter with DeviceScope's pure-Python recorder (engine/recorder/devicescope_recorder) and
 // says where the recording went. The recorder writes the Chrome trace `devicescope inspect` and the app
-// open; the script's exit code is this command's exit code (a signal that killed it: 128 + the signal).
-// Under torchrun (`torchrun --no-python devicescope record ...`) RANK is set and each rank writes
+// open, keeping the script, its arguments and exit status in its metadata; the script's exit code is this
+// command's exit code (a signal that killed it: 128 + the signal). The recorder is the same package that
+// installs as a wheel on a GPU machine (engine/recorder, `python -m devicescope_recorder`).
+// Under torchrun (`torchrun --no_python devicescope record ...`) RANK is set and each rank writes
 // FILE with ".rankN" before the extension.
 //
 // Signals: Ctrl+C in a terminal reaches the whole foreground process group, so the script already has
@@ -210,7 +212,9 @@ Command record_command() {
                                         "under torchrun FILE.rankN.json per rank)");
     sub->add_option("--python", args->python, "the Python interpreter with torch 1.13+ (default: python3 on PATH)");
     sub->add_option("script", args->script, "the Python script (run as __main__, like `python SCRIPT.py`)")->required();
-    sub->add_option("args", args->script_args, "arguments for the script (sys.argv[1:]); put them after --");
+    sub->add_option("args", args->script_args,
+                    "arguments for the script (sys.argv[1:]): everything after the script, as with python3 (record's own "
+                    "options come before the script)");
     return sub;
   };
   c.run = [args]() { return record(*args); };
