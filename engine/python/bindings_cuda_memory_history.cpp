@@ -26,7 +26,8 @@ namespace {
 //    the snapshot's block "frames"), a free at ALL; a trace entry keeps frames only at ALLOC or above
 //    (a free's own frames at ALL, else those of its allocation).
 //  - The trace is a ring of max_entries per device ("state" keeps 1); disabling or clear_history empties it.
-//  - _snapshot() appends a "snapshot" entry (addr 0, the device's active bytes) while recording.
+//  - _snapshot() adds no trace entry: a dump from PyTorch 2.11's _dump_snapshot has no "snapshot" action in it
+//    (c10 records SNAPSHOT only for its C++ _memory_snapshot_pickled path), and neither does DeviceScope's.
 // Frames are innermost first, Python frames only (DeviceScope's own runner frames left out); with
 // stacks="all" one C++ frame names the allocator function. DeviceScope adds one frame in front: the
 // storage's owner ({"filename": "<devicescope ROLE>", "line": 0, "name": "model.fc.weight"}), resolved when
@@ -34,7 +35,6 @@ namespace {
 // followed the allocator's action (its seq is remembered), freed storages by the owner they had then.
 
 enum class Level : int { Never = 0, State = 1, Alloc = 2, All = 3 };
-constexpr uint8_t kSnapshotAction = 6;  // after the AllocatorAction values
 
 struct Frame {
   std::string filename;
@@ -44,7 +44,7 @@ struct Frame {
 using RawStack = std::vector<Frame>;
 
 struct TraceRecord {
-  uint8_t action = 0;  // AllocatorAction, or kSnapshotAction
+  uint8_t action = 0;  // AllocatorAction
   uint64_t addr = 0;   // device_free for oom
   uint64_t size = 0;
   int stream = 0;
@@ -366,8 +366,8 @@ class SnapshotBuilder {
     py::dict out;
     out["segments"] = std::move(segments);
     out["device_traces"] = std::move(traces);
+    // The keys of a real 2.11 dump: no "external_annotations" (there are none to report here).
     out["allocator_settings"] = allocator_settings();
-    out["external_annotations"] = py::list();
     return out;
   }
 
@@ -384,6 +384,17 @@ class SnapshotBuilder {
       slot = std::move(d);
     }
     return slot;
+  }
+
+  py::object backend_frame() {
+    if (!backend_frame_) {
+      py::dict d;
+      d[s_filename_] = "<devicescope backend>";
+      d[s_line_] = 0;
+      d[s_name_] = r_.backend().caps().simulated ? "simulated CUDA" : "CUDA";
+      backend_frame_ = std::move(d);
+    }
+    return backend_frame_;
   }
 
   py::object owner_frame(const OwnerInfo& o) {
@@ -450,10 +461,15 @@ class SnapshotBuilder {
     sd[s_is_expandable_] = false;
     auto st = h_.segment_stack.find({device, seg.address});
     const uint32_t stack = st == h_.segment_stack.end() ? 0 : st->second;
-    // Module.cpp adds "frames" before "blocks" when it has none, after them once symbolized.
-    if (stack == 0) sd[s_frames_] = empty_frames_;
+    // Module.cpp adds "frames" after "blocks" once symbolized. A segment's stack ends (outermost) with a frame
+    // of DeviceScope's own saying what made the memory - {"filename": "<devicescope backend>", "line": 0,
+    // "name": "simulated CUDA" | "CUDA"} - so the app labels the file honestly (memory_viz shows it as a frame).
     sd[s_blocks_] = std::move(blocks);
-    if (stack != 0) sd[s_frames_] = frames_list(nullptr, stack);
+    py::list frames;
+    if (stack != 0)
+      for (py::handle f : frames_list(nullptr, stack)) frames.append(f);
+    frames.append(backend_frame());
+    sd[s_frames_] = std::move(frames);
     return sd;
   }
 
@@ -495,7 +511,7 @@ class SnapshotBuilder {
 
   py::dict trace_dict(int device, const TraceRecord& t) {
     static const char* const kActions[] = {"alloc",         "free_requested", "free_completed", "segment_alloc",
-                                           "segment_free", "oom",            "snapshot"};
+                                           "segment_free", "oom"};
     py::dict d;
     d[s_action_] = kActions[t.action];
     d[t.action == uint8_t(AllocatorAction::Oom) ? s_device_free_ : s_addr_] = t.addr;
@@ -521,6 +537,7 @@ class SnapshotBuilder {
     s["pinned_num_register_threads"] = 1;
     s["release_lock_on_cudamalloc"] = false;
     s["pinned_use_cuda_host_register"] = false;
+    s["graph_capture_record_stream_reuse"] = false;  // 2.11 reports it; DeviceScope captures no CUDA graphs
     py::dict roundup;
     for (uint64_t k = 1, i = 0; i < 16; ++i, k *= 2) roundup[py::str(std::to_string(k))] = 0;
     s["roundup_power2_divisions"] = std::move(roundup);
@@ -542,6 +559,7 @@ class SnapshotBuilder {
   std::unordered_map<uint64_t, std::string> gone_names_;
   std::unordered_map<uint64_t, OwnerInfo> gone_owners_;
   std::vector<py::object> frame_objects_;
+  py::object backend_frame_;
   std::unordered_map<std::string, py::object> owner_frames_, lists_;
   py::list empty_frames_;
   py::str s_device_{"device"}, s_address_{"address"}, s_total_size_{"total_size"},
@@ -593,26 +611,12 @@ void bind_cuda_memory_history(py::module_& m) {
   m.def("cuda_memory_snapshot", [](const std::unordered_map<uint64_t, std::vector<std::string>>& holders) {
     Runtime& r = rt();
     r.poll();
-    std::vector<uint64_t> active(size_t(r.device_count()), 0);  // c10's total_active, per device
-    for (int d = 0; d < r.device_count(); ++d)
-      for (const AllocatorSegmentRecord& seg : r.device_allocator(d).segment_records())
-        for (const AllocatorSegmentRecord::Block& b : seg.blocks)
-          if (b.allocated) active[size_t(d)] += b.size;
     HistoryView view;
     {
       History& h = history();
       std::lock_guard<std::mutex> lock(h.mutex);
       bound_history();
-      for (size_t d = 0; d < h.traces.size(); ++d) {
-        if (h.enabled) {
-          TraceRecord t;
-          t.action = kSnapshotAction;
-          t.size = active[d];
-          t.time_us = now_us();
-          h.traces[d].push(t, h.max_entries);
-        }
-        view.traces.push_back(h.traces[d].ordered());
-      }
+      for (size_t d = 0; d < h.traces.size(); ++d) view.traces.push_back(h.traces[d].ordered());
       view.frames = h.frames;
       view.stacks = h.stacks;
       view.block_stack = h.block_stack;

@@ -4,7 +4,7 @@
 import torch
 
 s = torch.cuda.memory._snapshot()
-print(s["segments"], s["device_traces"], s["external_annotations"], len(s["allocator_settings"]))
+print(s["segments"], s["device_traces"], sorted(s), len(s["allocator_settings"]))
 print(torch.cuda.memory_snapshot(), torch.cuda.memory.memory_allocated())
 try:
     torch.cuda.memory._record_memory_history()

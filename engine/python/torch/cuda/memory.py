@@ -89,8 +89,7 @@ def _holder_names():
 
 def _snapshot(device=None, augment_with_fx_traces=False):
     """Save a snapshot of CUDA memory state at the time it was called: {"segments": [...],
-    "device_traces": [[...] per device], "allocator_settings": {...}, "external_annotations": []}
-    (PyTorch's layout, see torch/cuda/memory.py). `device` is ignored, as in PyTorch: every device."""
+    "device_traces": [[...] per device], "allocator_settings": {...}} (the keys of PyTorch 2.11's dump). `device` is ignored, as in PyTorch: every device."""
     holders = _holder_names() if _E.device_count() else {}
     # A long trace is hundreds of thousands of new dicts: collector passes over them (and the user's heap)
     # would cost more than building them.
