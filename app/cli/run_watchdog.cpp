@@ -3,6 +3,8 @@
 #ifdef DEVICESCOPE_HAVE_PYTHON
 #include "cli/run_watchdog.h"
 
+#include <pybind11/pybind11.h>  // the interpreter lock, for the last resort's exports
+
 #include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
@@ -25,6 +27,9 @@ int g_wake_fd = -1;
 pid_t g_owner = 0;
 struct sigaction g_previous_sigterm {};
 std::mutex g_give_up_mutex;  // stop() and the last resort exclude each other: the exports are written once
+
+// How long the last resort waits for the interpreter lock, to describe the run and to write the exports.
+constexpr std::chrono::seconds kLockPatience{2};
 
 void on_sigterm(int) {
   if (getpid() != g_owner) {  // a forked child (a DataLoader worker) keeps SIGTERM's default action
@@ -142,16 +147,23 @@ void RunWatchdog::watch() {
 void RunWatchdog::give_up(const std::string& message, double after_s) {
   std::lock_guard lock(g_give_up_mutex);
   if (stopped_) return;  // the run ended meanwhile: stop()'s 'q' is on its way, its thread writes the exports
-  const std::string why = session_.describe_still_running(std::chrono::seconds(2));
+  const std::string why = session_.describe_still_running(kLockPatience);
   std::cout.flush();
   std::cerr << "KeyboardInterrupt: " << message << "\ndevicescope: still running " << seconds_text(after_s)
             << " s after KeyboardInterrupt: " << why << "; writing the exports and exiting\n"
             << std::flush;
-  // Writing the exports takes the interpreter lock (to stop the script's threads): native code that never
-  // lets go of it must not turn the last resort into a hang, so the wait for it has an end.
+  // Writing the exports takes the interpreter lock (to stop the script's threads, and to read the record they
+  // change): native code that never lets go of it must not turn the last resort into a hang. The wait for the
+  // lock is as short as the one describe_still_running() just had (the lock is free between any two bytecodes,
+  // so a script that runs Python gets it in milliseconds); once the lock is held, the writing itself has its
+  // time (a large trace), bounded only against a reader that never comes (a FIFO).
+  auto locked = std::make_shared<std::promise<void>>();
   auto written = std::make_shared<std::promise<void>>();
+  std::future<void> got_lock = locked->get_future();
   std::future<void> done = written->get_future();
-  std::thread([this, written] {
+  std::thread([this, locked, written] {
+    pybind11::gil_scoped_acquire lock;  // write_exports_ takes it again (re-entrant)
+    locked->set_value();
     try {
       write_exports_();
     } catch (const std::exception& e) {
@@ -159,8 +171,11 @@ void RunWatchdog::give_up(const std::string& message, double after_s) {
     }
     written->set_value();
   }).detach();
-  if (done.wait_for(std::chrono::seconds(60)) != std::future_status::ready)
-    std::cerr << "devicescope: the exports were not written: the script's native code keeps the interpreter lock\n";
+  if (got_lock.wait_for(kLockPatience) != std::future_status::ready)
+    std::cerr << "devicescope: the exports were not written: the script's native code keeps the interpreter lock "
+              << "(waited " << kLockPatience.count() << " s for it)\n";
+  else if (done.wait_for(std::chrono::seconds(600)) != std::future_status::ready)
+    std::cerr << "devicescope: the exports were not finished in 600 s (nothing reads the output?)\n";
   std::fflush(nullptr);
   std::_Exit(interrupted_exit_code());
 }
