@@ -12,6 +12,7 @@
 #include <Python.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "bindings_common.h"
@@ -39,6 +40,17 @@ struct FastState {
   PyObject* blas_hook = nullptr;  // torch._blas_workspace.gemm_at(device, m, n, k): a cuBLAS call's workspace
 };
 FastState g;
+
+// The (device, stream) whose cuBLAS workspace this thread last saw made, so the fast matmul asks the Python hook
+// only for a new pair. The epoch changes whenever the answer may have changed (torch._blas_workspace: a clear, a
+// session reset, the autograd engine's device-thread identity set or dropped).
+std::atomic<uint64_t> g_blas_epoch{1};
+struct BlasSeen {
+  int device = -1;
+  StreamId stream = -1;
+  uint64_t epoch = 0;
+};
+thread_local BlasSeen t_blas_seen;
 
 // What one entry point computes; `fallback` is the Python implementation it stands in front of.
 struct Spec {
@@ -418,10 +430,15 @@ Outcome matmul(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObj
   TensorPtr out = ds::empty(r, {m, n}, dt, a.device(), false, false, current_storage_role());
   if (!gemm(dt, m, n, k, ga, gb, host_writable(r, out))) return Outcome::Fallback;
   if (a.device().type() == DeviceType::CUDA && g.blas_hook) {  // on a GPU this is a cuBLAS call
-    PyObject* done = PyObject_CallFunction(g.blas_hook, "iLLL", int(a.device().index()), (long long)m,
-                                           (long long)n, (long long)k);
-    if (!done) return Outcome::Error;
-    Py_DECREF(done);
+    const int d = a.device().index();
+    const StreamId s = r.current_stream(d);
+    const uint64_t epoch = g_blas_epoch.load(std::memory_order_relaxed);
+    if (t_blas_seen.device != d || t_blas_seen.stream != s || t_blas_seen.epoch != epoch) {
+      PyObject* done = PyObject_CallFunction(g.blas_hook, "iLLL", d, (long long)m, (long long)n, (long long)k);
+      if (!done) return Outcome::Error;
+      Py_DECREF(done);
+      t_blas_seen = {d, s, epoch};
+    }
   }
   result = wrap_tensor(std::move(out));
   return result ? Outcome::Done : Outcome::Error;
@@ -489,6 +506,7 @@ void bind_ops(py::module_& m) {
     g.s_code = intern("_code");
   });
   m.def("_fast_blas_hook", [](py::object fn) { g.blas_hook = fn.release().ptr(); });
+  m.def("_fast_blas_epoch_bump", [] { g_blas_epoch.fetch_add(1, std::memory_order_relaxed); });
   // kind: "add" | "sub" | "mul" | "div" | "eq" | "ne" | "lt" | "le" | "gt" | "ge"; fallback: the Python implementation with the same signature.
   m.def("fast_binary", [](const std::string& kind, bool reflected, bool inplace, py::object fallback, bool as_method) {
     Spec s;

@@ -76,6 +76,7 @@ def reset():
     global _state
     _state = _State()
     _tls.__dict__.clear()
+    _E._fast_blas_epoch_bump()
 
 
 # ----------------------------------------------------------------------------- thread identity
@@ -87,13 +88,18 @@ def enter_device_thread(grads):
     for g in grads:
         if g is not None:
             key = g._impl.device_key
-            _tls.device_thread = key if key >= 0 else None
+            now = key if key >= 0 else None
+            if now != previous:
+                _tls.device_thread = now
+                _E._fast_blas_epoch_bump()  # the C++ fast matmul's memo of this thread's workspace is stale
             break
     return previous
 
 
 def leave_device_thread(previous):
-    _tls.device_thread = previous
+    if getattr(_tls, "device_thread", None) != previous:
+        _tls.device_thread = previous
+        _E._fast_blas_epoch_bump()
 
 
 def thread_identity():
@@ -247,6 +253,7 @@ def clear():
     allocator's cache; empty_cache can release them afterwards)."""
     _state.workspaces.clear()
     _state.lt_workspaces.clear()
+    _E._fast_blas_epoch_bump()
 
 
 def held():

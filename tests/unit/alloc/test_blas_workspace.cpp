@@ -5,6 +5,7 @@
 #include "alloc/blas_workspace.h"
 #include "alloc/caching_device_allocator.h"
 #include "backend/sim_backend.h"
+#include "core/role.h"
 #include "core/errors.h"
 
 using ds::cublas_workspace_size;
@@ -102,4 +103,11 @@ TEST(BlasWorkspaceBlocks, LinkProfilesNameTheirArchitecture) {
   ds::SimBackend a100(1, 1ull << 30, "pcie4-x16");
   EXPECT_EQ(a100.props(0).major, 8);
   EXPECT_EQ(a100.props(0).minor, 0);
+}
+
+TEST(BlasWorkspaceBlocks, WorkspaceRoleSpellings) {
+  EXPECT_STREQ(ds::role_name(ds::Role::Workspace), "workspace");
+  EXPECT_STREQ(ds::role_python_name(ds::Role::Workspace), "workspace");
+  EXPECT_EQ(ds::role_from_name("workspace"), ds::Role::Workspace);
+  EXPECT_STREQ(ds::role_label(ds::Role::Workspace), "library workspace (cuBLAS)");
 }
