@@ -13,6 +13,7 @@
 #include "trace/atomic_file.h"
 #include "trace/export_chrome_trace.h"
 #include "trace/export_csv.h"
+#include "trace/export_names.h"
 #include "trace/export_target.h"
 
 #ifdef DEVICESCOPE_HAVE_PYTHON
@@ -42,6 +43,38 @@ std::string machine_line(Runtime& rt) {
   return line;
 }
 
+// What the script's names reach each live storage by ("model.conv1.weight", "x"): the names graph the window
+// draws, read as torch.cuda.memory._dump_snapshot reads it. Empty when the script never imported torch (the
+// export does not import it) or its globals cannot be walked. Needs the interpreter lock.
+std::unordered_map<uint64_t, std::vector<std::string>> holder_names() {
+  namespace py = pybind11;
+  std::unordered_map<uint64_t, std::vector<std::string>> out;
+  try {
+    if (!py::module_::import("sys").attr("modules").contains("torch")) return out;
+    py::dict holders = py::module_::import("torch.cuda.memory").attr("_holder_names")();
+    for (auto [id, names] : holders) {
+      std::vector<std::string>& list = out[id.cast<uint64_t>()];
+      for (py::handle n : names) list.push_back(n.cast<std::string>());
+    }
+  } catch (const std::exception&) {  // py::error_already_set, py::cast_error
+    out.clear();  // a script that broke torch or __main__ still gets its exports, with tags for names
+  }
+  return out;
+}
+
+// The log with one name per storage written into its events and copies (Note [Names in exports]).
+void named_log(Runtime& rt, std::deque<Event>& events, std::deque<TransferRecord>& transfers) {
+  std::unordered_map<uint64_t, std::vector<std::string>> holders = holder_names();
+  std::vector<LiveStorageName> live;
+  for (const StoragePtr& s : rt.live_storages()) {
+    auto h = holders.find(s->id());
+    live.push_back({s->id(), s->owner(), h == holders.end() ? std::vector<std::string>{} : std::move(h->second)});
+  }
+  events = rt.log().events();
+  transfers = rt.log().transfers();
+  apply_export_names(export_storage_names(live, events, transfers), events, transfers);
+}
+
 void write_outputs(Runtime& rt, const RunArgs& a) {
   // Daemon threads may still be copying tensors (they run with the interpreter lock): holding it stops
   // them, so the record cannot change under the writers and the CSV and the trace show one moment.
@@ -49,12 +82,15 @@ void write_outputs(Runtime& rt, const RunArgs& a) {
   // Finish queued copies so their timings are complete (a real process exit waits for them too).
   for (int i = 0; i < rt.device_count(); ++i) rt.backend().synchronize_device(i);
   rt.poll();
+  if (a.csv_path.empty() && a.trace_path.empty()) return;
   // A long run's exports hold the bounded log's window (Note [Bounded event log]): say so where the user
   // looks (the CSV has no place for it; the trace's metadata says it too).
-  if ((!a.csv_path.empty() || !a.trace_path.empty()) && rt.log().windowed())
-    std::cerr << "devicescope: the exports are " << rt.log().window_note() << "\n";
+  if (rt.log().windowed()) std::cerr << "devicescope: the exports are " << rt.log().window_note() << "\n";
+  std::deque<Event> events;
+  std::deque<TransferRecord> transfers;
+  named_log(rt, events, transfers);
   if (!a.csv_path.empty())
-    write_file_atomically(a.csv_path, [&](std::ostream& out) { write_transfers_csv(rt.log().transfers(), out); });
+    write_file_atomically(a.csv_path, [&](std::ostream& out) { write_transfers_csv(transfers, out); });
   if (!a.trace_path.empty()) {
     TraceMeta meta;
     meta.backend = rt.backend().name();
@@ -65,7 +101,7 @@ void write_outputs(Runtime& rt, const RunArgs& a) {
     meta.events_dropped = rt.log().totals().events_dropped;
     meta.transfers_dropped = rt.log().totals().transfers_dropped;
     write_file_atomically(a.trace_path, [&](std::ostream& out) {
-      write_chrome_trace(rt.log().events(), rt.log().transfers(), meta, out);
+      write_chrome_trace(events, transfers, meta, out);
     });
   }
 }
