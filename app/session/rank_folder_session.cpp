@@ -1,6 +1,8 @@
 // RankFolderSession: each rank's recording read in turn; places, storages and copies tagged with the rank.
 #include "session/rank_folder_session.h"
 
+#include "session/owner_names.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -8,6 +10,7 @@
 #include <set>
 
 #include "core/errors.h"
+#include "session/owner_names.h"
 #include "session/recording_session.h"
 #include "trace/load_trace.h"
 
@@ -57,12 +60,14 @@ std::shared_ptr<const Snapshot> RankFolderSession::read(LoadProgress& progress) 
   progress.bytes_total = total;
   std::deque<TransferRecord> transfers;
   std::deque<Event> events;
+  std::unordered_map<uint64_t, Role> roles;  // the recorder's storage_roles, ids made rank-wide
   TraceMeta meta;
   uint64_t done = 0;
   for (const auto& [rank, file] : files) {
     LoadProgress one;  // per file; the folder's bar moves file by file
     if (progress.cancel) throw LoadCancelled(path());
     LoadedTrace t = load_trace(file, &one);
+    for (const auto& [id, role] : recorded_storage_roles(t.recorder_json)) roles[rank_id(rank, id)] = role;
     if (transfers.empty() && events.empty()) meta = t.meta;
     meta.simulated = meta.simulated || t.meta.simulated;
     for (TransferRecord& r : t.transfers) {
@@ -85,7 +90,8 @@ std::shared_ptr<const Snapshot> RankFolderSession::read(LoadProgress& progress) 
   std::sort(transfers.begin(), transfers.end(),
             [](const TransferRecord& a, const TransferRecord& b) { return a.start_ns < b.start_ns; });
   std::shared_ptr<Snapshot> pic = recording_snapshot(path(), meta, transfers);
-  add_live_storages(*pic, events);  // rank by rank: each storage's alloc precedes its free within its rank
+  add_live_storages(*pic, events, roles);  // rank by rank: each storage's alloc precedes its free within its rank
+  publish_owner_names(*pic);  // before the "#id" stand-ins below: those are not names
   for (StorageInfo& st : pic->storages)  // an unnamed storage goes by its id in its own rank's file
     if (st.owner.empty()) st.owner = "#" + std::to_string(st.id & ((uint64_t(1) << 40) - 1));
   return pic;

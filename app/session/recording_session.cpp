@@ -2,9 +2,13 @@
 #include "session/recording_session.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <unordered_map>
 
+#include <nlohmann/json.hpp>
+
+#include "session/owner_names.h"
 #include "trace/load_trace.h"
 
 namespace ds::gui {
@@ -34,11 +38,28 @@ RecordingSession::~RecordingSession() { stop(); }
 std::shared_ptr<const Snapshot> RecordingSession::read(LoadProgress& progress) {
   LoadedTrace t = load_trace(path(), &progress);
   std::shared_ptr<Snapshot> pic = recording_snapshot(path(), t.meta, t.transfers);
-  add_live_storages(*pic, t.events);
+  add_live_storages(*pic, t.events, recorded_storage_roles(t.recorder_json));
+  publish_owner_names(*pic);  // the Names view lists the recording's owners (no script runs for a file)
   return pic;
 }
 
-void add_live_storages(Snapshot& pic, const std::deque<Event>& events) {
+std::unordered_map<uint64_t, Role> recorded_storage_roles(const std::string& recorder_json) {
+  std::unordered_map<uint64_t, Role> out;
+  if (recorder_json.empty()) return out;
+  const nlohmann::json extra = nlohmann::json::parse(recorder_json, nullptr, /*allow_exceptions=*/false);
+  if (!extra.is_object() || !extra.contains("storage_roles") || !extra["storage_roles"].is_object()) return out;
+  for (const auto& [id, role] : extra["storage_roles"].items()) {
+    if (!role.is_string()) continue;
+    uint64_t n = 0;
+    const auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), n);
+    if (ec != std::errc() || end != id.data() + id.size()) continue;
+    // The recorder spells roles as Python does ("optimizer_state", "gradient"): role_from_name takes both.
+    if (std::optional<Role> r = role_from_name(role.get<std::string>())) out[n] = *r;
+  }
+  return out;
+}
+
+void add_live_storages(Snapshot& pic, const std::deque<Event>& events, const std::unordered_map<uint64_t, Role>& roles) {
   // A move allocates before it knows whose bytes it holds: such a storage is named by the copy that filled it.
   std::unordered_map<uint64_t, const std::string*> filled_by;
   for (const TransferRecord& r : pic.transfers)
@@ -58,6 +79,7 @@ void add_live_storages(Snapshot& pic, const std::deque<Event>& events) {
       if (s.owner.empty())
         if (auto it = filled_by.find(e.storage_id); it != filled_by.end()) s.owner = *it->second;
       s.created_seq = e.seq;
+      if (auto r = roles.find(e.storage_id); r != roles.end()) s.role = r->second;
       live[e.storage_id] = std::move(s);
     } else {
       live.erase(e.storage_id);

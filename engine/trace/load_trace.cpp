@@ -142,7 +142,7 @@ struct Metadata {
 class ChromeTraceReader {
  public:
   ChromeTraceReader(const char* data, size_t size, const std::string& name, LoadProgress* progress)
-      : r_(data, size), name_(name), progress_(progress, name) {}
+      : r_(data, size), data_(data), name_(name), progress_(progress, name) {}
 
   // Only the JSON syntax of the first bytes of a larger file: a syntax error there is the whole
   // file's first one (the reader never looks ahead), so the file is refused without reading the rest.
@@ -233,6 +233,10 @@ class ChromeTraceReader {
         } else if (key == "metadata" && r_.peek() == Type::Object) {
           once(saw_metadata);
           read_metadata();
+        } else if (key == "devicescopeRecorder" && r_.peek() == Type::Object) {
+          const size_t from = r_.offset();  // kept as text: its readers (the app, inspect) parse what they use
+          r_.skip_value();
+          out.recorder_json.assign(data_ + from, r_.offset() - from);
         } else {
           r_.skip_value();
         }
@@ -413,6 +417,7 @@ class ChromeTraceReader {
   }
 
   JsonReader r_;
+  const char* data_;
   const std::string& name_;
   ParseProgress progress_;
   Metadata md_;

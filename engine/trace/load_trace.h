@@ -20,6 +20,9 @@ struct LoadedTrace {
   std::deque<TransferRecord> transfers;  // backend_ticket is not stored and reads back as 0
   std::deque<Event> events;              // empty for a CSV
   std::string format;                    // "chrome-trace" or "csv"
+  // The "devicescopeRecorder" object `devicescope record` adds (raw JSON text, "" when absent): storage_roles
+  // {storage id: role name}, transfer_lines, allocator, ... (engine/recorder/devicescope_recorder/trace_writer.py).
+  std::string recorder_json;
 };
 
 // Detects the format from the content. A file that cannot be read (missing, a directory, a FIFO or

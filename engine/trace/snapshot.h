@@ -55,6 +55,9 @@ struct PlaceInfo {
   uint64_t reserved = 0;    // segments held (memory_reserved); pageable: == allocated
   uint64_t capacity = 0;    // 0 = unbounded (host)
   bool simulated = false;
+  // The source does not say (a PyTorch memory snapshot records no device size): draw "capacity unknown",
+  // never "capacity 0 bytes"; `capacity` is then 0.
+  bool capacity_unknown = false;
 };
 
 // Python-Tutor-style object graph: names -> objects, objects -> objects.

@@ -74,6 +74,23 @@ def main():
         o["file"] = r.get("file")
         check(o == r, f"{other} differs from the protocol-4 pickle")
 
+    # What later 2.x files carry (v2_newer: see make_fixtures.py): block sizes in the peak (a 1000-byte request
+    # holds 1024 bytes; 12,000,000 bytes in a fresh 12 MiB segment hold all of it: max_memory_allocated), the
+    # backward thread's C++-only stack named for what it is, pinned host memory, private pools, metadata.
+    r = report(ds, fx("v2_newer.pickle"))
+    devs = {d["device"]: d for d in r.get("devices", [])}
+    d0 = devs.get("cuda:0", {})
+    check(d0.get("peak_allocated_bytes") == 12 * MiB + 1024 and d0.get("peak_allocated_at") == {"entry": 4, "time_us": 5003},
+          f"newer: peak as max_memory_allocated counts {d0}")
+    check(d0.get("allocated_bytes") == 2 * MiB + 1024 and d0.get("private_pool_bytes") == 20 * MiB, f"newer: cuda:0 {d0}")
+    pinned = devs.get("pinned", {})
+    check(pinned.get("allocated_bytes") == MiB and pinned.get("reserved_bytes") == 4 * MiB and pinned.get("segments") == 1,
+          f"newer: pinned host memory {pinned}")
+    owners = [o["owner"] for o in r.get("top_owners", [])]
+    check(owners[:1] == ["<C++ only: autograd engine (backward)>"] and not any("??" in o for o in owners), f"newer: owners {owners}")
+    check(r.get("annotations") == 1 and r.get("user_metadata") == ["epoch 1"]
+          and r.get("compile_contexts") == ["[0/0] torch_dynamo_resume_in_forward"], f"newer: metadata {r}")
+
     # 1.x list of segments.
     r = report(ds, fx("v1_list.pickle"))
     check(r.get("format") == "pickle-1.x", f"v1 format {r.get('format')}")

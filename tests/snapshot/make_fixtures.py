@@ -16,6 +16,8 @@ Fixtures (figures the tests check are in the comments):
   v2_unshared.pickle the same with no object shared (a JSON round trip): every frame and string is its
                     own object in the file, so the reader must deduplicate them by content.
   v2_one_device.pickle  device 0 of v2_small alone (the loader hands a lone streamed trace over whole).
+  v2_newer.pickle   what later 2.x files carry: private pools, compile_context, user_metadata, annotations,
+                    host_segments / host_traces, a C++-only (backward thread) stack, unrounded request sizes.
   v1_list.pickle    1.13's list-of-segments form with block "history".
   hostile_reduce.pickle   a __reduce__ that would create MARKER (os.system touch): must be refused.
   hostile_deep.pickle     a list nested 100000 deep (written by hand: pickle.dump would recurse).
@@ -129,6 +131,66 @@ def v2_snapshot():
     }
 
 
+def v2_newer_snapshot():
+    """What later 2.x files carry beyond v2_small (torch/csrc/cuda/memory_snapshot.cpp, torch/cuda/memory.py):
+    a private-pool segment (segment_pool_id (1, 0): a CUDA graph's), trace entries with a compile_context and
+    user_metadata (_set_memory_metadata), external_annotations, an allocator_settings with
+    roundup_power2_divisions and graph_capture_record_stream_reuse, pinned host memory (record_host=True:
+    host_segments / host_traces), and a backward-thread block whose frames are all C++.
+    Device 0: one 20 MiB private-pool segment: a 1000-byte request (block 1024 bytes, requested 1000) and a
+    2 MiB block from the autograd engine's thread. Host: one 4 MiB pinned segment, a 1 MiB block.
+    Trace (device 0): segment_alloc, alloc 1000 (block 1024), alloc 12,000,000 (a 12 MiB segment, too little
+    left to split: block 12 MiB), free_requested + free_completed of it, segment_free, alloc 2 MiB (backward).
+    Peak allocated: 1024 + 12 MiB at e:4 (max_memory_allocated counts blocks, not requests)."""
+    base, big, host = 0x7F2000000000, 0x7F3000000000, 0x10000000
+    f_cpp = [frame("??", 0, "torch::unwind::unwind()"), frame("??", 0, "c10::cuda::CUDACachingAllocator::Native::malloc"),
+             frame("/pytorch/torch/csrc/autograd/engine.cpp", 1190, "torch::autograd::Engine::thread_main")]
+    seg = {"device": 0, "address": base, "total_size": 20 * MiB, "allocated_size": 2 * MiB + 1024,
+           "active_size": 2 * MiB + 1024, "requested_size": 2 * MiB + 1000, "stream": 0, "segment_type": "large",
+           "segment_pool_id": (1, 0), "is_expandable": False, "frames": list(STACK_MODEL),
+           "blocks": [
+               {"address": base, "size": 1024, "requested_size": 1000, "state": "active_allocated", "frames": list(STACK_MODEL)},
+               {"address": base + 1024, "size": 2 * MiB, "requested_size": 2 * MiB, "state": "active_allocated", "frames": f_cpp},
+               {"address": base + 1024 + 2 * MiB, "size": 18 * MiB - 1024, "requested_size": 0, "state": "inactive", "frames": []},
+           ]}
+
+    def entry(action, addr, size, t, frames=(), **extra):
+        e = {"action": action, "addr": addr, "size": size, "stream": 0, "time_us": t, "frames": list(frames),
+             "compile_context": "N/A", "user_metadata": ""}
+        e.update(extra)
+        return e
+
+    trace = [
+        entry("segment_alloc", base, 20 * MiB, 5000, STACK_MODEL),
+        entry("alloc", base, 1000, 5001, STACK_MODEL, user_metadata="epoch 1"),
+        entry("segment_alloc", big, 12 * MiB, 5002, STACK_MODEL),
+        entry("alloc", big, 12000000, 5003, STACK_MODEL, compile_context="[0/0] torch_dynamo_resume_in_forward"),
+        entry("free_requested", big, 12000000, 5004, STACK_MODEL),
+        entry("free_completed", big, 12000000, 5005, STACK_MODEL),
+        entry("segment_free", big, 12 * MiB, 5006, STACK_MODEL),
+        entry("alloc", base + 1024, 2 * MiB, 5007, f_cpp),
+    ]
+    host_seg = {"device": -1, "address": host, "total_size": 4 * MiB, "allocated_size": MiB, "active_size": MiB,
+                "requested_size": MiB, "stream": 0, "segment_type": "large", "segment_pool_id": (0, 0),
+                "is_expandable": False, "frames": [],
+                "blocks": [{"address": host, "size": MiB, "requested_size": MiB, "state": "active_allocated",
+                            "frames": list(STACK_OPT)},
+                           {"address": host + MiB, "size": 3 * MiB, "requested_size": 0, "state": "inactive", "frames": []}]}
+    host_trace = [entry("segment_alloc", host, 4 * MiB, 4999, STACK_OPT), entry("alloc", host, MiB, 5000, STACK_OPT)]
+    return {
+        "segments": [seg],
+        "device_traces": [trace],
+        "allocator_settings": {"PYTORCH_CUDA_ALLOC_CONF": "", "max_split_size": -1, "garbage_collection_threshold": 0.0,
+                               "expandable_segments": False, "pinned_num_register_threads": 1,
+                               "release_lock_on_cudamalloc": False, "pinned_use_cuda_host_register": False,
+                               "graph_capture_record_stream_reuse": False,
+                               "roundup_power2_divisions": {str(1 << i): 0 for i in range(16)}},
+        "external_annotations": [{"stage": "START", "name": "forward", "device": 0, "time_us": 5000}],
+        "host_segments": [host_seg],
+        "host_traces": host_trace,
+    }
+
+
 def v1_snapshot():
     # 1.13: one segment, blocks with history, no addresses on blocks (they tile the segment).
     return [{
@@ -224,6 +286,8 @@ def main():
     one = dict(snap, segments=[g for g in snap["segments"] if g["device"] == 0], device_traces=snap["device_traces"][:1])
     with open(os.path.join(out, "v2_one_device.pickle"), "wb") as f:
         pickle.dump(one, f, protocol=4)
+    with open(os.path.join(out, "v2_newer.pickle"), "wb") as f:
+        pickle.dump(v2_newer_snapshot(), f, protocol=4)
     with open(os.path.join(out, "v1_list.pickle"), "wb") as f:
         pickle.dump(v1_snapshot(), f, protocol=2)
     marker = os.path.join(out, "MARKER_reduce_ran")

@@ -36,8 +36,14 @@ TEST(PyTorchSnapshotSession, OpensAsThePanesOfEachDevice) {
   const std::shared_ptr<const Snapshot> pic = s->snapshot();
   EXPECT_EQ(pic->source.path, path);
   ASSERT_NE(place(*pic, "cuda:0"), nullptr);
-  EXPECT_EQ(place(*pic, "cuda:0")->allocated, 12 * MiB + 512 * KiB);
+  // The 4 MiB block awaiting free is not allocated (PyTorch's memory_allocated leaves it out).
+  EXPECT_EQ(place(*pic, "cuda:0")->allocated, 8 * MiB + 512 * KiB);
   EXPECT_EQ(place(*pic, "cuda:0")->reserved, 22 * MiB);
+  // A PyTorch file: real CUDA, whose device size the snapshot does not record.
+  EXPECT_EQ(pic->backend, "cuda");
+  EXPECT_FALSE(pic->simulated);
+  EXPECT_TRUE(place(*pic, "cuda:0")->capacity_unknown);
+  EXPECT_FALSE(place(*pic, "cuda:0")->simulated);
   ASSERT_NE(place(*pic, "cuda:1"), nullptr);
   size_t live = 0, owned_by_forward = 0;
   for (const StorageInfo& st : pic->storages) {
@@ -45,17 +51,27 @@ TEST(PyTorchSnapshotSession, OpensAsThePanesOfEachDevice) {
     owned_by_forward += st.owner == "/home/u/model.py:17 forward";
   }
   EXPECT_EQ(owned_by_forward, 2u);
-  EXPECT_GE(live, 3u);
-  // Every segment is covered by its blocks, live ones naming their storage.
+  EXPECT_EQ(live, 3u) << "two on cuda:0 (the block awaiting free is no storage), one on cuda:1";
+  // Every segment is covered by its blocks, live ones naming their storage; the one awaiting free occupies its
+  // place with no storage.
+  size_t occupied_without_storage = 0;
   for (const SegmentInfo& seg : pic->segments) {
     uint64_t at = seg.address;
     for (const BlockInfo& b : seg.blocks) {
       EXPECT_EQ(b.address, at);
-      EXPECT_EQ(b.allocated, b.storage_id != 0);
+      if (b.storage_id) EXPECT_TRUE(b.allocated);
+      occupied_without_storage += b.allocated && !b.storage_id;
       at += b.size;
     }
     EXPECT_EQ(at, seg.address + seg.size);
   }
+  EXPECT_EQ(occupied_without_storage, 1u);
+  // The Names view lists the owners: a Name node per owner, an edge to each storage it names.
+  size_t names = 0;
+  for (const ObjectNode& n : pic->objects.nodes) names += n.kind == ObjectKind::Name;
+  EXPECT_EQ(names, 2u);
+  EXPECT_EQ(pic->objects.edges.size(), 3u);
+  EXPECT_EQ(pic->objects.holders.size(), 3u);
   ASSERT_NE(s->memory_timelines(), nullptr);
   EXPECT_EQ(s->memory_timelines()->size(), 2u);
 }
@@ -77,7 +93,7 @@ TEST(PyTorchSnapshotSession, SeekShowsTheAllocatorAtThatMoment) {
   seek.line = "";  // back to the snapshot's own moment
   ASSERT_TRUE(s->submit(seek));
   ASSERT_TRUE(finish(*s).ok);
-  EXPECT_EQ(place(*s->snapshot(), "cuda:0")->allocated, 12 * MiB + 512 * KiB);
+  EXPECT_EQ(place(*s->snapshot(), "cuda:0")->allocated, 8 * MiB + 512 * KiB);
   // "B|A": the picture at B and, as the outcome's JSON, what changed since A by owner.
   seek.line = "t:1007|e:0";
   ASSERT_TRUE(s->submit(seek));
@@ -92,6 +108,40 @@ TEST(PyTorchSnapshotSession, SeekShowsTheAllocatorAtThatMoment) {
   const RunOutcome bad = finish(*s);
   EXPECT_FALSE(bad.ok);
   EXPECT_EQ(bad.error_type, "ValueError");
+  // One numbering with inspect and diff: e:8 is device 0's peak; e:-1 and past the trace are refused.
+  seek.line = "e:8";
+  ASSERT_TRUE(s->submit(seek));
+  ASSERT_TRUE(finish(*s).ok);
+  EXPECT_EQ(place(*s->snapshot(), "cuda:0")->allocated, 44 * MiB + 512 * KiB);
+  for (const char* line : {"e:-1", "e:99999"}) {
+    seek.line = line;
+    ASSERT_TRUE(s->submit(seek));
+    const RunOutcome refused = finish(*s);
+    EXPECT_FALSE(refused.ok) << line;
+    EXPECT_EQ(refused.error_type, "ValueError") << line;
+  }
+}
+
+// Later 2.x files: the pinned pane from host_segments, the C++-only stack named for what it is, a block's
+// size (not the request) in the figures.
+TEST(PyTorchSnapshotSession, NewerFilesShowPinnedHostMemoryAndCppOnlyOwners) {
+  std::unique_ptr<FileSession> s = open_file_session(snapshot_test::fixture("v2_newer.pickle"));
+  ASSERT_TRUE(finish(*s).ok);
+  const std::shared_ptr<const Snapshot> pic = s->snapshot();
+  const PlaceInfo* pinned = place(*pic, "host (pinned)");
+  ASSERT_NE(pinned, nullptr);
+  EXPECT_EQ(pinned->allocated, 1 * MiB);
+  EXPECT_EQ(pinned->reserved, 4 * MiB);
+  EXPECT_FALSE(pinned->capacity_unknown);
+  bool host_segment = false, cpp_only = false;
+  for (const SegmentInfo& seg : pic->segments) host_segment = host_segment || seg.device == -1;
+  for (const StorageInfo& st : pic->storages) cpp_only = cpp_only || st.owner == "<C++ only: autograd engine (backward)>";
+  EXPECT_TRUE(host_segment);
+  EXPECT_TRUE(cpp_only);
+  EXPECT_EQ(place(*pic, "cuda:0")->allocated, 2 * MiB + 1024);
+  ASSERT_NE(s->memory_timelines(), nullptr);
+  ASSERT_EQ(s->memory_timelines()->size(), 1u);
+  EXPECT_EQ(s->memory_timelines()->front().peak, 12 * MiB + 1024) << "block sizes, as max_memory_allocated counts";
 }
 
 TEST(PyTorchSnapshotSession, AHostilePickleIsRefusedWithTheReadersMessage) {
