@@ -138,6 +138,21 @@ def main():
         check(r.get("event_counts", {}).get("alloc") == 4 and r.get("event_counts", {}).get("free") == 1, f"trace counts {r.get('event_counts')}")
         r = report(ds, fx("run.csv"))
         check(r.get("kind") == "devicescope-csv" and r.get("transfers") == 1, f"csv {r}")
+    # A dump DeviceScope wrote with history from the start: inspect's figures are the allocator's own
+    # (memory_allocated() now, max_memory_allocated() at the peak: block sizes, cuBLAS workspace included).
+    with open(fx("dump.py"), "w") as f:
+        f.write("import json, sys, torch\ntorch.cuda.memory._record_memory_history()\n"
+                "model = torch.nn.Linear(256, 250).cuda()\nx = torch.randn(63, 256, device='cuda')\ny = model(x)\ndel x\n"
+                "torch.cuda.memory._dump_snapshot(sys.argv[1])\n"
+                "print(json.dumps([torch.cuda.memory_allocated(), torch.cuda.max_memory_allocated()]))\n")
+    p = subprocess.run([ds, "--backend", "sim", "run", fx("dump.py"), fx("dump.pickle")], capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0, f"dump run: {p.returncode} {p.stderr[-500:]}")
+    if p.returncode == 0:
+        now, peak = json.loads(p.stdout.strip().splitlines()[-1])
+        d0 = {d["device"]: d for d in report(ds, fx("dump.pickle")).get("devices", [])}.get("cuda:0", {})
+        check(d0.get("allocated_bytes") == now and d0.get("peak_allocated_bytes") == peak,
+              f"DeviceScope dump: inspect {d0.get('allocated_bytes')}/{d0.get('peak_allocated_bytes')} != memory_allocated {now} / max {peak}")
+
     p = subprocess.run([ds, "--backend", "sim", "bench", "--sizes", "4KiB,1MiB", "--routes", "h2d", "--repeat", "1",
                         "--json", fx("bench.json")], capture_output=True, text=True, timeout=300)
     check(p.returncode == 0, f"bench: {p.returncode} {p.stderr[-500:]}")
