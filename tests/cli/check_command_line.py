@@ -8,7 +8,7 @@ Usage: check_command_line.py DEVICESCOPE_BINARY
   app's flags next to a subcommand are refused too;
 - usage errors exit 2 with one `devicescope: ...` line, unexpected arguments in the order typed;
 - `run SCRIPT [ARGS...]` gives the script everything after it, and sys.argv and sys.path[0] are what
-  /usr/bin/python3 gives the same script (run's own options still come before the script);
+  /usr/bin/python3 gives the same script (run's own options still come before the script); `record` too;
 - `--lesson` takes a number (`--lesson 3`, `--lesson 0`), a name or a path;
 - `lessons --check` reports a step that stopped before its expected output (it crashed the checker).
 Ends with "N passed, M failed"; exits 1 on any failure.
@@ -140,6 +140,22 @@ def case_run_passes_arguments_like_python3(binary, tmp):
     return problems
 
 
+def case_record_passes_arguments_like_python3(binary, tmp):
+    """`record SCRIPT ARGS...` too (the same layer): its options before the script, the rest the script's."""
+    if subprocess.run([PYTHON, "-c", "import torch"], capture_output=True).returncode != 0:
+        return []  # no real PyTorch to record under: nothing to check here (record's own tests say so)
+    script = os.path.join(tmp, "scripts", "show_argv.py")
+    out = os.path.join(tmp, "r.json")
+    code, stdout, err = run(binary, ["record", "--python", PYTHON, "--out", out, script, "--x", "1", "--out", "y"],
+                            cwd=tmp)
+    want = python3_view(tmp, ["--x", "1", "--out", "y"])
+    lines = [line for line in stdout.splitlines() if line.startswith("{")]
+    got = json.loads(lines[-1]) if lines else None
+    if code != 0 or got is None or got["argv"][1:] != want["argv"][1:] or not os.path.exists(out):
+        return [f"exit {code}, argv {got and got['argv']} (python3: {want['argv']}), stderr {err[-300:]!r}"]
+    return []
+
+
 def write_lesson(folder, name, text):
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, name), "w") as f:
@@ -178,7 +194,8 @@ def case_lesson_check_reports_a_stopped_step(binary, tmp):
 
 
 CASES = [case_global_options_anywhere, case_options_that_do_not_apply, case_usage_errors_exit_2,
-         case_run_passes_arguments_like_python3, case_lesson_numbers, case_lesson_check_reports_a_stopped_step]
+         case_run_passes_arguments_like_python3, case_record_passes_arguments_like_python3, case_lesson_numbers,
+         case_lesson_check_reports_a_stopped_step]
 
 
 def main():
