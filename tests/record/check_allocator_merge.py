@@ -177,7 +177,8 @@ def check_session(allocator, work):
         out = os.path.join(work, "session.json")
         s = session.Session(out, {}, "train.py", ["--epochs", "1"])
         s.start()
-        x = torch.ones(256) * 2  # a host storage the recorder sees
+        kept = torch.ones(256) * 2  # a host storage the recorder sees
+        del kept
         s.stop(0, "")
     finally:
         (cuda.is_available, cuda.get_device_name, cuda.device_count, cuda.memory_reserved,
