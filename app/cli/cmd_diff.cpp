@@ -59,6 +59,12 @@ Moment parse_moment(const std::string& spec) {
   static const std::regex kMoment("^(.*)@([te]):(-?[0-9]{1,18})$");
   std::smatch m;
   if (std::regex_match(spec, m, kMoment)) return {m[1].str(), m[2].str()[0], std::stoll(m[3].str())};
+  // "run.json@x:3": a file that exists, then something that is not a moment (rather than "cannot open" the whole).
+  const size_t at = spec.rfind('@');
+  struct stat st {};
+  if (at != std::string::npos && ::stat(spec.c_str(), &st) != 0 && ::stat(spec.substr(0, at).c_str(), &st) == 0)
+    throw Error(ErrorKind::ValueError, "'" + spec.substr(at) + "' is not a moment of " + spec.substr(0, at) +
+                                           ": use FILE@t:MICROSECONDS, FILE@e:ENTRIES or FILE (its end)");
   return {spec, 0, 0};
 }
 
@@ -103,15 +109,6 @@ std::vector<LiveAllocation> recording_live(const LoadedTrace& t, size_t events) 
   std::vector<LiveAllocation> out;
   for (auto& [i, a] : ordered) out.push_back(std::move(a));
   return out;
-}
-
-// "cannot open 'x': No such file or directory": said before the files' kinds are compared.
-void check_readable(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) throw CannotOpen("cannot open '" + path + "': " + std::strerror(errno));
-  if (S_ISDIR(st.st_mode)) throw CannotOpen("cannot open '" + path + "': Is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw CannotOpen("cannot open '" + path + "': " + std::strerror(errno));
 }
 
 json diff(const Moment& a, const Moment& b) {
@@ -199,8 +196,8 @@ Command diff_command() {
   Command c;
   c.setup = [args](CLI::App& app, BackendFlags&) {
     CLI::App* sub = app.add_subcommand("diff", "what was allocated, freed and moved between two moments (snapshots or recordings)");
-    sub->add_option("a", args->a, "the first moment: FILE, FILE@t:MICROSECONDS or FILE@e:ENTRIES")->required();
-    sub->add_option("b", args->b, "the second moment (the same forms; the same FILE for two moments of one run)")->required();
+    sub->add_option("A", args->a, "the first moment: FILE, FILE@t:MICROSECONDS or FILE@e:ENTRIES")->required();
+    sub->add_option("B", args->b, "the second moment (the same forms; the same FILE for two moments of one run)")->required();
     sub->add_flag("--json", args->json, "print the comparison as JSON (keys in cmd_diff.cpp and the README)");
     return sub;
   };

@@ -192,6 +192,7 @@ bool starts_like_bench(const std::string& path) {
 }
 
 json inspect(const std::string& path) {
+  check_readable(path);  // "cannot open 'x': No such file or directory", as diff says it
   if (starts_like_pickle(path)) return snapshot_report(path);
   if (starts_like_bench(path)) return bench_report(path, load_sweep_json(path));
   return recording_report(path, load_trace(path));

@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -16,6 +18,14 @@ bool starts_like_pickle(const std::string& path) {
   char head[64] = {};  // enough for looks_like_pickle's zip and protocol-0 GLOBAL checks
   in.read(head, sizeof head);
   return snapshot::looks_like_pickle(std::string_view(head, size_t(in.gcount())));
+}
+
+void check_readable(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw CannotOpen("cannot open '" + path + "': " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw CannotOpen("cannot open '" + path + "': Is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CannotOpen("cannot open '" + path + "': " + std::strerror(errno));
 }
 
 int print_report(const std::string& command, const std::string& what, bool as_json,

@@ -18,6 +18,10 @@ struct CannotOpen : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Throws CannotOpen "cannot open 'PATH': No such file or directory" (or the system's reason; "Is a directory")
+// unless `path` can be opened for reading.
+void check_readable(const std::string& path);
+
 // Builds the report with `make`; prints it as JSON or with `print_text`; exit 0. A failure prints
 // "devicescope COMMAND: refused WHAT: why" and exits 2.
 int print_report(const std::string& command, const std::string& what, bool as_json,

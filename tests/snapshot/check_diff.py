@@ -107,6 +107,10 @@ def main():
     check(r.get("allocated_bytes") == 32 * MiB and r.get("freed_bytes") == 0, f"e:{n - 1}..e:{n} is the 32 MiB alloc: {r}")
 
     # Moments outside the trace are refused, never clamped; a missing file is said to be missing.
+    p = run(devicescope, "diff", snap + "@x:3", snap)
+    check(p.returncode == 2 and "'@x:3' is not a moment of" in p.stderr, f"@x:3: {p.stderr!r}")
+    p = run(devicescope, "diff", snap)
+    check(p.returncode == 2 and "B is required" in p.stderr, f"usage error: exit {p.returncode} {p.stderr!r}")
     for moment, says in (("@e:-1", "cannot be negative"), ("@e:99999", "past the end of the trace, which has 13 entries")):
         p = run(devicescope, "diff", snap + moment, snap)
         check(p.returncode == 2 and says in p.stderr, f"{moment}: exit {p.returncode} {p.stderr!r}")
@@ -160,7 +164,7 @@ def main():
 
     for args, why in [((os.path.join(work, "hostile_reduce.pickle"), snap), "hostile pickle"),
                       ((snap, trace), "snapshot against recording"),
-                      ((trace + "@x:3", trace), "not a moment"),
+                      ((trace + "@x:3", trace), "not a moment"),  # says "'@x:3' is not a moment of ..."
                       ((trace + "@e:-1", trace), "negative moment of a recording")]:
         p = run(devicescope, "diff", *args)
         check(p.returncode == 2 and p.stderr.startswith("devicescope diff: "), f"{why}: exit {p.returncode} {p.stderr!r}")

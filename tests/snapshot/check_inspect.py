@@ -115,7 +115,10 @@ def main():
     rc, _, err = inspect(ds, fx("cut.pickle"))
     check(rc == 2 and "truncated" in err, f"truncated: rc {rc} {err.strip()!r}")
     rc, _, err = inspect(ds, work)
-    check(rc == 2 and "cannot read" in err, f"directory: rc {rc} {err.strip()!r}")
+    check(rc == 2 and f"devicescope inspect: cannot open '{work}': Is a directory" in err, f"directory: rc {rc} {err.strip()!r}")
+    rc, _, err = inspect(ds, fx("missing.pickle"))
+    check(rc == 2 and f"devicescope inspect: cannot open '{fx('missing.pickle')}': No such file or directory" in err,
+          f"missing file: rc {rc} {err.strip()!r}")
     with open(fx("garbage.txt"), "w") as f:
         f.write("hello, not a recording\n")
     rc, _, err = inspect(ds, fx("garbage.txt"))
