@@ -33,8 +33,49 @@ int64_t pooling_output_size(int64_t in, int64_t kernel, int64_t pad, int64_t str
   return out;
 }
 
+namespace {
+
+// Windows wholly inside the image, no dilation (the common nn.MaxPool2d(k) case): no bounds per window.
+template <typename T, int KH, int KW>
+void max_pool2d_inner(const PoolGeometry& g, const T* x, T* out, int64_t* indices) {
+  const int64_t kh = KH ? KH : g.kh, kw = KW ? KW : g.kw, h = g.h, w = g.w, oh = g.oh, ow = g.ow, sh = g.sh,
+                sw = g.sw;
+  for (int64_t p = 0; p < g.planes; ++p) {
+    const T* plane = x + p * h * w;
+    T* o = out + p * oh * ow;
+    int64_t* ind = indices ? indices + p * oh * ow : nullptr;
+    for (int64_t oy = 0; oy < oh; ++oy) {
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        const int64_t first = oy * sh * w + ox * sw;
+        T maxval = -std::numeric_limits<T>::infinity();
+        int64_t best = first;
+        for (int64_t ky = 0; ky < kh; ++ky) {
+          for (int64_t kx = 0; kx < kw; ++kx) {
+            const int64_t idx = first + ky * w + kx;
+            const T v = plane[idx];
+            const bool take = v > maxval || v != v;  // NaN wins, as in ATen
+            maxval = take ? v : maxval;
+            best = take ? idx : best;
+          }
+        }
+        o[oy * ow + ox] = maxval;
+        if (ind) ind[oy * ow + ox] = best;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 template <typename T>
 void max_pool2d_forward(const PoolGeometry& g, const T* x, T* out, int64_t* indices) {
+  if (g.dh == 1 && g.dw == 1 && g.ph == 0 && g.pw == 0 && (g.oh - 1) * g.sh + g.kh <= g.h &&
+      (g.ow - 1) * g.sw + g.kw <= g.w) {
+    if (g.kh == 2 && g.kw == 2) return max_pool2d_inner<T, 2, 2>(g, x, out, indices);
+    if (g.kh == 3 && g.kw == 3) return max_pool2d_inner<T, 3, 3>(g, x, out, indices);
+    return max_pool2d_inner<T, 0, 0>(g, x, out, indices);
+  }
+  const int64_t dh = g.dh, dw = g.dw, w = g.w;  // locals: the int64 index stores could alias g's fields
   for (int64_t p = 0; p < g.planes; ++p) {
     const T* plane = x + p * g.h * g.w;
     for (int64_t oy = 0; oy < g.oh; ++oy) {
@@ -47,14 +88,14 @@ void max_pool2d_forward(const PoolGeometry& g, const T* x, T* out, int64_t* indi
         while (ix0 < 0) ix0 += g.dw;
         int64_t best = iy0 * g.w + ix0;
         T maxval = -std::numeric_limits<T>::infinity();
-        for (int64_t iy = iy0; iy < iy1; iy += g.dh) {
-          for (int64_t ix = ix0; ix < ix1; ix += g.dw) {
-            const int64_t idx = iy * g.w + ix;
+        for (int64_t iy = iy0; iy < iy1; iy += dh) {
+          for (int64_t ix = ix0; ix < ix1; ix += dw) {
+            const int64_t idx = iy * w + ix;
             const T v = plane[idx];
-            if (v > maxval || std::isnan(v)) {
-              maxval = v;
-              best = idx;
-            }
+            // selects, not branches: random data mispredicts a branch every other element
+            const bool take = v > maxval || v != v;
+            maxval = take ? v : maxval;
+            best = take ? idx : best;
           }
         }
         const int64_t o = (p * g.oh + oy) * g.ow + ox;
