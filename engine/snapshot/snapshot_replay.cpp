@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <unordered_map>
 
 namespace ds::snapshot {
@@ -135,17 +136,17 @@ int64_t DeviceReplay::step() {
   const size_t i = done_++;
   const SnapshotTraceEntry& e = (*trace_)[i];
   last_ = false;
-  int64_t delta = 0;
+  __int128 delta = 0;  // a hostile file's sizes near 2^64 must not overflow (the fuzz target runs this)
   switch (e.action) {
     case TraceAction::Alloc: {
       if (auto old = blocks_.find(e.addr); old != blocks_.end()) {  // a trace that lost an entry: keep counts sane
-        if (old->second.state == BlockState::ActiveAllocated) delta -= int64_t(old->second.size);
+        if (old->second.state == BlockState::ActiveAllocated) delta -= old->second.size;
         blocks_.erase(old);
       }
       auto known = end_size_.find(i);
       const uint64_t size = known != end_size_.end() ? known->second : block_size(e.addr, e.size);
       LiveBlock& b = blocks_[e.addr] = {e.addr, size, e.size, BlockState::ActiveAllocated, e.stack, i + 1};
-      delta += int64_t(size);
+      delta += size;
       last_block_ = b;
       last_ = true;
       break;
@@ -153,14 +154,14 @@ int64_t DeviceReplay::step() {
     case TraceAction::FreeRequested:
       if (auto it = blocks_.find(e.addr); it != blocks_.end() && it->second.state == BlockState::ActiveAllocated) {
         it->second.state = BlockState::ActivePendingFree;
-        delta -= int64_t(it->second.size);
+        delta -= it->second.size;
         last_block_ = it->second;
         last_ = true;
       }
       break;
     case TraceAction::FreeCompleted:
       if (auto it = blocks_.find(e.addr); it != blocks_.end()) {
-        if (it->second.state == BlockState::ActiveAllocated) delta -= int64_t(it->second.size);  // no free_requested seen
+        if (it->second.state == BlockState::ActiveAllocated) delta -= it->second.size;  // no free_requested seen
         last_block_ = it->second;
         last_ = true;
         blocks_.erase(it);
@@ -176,8 +177,9 @@ int64_t DeviceReplay::step() {
       }
       break;
   }
-  allocated_ = uint64_t(std::max<int64_t>(int64_t(allocated_) + delta, 0));
-  return delta;
+  const __int128 level = std::max<__int128>(__int128(allocated_) + delta, 0);
+  allocated_ = level > __int128(UINT64_MAX) ? UINT64_MAX : uint64_t(level);
+  return int64_t(std::clamp<__int128>(delta, INT64_MIN, INT64_MAX));
 }
 
 DeviceState state_at(const MemorySnapshot& s, int device, size_t entries) {
