@@ -200,20 +200,28 @@ void LessonView::draw_header(UiState& ui) {
   const bool ready = p.doc().has_value();
   const int n = ready ? int(p.doc()->steps.size()) : 0;
   if (ready) {
-    // Where we are: one dot per step (filled once it ran), then the closing page.
+    // Where we are: one dot per step (filled once it ran), then the closing page as a diamond set a little
+    // apart, so "Step 1 of 6" stands over six dots (issue 24 item 9: a seventh dot read as a seventh step).
     const float em = fonts().ui->FontSize;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 c = ImGui::GetCursorScreenPos();
     for (int i = 0; i <= n; ++i) {
-      const ImVec2 d(c.x + em * 0.5f + float(i) * em * 1.1f, c.y + em * 0.55f);
+      const ImVec2 d(c.x + em * 0.5f + float(i) * em * 1.1f + (i == n ? em * 0.4f : 0.0f), c.y + em * 0.55f);
       const bool ran = i < n && p.progress(i).result.has_value();
       const bool failed = ran && !p.progress(i).result->passed;
       const ImU32 col = i == n ? theme::kWarning : failed ? theme::kError : ran ? theme::kOk : theme::kTextDim;
       if (i == p.page()) dl->AddCircle(d, em * 0.45f, theme::kText, 0, 2.0f);
-      if (ran || i == n) dl->AddCircleFilled(d, em * 0.28f, col);
-      else dl->AddCircle(d, em * 0.28f, col, 0, 1.5f);
+      if (i == n) {
+        const float r = em * 0.3f;
+        dl->AddQuad(ImVec2(d.x, d.y - r), ImVec2(d.x + r, d.y), ImVec2(d.x, d.y + r), ImVec2(d.x - r, d.y), col, 1.5f);
+      } else if (ran) {
+        dl->AddCircleFilled(d, em * 0.28f, col);
+      } else {
+        dl->AddCircle(d, em * 0.28f, col, 0, 1.5f);
+      }
     }
-    ImGui::Dummy(ImVec2(em * 1.1f * float(n + 1), em * 1.1f));
+    ImGui::Dummy(ImVec2(em * 1.1f * float(n + 1) + em * 0.4f, em * 1.1f));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%d steps, then the verdicts page (the diamond)", n);
     ImGui::SameLine();
     if (p.at_end()) ImGui::TextDisabled("Verdicts");
     else ImGui::TextDisabled("Step %d of %d", p.page() + 1, n);

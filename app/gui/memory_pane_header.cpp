@@ -17,18 +17,34 @@ float text_w(ImFont* f, const std::string& s) { return f->CalcTextSizeA(f->FontS
 float badge_w(const std::string& b) { return b.empty() ? 0 : text_w(fonts().small, b) + 10 + 8; }
 float title_room(float width) { return width - 2 * kPad - 14; }  // after the colour dot
 
-// Figures from the most to the least complete: each entry is a list of lines.
-std::vector<std::vector<std::string>> figure_candidates(const PlaceInfo& p) {
+// Figures from the most to the least complete: each entry is a list of lines. Every pane that has a
+// caching allocator (GPUs and pinned host memory) says "reserved", as torch.cuda.memory_reserved() does; a
+// device whose capacity is not known (an opened file that does not record it) says so, not "0 bytes".
+std::vector<std::vector<std::string>> figure_candidates(const PlaceInfo& p, uint64_t virtual_bytes) {
   const std::string a = "allocated " + fmt_bytes(p.allocated);
+  const std::string v = virtual_bytes ? fmt_bytes(virtual_bytes) + " virtual (no bytes behind it)" : "";
+  const std::string v_short = virtual_bytes ? fmt_bytes(virtual_bytes) + " virtual" : "";
+  auto with_virtual = [&](std::vector<std::vector<std::string>> c) {
+    if (!virtual_bytes) return c;
+    std::vector<std::vector<std::string>> out;
+    for (const auto& lines : c) out.push_back({lines[0] + kDot + v});
+    for (const auto& lines : c) out.push_back({lines[0] + kDot + v_short});
+    for (const auto& lines : c) out.push_back({lines[0], v_short});
+    return out;
+  };
   if (p.place.kind == MemoryKind::Device) {
-    const std::string r = "reserved " + fmt_bytes(p.reserved), c = "capacity " + fmt_bytes(p.capacity);
-    return {{a + kDot + r + kDot + c}, {a + kDot + r}, {a, r + " of " + fmt_bytes(p.capacity)}, {a, r}};
+    const std::string r = "reserved " + fmt_bytes(p.reserved);
+    const std::string cap = p.capacity ? fmt_bytes(p.capacity) : "capacity unknown";
+    const std::string c = p.capacity ? "capacity " + cap : cap;
+    if (virtual_bytes) return with_virtual({{a + kDot + r}, {a}});
+    return {{a + kDot + r + kDot + c}, {a + kDot + r}, {a, p.capacity ? r + " of " + cap : r + kDot + cap}, {a, r}};
   }
   if (p.place.kind == MemoryKind::Pinned) {
-    const std::string c = "cached " + fmt_bytes(p.reserved);
-    return {{a + kDot + c}, {a, c}};
+    const std::string r = "reserved " + fmt_bytes(p.reserved);
+    if (virtual_bytes) return with_virtual({{a + kDot + r}, {a}});
+    return {{a + kDot + r}, {a, r}};
   }
-  return {{fmt_bytes(p.allocated) + " in use"}};
+  return with_virtual({{fmt_bytes(p.allocated) + " in use"}});
 }
 
 bool lines_fit(const std::vector<std::string>& lines, float room) {
@@ -39,13 +55,14 @@ bool lines_fit(const std::vector<std::string>& lines, float room) {
 
 }  // namespace
 
-int pane_header_lines(const PlaceInfo& place, float width) {
-  for (const auto& c : figure_candidates(place))
+int pane_header_lines(const PlaceInfo& place, float width, uint64_t virtual_bytes) {
+  const auto candidates = figure_candidates(place, virtual_bytes);
+  for (const auto& c : candidates)
     if (lines_fit(c, width - 2 * kPad)) return int(c.size());
-  return int(figure_candidates(place).back().size());
+  return int(candidates.back().size());
 }
 
-PaneHeader fit_pane_header(const PlaceInfo& place, float width, int max_lines) {
+PaneHeader fit_pane_header(const PlaceInfo& place, float width, int max_lines, uint64_t virtual_bytes) {
   PaneHeader h;
   h.title = place.label;
   ImFont* bold = fonts().bold;
@@ -69,7 +86,7 @@ PaneHeader fit_pane_header(const PlaceInfo& place, float width, int max_lines) {
   if (!place.detail.empty() && room - gap > text_w(small, "ordinary\xe2\x80\xa6")) h.detail = fit_text(small, place.detail, room - gap);
 
   const float fig_room = width - 2 * kPad;
-  const auto candidates = figure_candidates(place);
+  const auto candidates = figure_candidates(place, virtual_bytes);
   for (const auto& c : candidates)
     if (int(c.size()) <= max_lines && lines_fit(c, fig_room)) {
       h.figures = c;
@@ -93,7 +110,7 @@ float pane_header_height(int lines) {
 }
 
 void draw_pane_header(ImDrawList* dl, const PlaceInfo& place, const PaneHeader& h, ImVec2 min, ImVec2 max,
-                      const std::string& scale_note) {
+                      const std::vector<std::string>& scale_notes) {
   ImFont* bold = fonts().bold;
   ImFont* small = fonts().small;
   dl->PushClipRect(min, max, true);
@@ -112,11 +129,14 @@ void draw_pane_header(ImDrawList* dl, const PlaceInfo& place, const PaneHeader& 
   float fy = tp.y + bold->FontSize + 3;
   for (size_t i = 0; i < h.figures.size(); ++i) {
     dl->AddText(small, small->FontSize, ImVec2(tp.x, fy), theme::kText, h.figures[i].c_str());
-    if (i + 1 == h.figures.size() && !scale_note.empty()) {
-      const float sw = text_w(small, scale_note);
-      if (tp.x + text_w(small, h.figures[i]) + 16 < max.x - kPad - sw)
-        dl->AddText(small, small->FontSize, ImVec2(max.x - kPad - sw, fy), theme::kTextDim, scale_note.c_str());
-    }
+    if (i + 1 == h.figures.size())
+      for (const std::string& note : scale_notes) {
+        const float sw = text_w(small, note);
+        if (tp.x + text_w(small, h.figures[i]) + 16 < max.x - kPad - sw) {
+          dl->AddText(small, small->FontSize, ImVec2(max.x - kPad - sw, fy), theme::kTextDim, note.c_str());
+          break;
+        }
+      }
     fy += small->FontSize + 2;
   }
   // Capacity bar: reserved (light) and allocated (the place's colour) against capacity, or against

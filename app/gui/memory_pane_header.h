@@ -22,14 +22,17 @@ struct PaneHeader {
 };
 
 // The header as it fits `width` pixels, its figures on at most `max_lines` lines.
-PaneHeader fit_pane_header(const PlaceInfo& place, float width, int max_lines);
+// `virtual_bytes`: bytes of the place's storages that are accounted with nothing behind them (a model
+// built on the meta/virtual path); the figures count them apart ("0 bytes in use · 128 GiB virtual").
+PaneHeader fit_pane_header(const PlaceInfo& place, float width, int max_lines, uint64_t virtual_bytes = 0);
 // Figure lines the header needs at `width` (1 or 2).
-int pane_header_lines(const PlaceInfo& place, float width);
+int pane_header_lines(const PlaceInfo& place, float width, uint64_t virtual_bytes = 0);
 // Height of a header with `lines` figures lines (title, figures, capacity bar).
 float pane_header_height(int lines);
 // Draws it at the pane's top-left `min` (clipped to the pane); `scale_note` ("1 px = 4.0 KiB") goes at
 // the right of the last figures line when there is room.
+// (`scale_notes`: spellings longest first, the first that fits is drawn.)
 void draw_pane_header(ImDrawList* dl, const PlaceInfo& place, const PaneHeader& h, ImVec2 min, ImVec2 max,
-                      const std::string& scale_note);
+                      const std::vector<std::string>& scale_notes);
 
 }  // namespace ds::gui

@@ -69,7 +69,7 @@ void MemoryTimelineView::draw_device(const snapshot::MemoryTimeline& t, float he
     ImGui::Dummy(ImVec2(sw, sw));
     ImGui::SameLine(0, 3);
     const std::string& name = t.categories[c];
-    const std::string shown = name.size() > 28 ? "\xe2\x80\xa6" + name.substr(name.size() - 27) : name;
+    const std::string shown = fit_owner(ImGui::GetFont(), name, ImGui::GetFontSize() * 14);
     ImGui::TextUnformatted(shown.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", name.c_str());
   }

@@ -16,18 +16,6 @@ namespace {
 
 constexpr float kGap = 8;
 
-// A block's name in `room` pixels: whole, else its last dotted parts ("\xe2\x80\xa6fc.weight": the end of a
-// module path tells blocks apart, its start is the same for all), else cut with an ellipsis.
-std::string fit_name(ImFont* f, const std::string& name, float room) {
-  auto width = [&](const std::string& t) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, t.c_str()).x; };
-  if (width(name) <= room) return name;
-  for (size_t dot = name.find('.'); dot != std::string::npos; dot = name.find('.', dot + 1)) {
-    const std::string tail = "\xe2\x80\xa6" + name.substr(dot + 1);
-    if (width(tail) <= room) return tail;
-  }
-  return fit_text(f, name, room);
-}
-
 std::string holders_text(const StorageInfo& s) {
   std::string out;
   for (const std::string& h : s.holders) out += (out.empty() ? "" : ", ") + h;
@@ -152,9 +140,13 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     place_used_.assign(snap.places.size(), false);
     roles_present_.clear();
     for (size_t i = 0; i < snap.places.size(); ++i) place_used_[i] = snap.places[i].allocated || snap.places[i].reserved;
+    place_virtual_.assign(snap.places.size(), 0);
     for (const StorageInfo& st : snap.storages) {
       for (size_t i = 0; i < snap.places.size(); ++i)
-        if (snap.places[i].place == st.place) place_used_[i] = true;
+        if (snap.places[i].place == st.place) {
+          place_used_[i] = true;
+          if (st.virtual_bytes) place_virtual_[i] += st.nbytes;
+        }
       if (std::find(roles_present_.begin(), roles_present_.end(), st.role) == roles_present_.end()) roles_present_.push_back(st.role);
     }
     free_present_ = false;
@@ -186,7 +178,7 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   for (Pane& p : panes_) p.drawn = false;
   // A footer line under the panes: empty places (presenter mode), sources whose "still held" label found no
   // room, moves beyond the animated ones.
-  const bool footer = !empty_places.empty() || migration_.more() > 0 || migration_.any_source_live();
+  const bool footer = !empty_places.empty() || migration_.more() > 0 || migration_.any_held_that_matters();
   ImVec2 avail = ImGui::GetContentRegionAvail();
   if (footer) avail.y -= ImGui::GetTextLineHeight() + 4;
   const ImVec2 top = ImGui::GetCursorScreenPos();
@@ -200,7 +192,8 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   const size_t rows = (m + cols - 1) / cols;
   const float pw = std::floor((avail.x - kGap * float(cols - 1)) / float(cols));
   int lines = 1;
-  for (size_t i : shown) lines = std::max(lines, pane_header_lines(snap.places[i], pw));
+  auto virtual_of = [&](size_t i) { return i < place_virtual_.size() ? place_virtual_[i] : 0; };
+  for (size_t i : shown) lines = std::max(lines, pane_header_lines(snap.places[i], pw, virtual_of(i)));
   const float header_h = pane_header_height(lines);
   std::vector<float> row_h(rows, 0);
   {
@@ -228,7 +221,7 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     const float w = cols == 2 && k + 1 == m && c == 0 ? avail.x : pw;
     mins[i] = ImVec2(std::floor(top.x + float(c) * (pw + kGap)), std::floor(y));
     maxs[i] = ImVec2(std::floor(mins[i].x + w), std::floor(y + row_h[r]));
-    panes_[i].header = fit_pane_header(snap.places[i], w, lines);
+    panes_[i].header = fit_pane_header(snap.places[i], w, lines, virtual_of(i));
     const float own_header_h = pane_header_height(int(panes_[i].header.figures.size()));
     bodies[i] = ImVec2(std::floor(maxs[i].x - mins[i].x - 20), std::floor(maxs[i].y - mins[i].y - own_header_h - 10));
   }
@@ -243,10 +236,12 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(top, ImVec2(top.x + avail.x, top.y + avail.y), true);
-  // "still held by" labels keep off the pane headers and the blocks' own labels.
-  std::vector<ImVec4> avoid;
+  // "old copy stays" labels keep off the pane headers, the blocks' own labels and the blocks (a label box
+  // over the row below hid its colours); arrows stay below the headers.
+  std::vector<ImVec4> avoid, headers;
   for (size_t i : shown) {
     avoid.push_back(ImVec4(mins[i].x, mins[i].y, maxs[i].x, mins[i].y + header_h));
+    headers.push_back(avoid.back());
     const Pane& p = panes_[i];
     if (!p.drawn) continue;
     for (const MemoryLabel& lab : p.layout.labels)
@@ -256,12 +251,12 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     if (p.layout.items.size() <= 2000)
       for (size_t k = 0; k < p.layout.items.size(); ++k) {
         float x, y, w, h;
-        if (p.layout.items[k].storage_id && p.layout.item_rect(k, &x, &y, &w, &h))
+        if (p.layout.item_rect(k, &x, &y, &w, &h))
           avoid.push_back(ImVec4(p.origin.x + x, p.origin.y + y, p.origin.x + x + w, p.origin.y + y + h));
       }
   }
   migration_.draw(dl, [this](uint64_t id, ImVec2* a, ImVec2* b) { return storage_rect(id, a, b); }, now, frozen_ && frozen_at_ < 0,
-                  avoid);
+                  avoid, headers);
   dl->PopClipRect();
   if (footer) {
     std::string text;
@@ -270,9 +265,11 @@ void MemoryView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     if (!migration_.left_out_holders().empty()) {
       std::string held;
       for (const std::string& h : migration_.left_out_holders()) held += (held.empty() ? "" : "; ") + h;
-      part("old copies still held by " + held);
+      part(migration_.left_out_holders().size() == 1 ? MigrationView::held_text(held)
+                                                      : "old copies stay: " + held + " still name them");
     }
-    if (migration_.more() > 0) part("+" + std::to_string(migration_.more()) + " more storages moved in this step");
+    if (migration_.more() > 0)
+      part("+" + std::to_string(migration_.more()) + (migration_.more() == 1 ? " more storage" : " more storages") + " moved in this step");
     footer_text_ = fit_text(ImGui::GetFont(), text, avail.x - 8);
     ImGui::SetCursorScreenPos(ImVec2(top.x + 4, top.y + avail.y + 4));
     ImGui::TextDisabled("%s", footer_text_.c_str());
@@ -330,9 +327,7 @@ void MemoryView::draw_pane(const Snapshot& snap, UiState& ui, Pane& pane, size_t
 
   // Header: fitted to the pane (memory_pane_header.h), clipped to it.
   const MemoryPaneLayout& L = pane.layout;
-  const std::string scale_note =
-      L.bytes_per_px > 0 && !L.items.empty() ? "1 px \xe2\x89\x88 " + fmt_bytes(uint64_t(std::max(1.0, L.bytes_per_px))) : "";
-  draw_pane_header(dl, place, pane.header, min, max, scale_note);
+  draw_pane_header(dl, place, pane.header, min, max, scale_notes(L));
   const float header_h = pane_header_height(int(pane.header.figures.size()));
 
   // Body: the block map.
@@ -350,12 +345,24 @@ void MemoryView::draw_pane(const Snapshot& snap, UiState& ui, Pane& pane, size_t
   dl->PushClipRect(bmin, ImVec2(bmin.x + bw, bmin.y + bh), true);
   pane.batch->draw(dl, bmin);
 
+  // Continuation notches: a dark wedge cut into the end of a piece that goes on at the next row's start,
+  // and into the start of the piece that goes on from the row above.
+  const float rh = pane.layout.row_height, notch = std::min(6.0f, rh * 0.35f);
+  for (const WrapMark& w : pane.layout.wrap_marks) {
+    const ImVec2 e(bmin.x + w.x, bmin.y + w.y);
+    const float mid = e.y + rh * 0.5f;
+    if (w.right)
+      dl->AddTriangleFilled(ImVec2(e.x - notch, mid), ImVec2(e.x, mid - notch), ImVec2(e.x, mid + notch), IM_COL32(0x0e, 0x11, 0x16, 0xc0));
+    else
+      dl->AddTriangleFilled(ImVec2(e.x, mid - notch), ImVec2(e.x + notch, mid), ImVec2(e.x, mid + notch), IM_COL32(0x0e, 0x11, 0x16, 0xc0));
+  }
+
   // Owner names on live blocks, sizes on cached free ones (memory_layout.cpp gives them the room).
   ImFont* f = fonts().small;
   for (const MemoryLabel& lab : pane.layout.labels) {
     const StorageInfo* st = lab.storage_id ? index_.find(lab.storage_id) : nullptr;
     if (lab.storage_id && !st) continue;
-    const std::string text = st ? fit_name(f, display_name(*st), lab.w - 8) : fit_text(f, free_block_label(lab.bytes), lab.w - 8);
+    const std::string text = st ? fit_owner(f, display_name(*st), lab.w - 8) : fit_text(f, free_block_label(lab.bytes), lab.w - 8);
     if (text.empty()) continue;
     const ImVec2 p(bmin.x + lab.x + 4, bmin.y + lab.y + (pane.layout.row_height - f->FontSize) * 0.5f);
     const ImVec4 clip(bmin.x + lab.x + 2, bmin.y + lab.y, bmin.x + lab.x + lab.w - 2, bmin.y + lab.y + pane.layout.row_height);

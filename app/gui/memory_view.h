@@ -59,6 +59,7 @@ class MemoryView {
   // Per picture: which places hold anything (an empty pane's row shrinks to its header), which roles and
   // whether cached free blocks occur (presenter mode's legend lists only those).
   std::vector<bool> place_used_;
+  std::vector<uint64_t> place_virtual_;  // bytes of virtual storages per place (counted apart in the header)
   std::vector<Role> roles_present_;
   bool free_present_ = false;
   std::string footer_text_;

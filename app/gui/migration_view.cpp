@@ -2,6 +2,7 @@
 #include "gui/migration_view.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <vector>
 
@@ -26,8 +27,11 @@ ImVec2 arc(ImVec2 a, ImVec2 b, float t) {
   return ImVec2(u * u * a.x + 2 * u * t * c.x + t * t * b.x, u * u * a.y + 2 * u * t * c.y + t * t * b.y);
 }
 
-void arrow(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float thickness) {
-  const ImVec2 c((a.x + b.x) * 0.5f, std::min(a.y, b.y) - 30.0f - std::fabs(a.x - b.x) * 0.08f);
+// `min_y`: the curve's highest point stays at or below it (the bottom of the pane headers above the ends).
+void arrow(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float thickness, float min_y) {
+  ImVec2 c((a.x + b.x) * 0.5f, std::min(a.y, b.y) - 30.0f - std::fabs(a.x - b.x) * 0.08f);
+  // A quadratic's extreme is 0.25 a + 0.5 c + 0.25 b (at t = 0.5 for these symmetric bulges).
+  c.y = std::max(c.y, 2 * min_y - 0.5f * (a.y + b.y));
   dl->AddBezierQuadratic(a, c, b, col, thickness, 24);
   // Arrow head along the curve's end tangent (c -> b).
   ImVec2 d(b.x - c.x, b.y - c.y);
@@ -60,6 +64,8 @@ void MigrationView::on_snapshot(uint64_t since, const Snapshot& next, const Stor
     m.from_known = old_rect(s.moved_from, &m.from_min, &m.from_max);
     if (const StorageInfo* src = index.find(s.moved_from)) {
       m.source_live = true;
+      m.matters = s.role == Role::Parameter || s.role == Role::Buffer || s.role == Role::Gradient ||
+                  s.role == Role::OptimizerState || s.role == Role::PlainAttribute;
       for (const std::string& h : src->holders) m.holders += (m.holders.empty() ? "" : ", ") + h;
       if (m.holders.empty()) m.holders = src->owner.empty() ? "an unnamed reference" : src->owner;
     }
@@ -68,13 +74,19 @@ void MigrationView::on_snapshot(uint64_t since, const Snapshot& next, const Stor
   }
 }
 
-bool MigrationView::any_source_live() const {
+bool MigrationView::any_held_that_matters() const {
   for (const Migration& m : moves_)
-    if (m.source_live) return true;
+    if (m.matters) return true;
   return false;
 }
 
-void MigrationView::draw(ImDrawList* dl, const RectOf& rect, double now, bool settled, const std::vector<ImVec4>& avoid) {
+std::string MigrationView::held_text(const std::string& holders) {
+  const bool several = holders.find(", ") != std::string::npos;
+  return "old copy stays: " + holders + (several ? " still name it" : " still names it");
+}
+
+void MigrationView::draw(ImDrawList* dl, const RectOf& rect, double now, bool settled, const std::vector<ImVec4>& avoid,
+                         const std::vector<ImVec4>& headers) {
   ImFont* font = fonts().small;
   // Labels placed so far and the rects to keep clear: a new label tries below its block, then above, then
   // further down, and is left out when every place is taken.
@@ -85,7 +97,7 @@ void MigrationView::draw(ImDrawList* dl, const RectOf& rect, double now, bool se
   for (const Migration& m : moves_) {
     ImVec2 dmin, dmax, smin, smax;
     const bool have_dst = rect(m.dst, &dmin, &dmax);
-    const bool have_src_now = m.source_live && rect(m.src, &smin, &smax);
+    const bool have_src_now = m.matters && rect(m.src, &smin, &smax);
     const double t = settled ? 1e9 : now - m.start;
     if (!have_dst) continue;
     if (t < 0) {
@@ -132,10 +144,15 @@ void MigrationView::draw(ImDrawList* dl, const RectOf& rect, double now, bool se
     if (have_src_now) {
       // Still held: the source stays lit, with an arrow to its copy and who keeps it alive.
       dl->AddRect(ImVec2(smin.x - 1, smin.y - 1), ImVec2(smax.x + 1, smax.y + 1), theme::kWarning, 2, 0, 2);
-      arrow(dl, centre(smin, smax), centre(dmin, dmax), with_alpha(theme::kWarning, 0.8f), 1.5f);
+      const ImVec2 a = centre(smin, smax), b = centre(dmin, dmax);
+      float min_y = -FLT_MAX;  // below the header of each end's pane
+      for (const ImVec4& h : headers)
+        for (const ImVec2& e : {a, b})
+          if (e.x >= h.x && e.x <= h.z && e.y >= h.w) min_y = std::max(min_y, h.w + 2);
+      arrow(dl, a, b, with_alpha(theme::kWarning, 0.8f), 1.5f, min_y);
       if (std::find(labelled.begin(), labelled.end(), m.src) != labelled.end()) continue;
       labelled.push_back(m.src);
-      const std::string text = "still held by " + m.holders;
+      const std::string text = held_text(m.holders);
       const ImVec2 ts = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, text.c_str());
       const ImVec4 clip = dl->GetClipRectMax().x > 0 ? ImVec4(dl->GetClipRectMin().x, dl->GetClipRectMin().y, dl->GetClipRectMax().x, dl->GetClipRectMax().y) : ImVec4();
       auto overlaps = [&](const ImVec2& q) {
@@ -147,7 +164,7 @@ void MigrationView::draw(ImDrawList* dl, const RectOf& rect, double now, bool se
       float x = smin.x;
       if (x + ts.x + 6 > clip.z) x = std::max(clip.x + 2, clip.z - ts.x - 6);  // keep the label on screen
       std::vector<ImVec2> spots = {ImVec2(x, smax.y + 2), ImVec2(x, smin.y - ts.y - 3)};
-      for (int k = 1; k <= 6; ++k) spots.push_back(ImVec2(x, smax.y + 2 + float(k) * (ts.y + 3)));
+      for (int k = 1; k <= 12; ++k) spots.push_back(ImVec2(x, smax.y + 2 + float(k) * (ts.y + 3)));
       const ImVec2* chosen = nullptr;
       for (const ImVec2& q : spots)
         if (!overlaps(q)) {

@@ -1,6 +1,8 @@
 // Migration overlay on the memory panes: when a storage was copied by a move (moved_from), a block flies
 // from the source pane to the destination; a freed source fades out; a source still held stays lit with
-// an arrow and names who holds it ("still held by w").
+// an arrow and names who holds it ("old copy stays: w still names it") where that matters: a module's
+// parameter, buffer, gradient or optimizer state whose old copy outlives the move. An input copied to a
+// device while its host tensor lives on (x = x_cpu.to("cuda")) is the normal life of a copy: no mark.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,7 @@ struct Migration {
   bool from_known = false;
   bool source_live = false;   // the source storage is still alive (someone holds it)
   std::string holders;        // who keeps the source alive
+  bool matters = false;       // source_live, and the copy is module or optimizer state (see above)
   uint32_t color = 0;
   double start = 0;           // animation start time (seconds)
 };
@@ -37,13 +40,17 @@ class MigrationView {
   // Draws flights, fading ghosts and "still held" arrows over the panes. `settled`: skip to the end state.
   // "still held by" labels never overlap each other nor the `avoid` rects (pane headers: x0, y0, x1, y1);
   // one with no free place near its block is left out (the block keeps its outline and arrow).
-  void draw(ImDrawList* dl, const RectOf& rect, double now, bool settled, const std::vector<ImVec4>& avoid = {});
+  // `headers`: the panes' header rects; an arrow's curve stays below the headers above its ends.
+  void draw(ImDrawList* dl, const RectOf& rect, double now, bool settled, const std::vector<ImVec4>& avoid = {},
+            const std::vector<ImVec4>& headers = {});
   size_t held_labels() const { return held_labels_; }
   size_t held_labels_left_out() const { return held_left_out_; }
   // Who holds the sources whose labels were left out (the memory view lists them on its footer line).
   const std::vector<std::string>& left_out_holders() const { return left_out_holders_; }
-  // Some source of a move in this picture is still alive (a "still held" label may be needed).
-  bool any_source_live() const;
+  // Some source of a move in this picture is still alive where that matters (a label may be needed).
+  bool any_held_that_matters() const;
+  // The label's words: "old copy stays: w still names it".
+  static std::string held_text(const std::string& holders);
 
   const std::vector<Migration>& migrations() const { return moves_; }
   size_t more() const { return more_; }

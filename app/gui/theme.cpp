@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "core/format.h"
+#include "gui/view_state/size_text.h"
+#include "gui/view_state/text_fit.h"
 
 namespace ds::gui {
 namespace {
@@ -29,9 +31,11 @@ const Fonts& fonts() { return g_fonts; }
 
 void apply_theme(float scale) {
   ImGuiIO& io = ImGui::GetIO();
-  // Latin-1, general punctuation, arrows, box drawing, geometric shapes, symbols.
+  // Latin-1, general punctuation, arrows, box drawing, geometric shapes, symbols, and U+FFFD: with it in
+  // the atlas ImGui draws it (not '?') for bytes that are not UTF-8 and for glyphs it lacks, so a test can
+  // count such characters on screen without mistaking a real '?' for one (replacement_glyphs_drawn).
   static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2000, 0x206F, 0x2190, 0x21FF, 0x2200, 0x22FF,
-                                   0x2500, 0x25FF, 0x2600, 0x26FF, 0x2700, 0x27BF, 0};
+                                   0x2500, 0x25FF, 0x2600, 0x26FF, 0x2700, 0x27BF, 0xFFFD, 0xFFFD, 0};
   const char* dir = "/usr/share/fonts/truetype/dejavu/";
   const std::string sans = std::string(dir) + "DejaVuSans.ttf", bold = std::string(dir) + "DejaVuSans-Bold.ttf",
                     mono = std::string(dir) + "DejaVuSansMono.ttf";
@@ -159,11 +163,26 @@ void simulated_badge(const char* what) {
 }
 
 std::string fit_text(ImFont* f, std::string text, float room) {
-  auto width = [&](const std::string& t) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, t.c_str()).x; };
-  if (width(text) <= room) return text;
-  while (!text.empty() && width(text + "\xe2\x80\xa6") > room) text.pop_back();
-  while (!text.empty() && (static_cast<unsigned char>(text.back()) & 0xC0) == 0x80) text.pop_back();
-  return text.empty() ? text : text + "\xe2\x80\xa6";
+  return fit_utf8(text, room, [f](std::string_view t) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, t.data(), t.data() + t.size()).x; });
+}
+
+std::string fit_owner(ImFont* f, const std::string& name, float room) {
+  return fit_owner_name(name, room, [f](std::string_view t) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0, t.data(), t.data() + t.size()).x; });
+}
+
+int replacement_glyphs_drawn() {
+  // Each glyph quad ImFont::RenderText emits has one vertex at its glyph's (U0, V0) in the atlas; find
+  // U+FFFD's corner in every font and count the vertices there.
+  std::vector<ImVec2> corners;
+  for (ImFont* font : ImGui::GetIO().Fonts->Fonts)
+    if (const ImFontGlyph* g = font->FindGlyphNoFallback(0xFFFD)) corners.push_back(ImVec2(g->U0, g->V0));
+  const ImDrawData* data = ImGui::GetDrawData();
+  if (!data || corners.empty()) return 0;
+  int count = 0;
+  for (int l = 0; l < data->CmdListsCount; ++l)
+    for (const ImDrawVert& v : data->CmdLists[l]->VtxBuffer)
+      for (const ImVec2& c : corners) count += v.uv.x == c.x && v.uv.y == c.y;
+  return count;
 }
 
 void help_marker(const char* text) {
@@ -186,7 +205,7 @@ ImU32 lighten(ImU32 c, float t) {
   return ch(0) | ch(8) | ch(16) | (c & 0xff000000u);
 }
 
-std::string fmt_bytes(uint64_t bytes) { return format_bytes(bytes); }
+std::string fmt_bytes(uint64_t bytes) { return size_text(bytes); }
 
 std::string fmt_duration(double ns) { return format_duration(ns); }
 

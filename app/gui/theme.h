@@ -45,10 +45,16 @@ void simulated_badge(const char* what = "figures");  // "SIMULATED" with a toolt
 void help_marker(const char* text);
 // `text` shortened with an ellipsis (whole UTF-8 characters) to fit `room` pixels in font `f`.
 std::string fit_text(ImFont* f, std::string text, float room);
+// An owner name in `room`: leading module parts dropped before anything is cut, down to the leaf and
+// its role ("0.weight.grad", "exp_avg_sq[2]"; view_state/text_fit.h). Show the full name on hover.
+std::string fit_owner(ImFont* f, const std::string& name, float room);
+// Glyphs drawn in the current frame's draw data that are U+FFFD: bytes that were not UTF-8 or characters
+// the fonts lack (ImGui's fallback). Screenshot tests require 0.
+int replacement_glyphs_drawn();
 ImU32 with_alpha(ImU32 color, float alpha);
 ImU32 lighten(ImU32 color, float amount);
 
-std::string fmt_bytes(uint64_t bytes);       // "20.00 MiB"
+std::string fmt_bytes(uint64_t bytes);       // "20 MiB", "1.5 KiB", "1 byte" (view_state/size_text.h)
 std::string fmt_duration(double ns);         // "1.25 ms", "830 ns"
 std::string fmt_rate(double gbs);            // "11.8 GB/s"
 std::string fmt_shape(const std::vector<int64_t>& shape);  // "[64, 512]"

@@ -74,7 +74,15 @@ void TransferView::draw_table(const Snapshot& snap, UiState& ui) {
       ImGui::TableNextColumn();
       if (t.complete) ImGui::TextUnformatted(fmt_rate(t.gbps()).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(transfer_owner(snap, t).c_str());
+      // The owner in the column's width, its leaf kept ("0.weight", not "0.weigh"), in full on hover.
+      const std::string owner = transfer_owner(snap, t);
+      const bool arrow = owner.rfind("\xe2\x86", 0) == 0;  // "→ " / "← ": which end of the copy it names
+      const std::string prefix = arrow ? owner.substr(0, 4) : "";
+      ImFont* mono = fonts().mono;
+      const float room = ImGui::GetContentRegionAvail().x - mono->CalcTextSizeA(mono->FontSize, FLT_MAX, 0, prefix.c_str()).x;
+      const std::string shown = prefix + fit_owner(mono, owner.substr(prefix.size()), room);
+      ImGui::TextUnformatted(shown.c_str());
+      if (shown != owner && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", owner.c_str());
     }
   ImGui::PopFont();
   ImGui::EndTable();

@@ -196,16 +196,26 @@ void TransferView::draw_timeline(const Snapshot& snap, UiState& ui) {
   const float read_label_w = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, kReadText).x;
   for (const Label& lab : labels) {
     const TransferRecord& t = snap.transfers[timeline_.lanes[lab.lane].index[lab.item]];
-    // Bytes and time on the bar, so two copies' durations read without hovering (lesson 018).
-    std::string text = (t.owner.empty() ? t.src.str() + " \xe2\x86\x92 " + t.dst.str() : t.owner) + "  " + fmt_bytes(t.bytes);
-    if (t.complete && !timeline_.lanes[lab.lane].measured) text = fmt_duration(t.duration_ns()) + "  \xc2\xb7  " + text;
+    // Bytes and time on the bar, so two copies' durations read without hovering (lesson 018). What does
+    // not fit gives way in order: the owner's leading module parts, then the owner; the size stays whole
+    // (not "pageable \xe2\x86\x92 pinned 1024.00" cut by the bar's end).
+    const std::string who = t.owner.empty() ? t.src.str() + " \xe2\x86\x92 " + t.dst.str() : t.owner;
+    const std::string size = fmt_bytes(t.bytes);
+    const std::string when = t.complete && !timeline_.lanes[lab.lane].measured ? fmt_duration(t.duration_ns()) + "  \xc2\xb7  " : "";
+    auto width = [&](const std::string& s) { return fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, s.c_str()).x; };
+    std::string text = when + who + "  " + size;
     const ImVec4 clip(ax0 + lab.x0 + 3, lanes_top + lab.y, ax0 + lab.x1 - 3, lanes_top + lab.y + kLaneH);
     // Keep clear of a "host read" marker and its label on this bar (drawn over it afterwards).
     float tx = ax0 + lab.x0 + 5;
-    const float text_w = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, text.c_str()).x;
+    const float text_w = width(text);
     for (const HostReadMarker& r : timeline_.host_reads) {
       const float rx = ax0 + float((r.at - t0) * px_per_ns);
       if (r.lane == lab.lane && rx + 8 + read_label_w >= tx && rx - 8 <= tx + text_w) tx = rx + 8 + read_label_w + 8;
+    }
+    const float room = clip.z - tx;
+    if (text_w > room) {
+      const std::string short_who = fit_owner(fs, who, room - width(when + "  " + size));
+      text = short_who.empty() ? fit_text(fs, when + size, room) : when + short_who + "  " + size;
     }
     dl->AddText(fs, fs->FontSize, ImVec2(tx, lanes_top + lab.y + 2), IM_COL32(0x0e, 0x11, 0x16, 0xff),
                 text.c_str(), nullptr, 0, &clip);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gui/app.h"
+#include "gui/theme.h"
 #include "gui/view_state/palette.h"
 #include "trace/atomic_file.h"
 
@@ -49,6 +50,9 @@ void App::write_view_model(const std::string& path, int width, int height) const
                      {"free_blocks", L.free_blocks},
                      {"quads", L.quads.size()},
                      {"folded_quads", L.folded_quads},
+                     {"wrap_marks", L.wrap_marks.size()},
+                     {"widened_blocks", L.widened_blocks},
+                     {"scale_notes", scale_notes(L)},
                      {"labels", L.labels.size()},
                      {"labelled_blocks", L.labelled_blocks},
                      {"labelled_free", L.labelled_free},
@@ -69,7 +73,7 @@ void App::write_view_model(const std::string& path, int width, int height) const
 
   json moves = json::array();
   for (const Migration& m : memory_.migration().migrations())
-    moves.push_back({{"src", m.src}, {"dst", m.dst}, {"owner", m.owner}, {"source_live", m.source_live}, {"holders", m.holders}});
+    moves.push_back({{"src", m.src}, {"dst", m.dst}, {"owner", m.owner}, {"source_live", m.source_live}, {"held_matters", m.matters}, {"holders", m.holders}});
   j["migrations"] = moves;
   j["held_labels"] = {{"shown", memory_.migration().held_labels()}, {"left_out", memory_.migration().held_labels_left_out()}};
   j["memory_footer"] = memory_.footer_text();
@@ -83,7 +87,10 @@ void App::write_view_model(const std::string& path, int width, int height) const
                 {"columns", g.columns}, {"crossings", count_crossings(g, names_.options())},
                 {"zoom", names_.last_zoom()}, {"fits", names_.last_fits()},
                 {"drawn", {g.width * names_.last_zoom(), g.height * names_.last_zoom()}},
-                {"view", {names_.last_view_w(), names_.last_view_h()}}};
+                {"view", {names_.last_view_w(), names_.last_view_h()}},
+                // Issue 24 item 2: readable at any size - the text height drawn, boxes cut off, folds.
+                {"min_text_px", names_.min_text_px()}, {"cut_off", names_.cut_off()},
+                {"folded", names_.folded()}, {"names_hidden", names_.names_hidden()}};
   size_t stragglers = 0;
   for (const ModuleEntry& e : snap.objects.modules) stragglers += e.straggler;
   j["modules"] = {{"rows", snap.objects.modules.size()}, {"stragglers", stragglers}};
@@ -134,6 +141,7 @@ void App::write_view_model(const std::string& path, int width, int height) const
     if (w->Active && !w->Hidden && !(w->Flags & ImGuiWindowFlags_ChildWindow)) windows.push_back(w->Name);
   }
   j["windows_front_to_back"] = windows;
+  j["replacement_glyphs_drawn"] = replacement_glyphs_drawn();  // U+FFFD on screen: broken UTF-8, missing glyphs
   lessons_.write_view_model(j, ui_);
   write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
 }

@@ -22,6 +22,7 @@ Expectation JSON (every key optional; values compare exactly unless noted):
    "lesson_min": {"code_wrapped_lines": 1},                                       # lesson keys, at least
    "windows_include": ["Editor"],                                                 # window name prefixes
    "memory_timelines": [{"device": 0, "peak": 46661632, "categories_include": ["other"]}]}  # a PyTorch snapshot
+Every test also requires that no replacement character (U+FFFD, "???") was drawn or reported (check_text).
 """
 import argparse
 import json
@@ -167,6 +168,29 @@ def check_readability(vm, expect):
     for prefix in expect.get("windows_exclude", []):
         if any(w.startswith(prefix) for w in windows):
             fail("window %r should not be shown (windows: %s)" % (prefix, windows))
+
+
+def check_text(vm):
+    """No replacement characters anywhere (issue 24 item 1): none drawn (the app counts U+FFFD glyph quads in
+    the frame it drew; ImGui draws U+FFFD for bytes that are not UTF-8 and for glyphs the fonts lack), and no
+    U+FFFD or "???" in any text the view model reports."""
+    drawn = vm.get("replacement_glyphs_drawn")
+    if drawn is None:
+        fail("the view model does not report replacement_glyphs_drawn")
+    if drawn:
+        fail("%d replacement characters (U+FFFD) drawn: text cut inside a UTF-8 character, or a glyph the fonts lack" % drawn)
+
+    def walk(value, where):
+        if isinstance(value, str):
+            if "\ufffd" in value or "???" in value:
+                fail("replacement characters in %s: %r" % (where, value))
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, where + "." + str(k))
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                walk(v, "%s[%d]" % (where, i))
+    walk(vm, "view model")
 
 
 def main():
@@ -336,6 +360,7 @@ def main():
     if "error_contains" in expect and expect["error_contains"] not in vm["script"]["error"]:
         fail("error %r does not contain %r" % (vm["script"]["error"], expect["error_contains"]))
     check_readability(vm, expect)
+    check_text(vm)
     check_timeline(vm, expect, fail)
     if "colors" in expect:
         for role, hexc in expect["colors"].items():

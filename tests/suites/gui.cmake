@@ -71,6 +71,10 @@ if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
   # script (33 names, a transfer record, a list of 12 tensors) fits the pane at a legible zoom.
   gui_screenshot_test(lesson_013 lesson_013 --lesson 013 --lesson-step 3)
   gui_screenshot_test(busy_names busy_names --script ${GUI_TEST_DIR}/scripts/busy_names.py)
+  # Issue 24: the names graph of real programs folds instead of shrinking (text >= 14 px presenting, >= 12 px
+  # otherwise) and cuts nothing off: a 44-object training step on a projector, a 300-object program.
+  gui_screenshot_test(names_train_presenter names_train_presenter --script ${GUI_TEST_DIR}/scripts/train_small.py --presenter --size 1280x720)
+  gui_screenshot_test(names_many names_many --script ${GUI_TEST_DIR}/scripts/many_objects.py)
   # Presenter mode on a 1280x720 projector (issue 17): every pane that holds memory draws labelled blocks
   # at least a label wide, no pane header is cut, the transfers strip shows the copies, lesson code wraps.
   foreach(case "000;3;1" "003;4;0" "015;3;0" "016;1;2" "018;4;1")

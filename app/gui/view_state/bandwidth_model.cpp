@@ -32,14 +32,14 @@ Series transfer_series(const TransferRecord& t) {
 }
 
 uint32_t series_color(Series s) {
-  // Okabe-Ito-like hues, brightened for the dark plot: readable with the common colour-vision deficiencies.
+  // The routes' one palette (palette.h), so the plot, the table and the timeline agree.
   switch (s) {
-    case Series::H2DPinned: return rgba(0x4c, 0x9a, 0xff);    // blue (the timeline's H2D pinned)
-    case Series::H2DPageable: return rgba(0xc7, 0x7d, 0xff);  // violet
-    case Series::D2HPinned: return rgba(0xff, 0x9f, 0x43);    // orange (the timeline's D2H pinned)
-    case Series::D2HPageable: return rgba(0xe8, 0xe0, 0x5a);  // yellow
-    case Series::D2D: return rgba(0x4e, 0xd1, 0x8a);          // green
-    case Series::H2H: return rgba(0xa0, 0xa8, 0xb4);          // grey: never crosses a device link
+    case Series::H2DPinned: return route_color(RouteHue::H2DPinned);
+    case Series::H2DPageable: return route_color(RouteHue::H2DPageable);
+    case Series::D2HPinned: return route_color(RouteHue::D2HPinned);
+    case Series::D2HPageable: return route_color(RouteHue::D2HPageable);
+    case Series::D2D: return route_color(RouteHue::D2D);
+    case Series::H2H: return route_color(RouteHue::H2H);
     case Series::Count: break;
   }
   return 0xffffffff;

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "core/format.h"
+#include "gui/view_state/size_text.h"
 
 namespace ds::gui {
 
@@ -42,7 +43,7 @@ std::string display_label(const ObjectNode& node) {
 
 namespace {
 
-constexpr float kBadgeGap = 8, kBadgePad = 10;  // between a label and its badge; the badge's own padding
+constexpr float kBadgeGap = kGraphBadgeGap, kBadgePad = kGraphBadgePad;
 
 bool is_tensor_kind(ObjectKind k) { return k == ObjectKind::Parameter || k == ObjectKind::Buffer || k == ObjectKind::Tensor; }
 
@@ -98,9 +99,11 @@ GraphLayout layout_graph(const ObjectGraph& g, const std::function<float(const s
   // All tensors share the column right of the deepest container or module, so that the storage
   // column beside it orders like a two-layer graph (few crossings), and a tensor looks the same
   // wherever it is held from.
+  // (A container that refers to nothing drawn - a folded one - does not push the tensors right.)
   int tensor_column = 1;
   for (size_t n : order)
-    if (!is_tensor_kind(g.nodes[n].kind) && g.nodes[n].kind != ObjectKind::Name) tensor_column = std::max(tensor_column, column[n] + 1);
+    if (!is_tensor_kind(g.nodes[n].kind) && g.nodes[n].kind != ObjectKind::Name && !children[n].empty())
+      tensor_column = std::max(tensor_column, column[n] + 1);
   for (size_t n : order)
     if (is_tensor_kind(g.nodes[n].kind)) column[n] = tensor_column;
 
@@ -139,15 +142,26 @@ GraphLayout layout_graph(const ObjectGraph& g, const std::function<float(const s
     b.rows = is_name ? 0 : int(children[n].size());
     if (is_name) b.label = name_label[n];
     // One header line: the label, then the device badge beside it (a second line would double the
-    // height of every tensor, and height is what a busy script runs out of).
-    float w = text_width(is_name ? b.label : display_label(node));
-    if (!node.device.empty()) w += kBadgeGap + text_width(node.device) + kBadgePad;
+    // height of every tensor, and height is what a busy script runs out of). A folded container's label
+    // has a second line (what it holds), the badge beside its last line.
+    const std::string text = is_name ? b.label : display_label(node);
+    float w = 0, last = 0;
+    int lines = 0;
+    for (size_t from = 0; from <= text.size(); ++lines) {
+      size_t nl = text.find('\n', from);
+      if (nl == std::string::npos) nl = text.size();
+      last = text_width(text.substr(from, nl - from));
+      w = std::max(w, last);
+      from = nl + 1;
+    }
+    if (!node.device.empty()) w = std::max(w, last + kBadgeGap + text_width(node.device) + kBadgePad);
     for (size_t k = 0; k < children[n].size(); ++k) {
       row_of_edge[children[n][k]] = is_name ? -1 : int(k);
       if (!is_name) w = std::max(w, text_width(g.edges[children[n][k]].label) + 24);
     }
     b.w = w + 2 * o.pad_x;
-    b.header_h = o.line_height + 2;  // one line, tight: 30 tensors must fit a pane at a legible zoom
+    if (o.max_box_w > 0) b.w = std::min(b.w, o.max_box_w);
+    b.header_h = float(lines) * o.line_height + 2;  // one line, tight: 30 tensors must fit a pane at a legible zoom
     b.h = b.header_h + float(b.rows) * o.line_height + (b.rows ? 4 : 0);
     box_of[n] = out.boxes.size();
     out.boxes.push_back(b);
@@ -181,13 +195,14 @@ GraphLayout layout_graph(const ObjectGraph& g, const std::function<float(const s
         if (known != info.end()) {
           // PyTorch's wording ("1024 bytes", "2.00 KiB"), with "B" for bytes: the column is narrow.
           const uint64_t nbytes = known->second->nbytes;
-          s.label = nbytes <= 1024 ? std::to_string(nbytes) + " B" : format_bytes(nbytes);
+          s.label = nbytes < 1024 ? std::to_string(nbytes) + " B" : size_text(nbytes);  // compact in a graph box
           s.device = place_badge(known->second->place);
         } else {
           s.label = "storage";
           s.device = node.device;
         }
         s.w = text_width(s.label) + (s.device.empty() ? 0.0f : kBadgeGap + text_width(s.device) + kBadgePad) + 2 * o.pad_x;
+        if (o.max_box_w > 0) s.w = std::min(s.w, o.max_box_w);
         s.header_h = s.h = o.line_height + 2;
         out.boxes.push_back(s);
       }
@@ -200,6 +215,7 @@ GraphLayout layout_graph(const ObjectGraph& g, const std::function<float(const s
       if (s.tensors < 2) continue;
       const std::string times = "  \xc3\x97" + std::to_string(s.tensors);
       s.w += text_width(s.label + times) - text_width(s.label);
+      if (o.max_box_w > 0) s.w = std::min(s.w, o.max_box_w);
       s.label += times;
     }
     out.storages = storage_box.size();
@@ -365,6 +381,10 @@ GraphLayout layout_graph(const ObjectGraph& g, const std::function<float(const s
     out.height = std::max(out.height, b.y + b.h);
   }
   return out;
+}
+
+float label_room(const GraphLayoutOptions& o, float box_w, float badge_w) {
+  return box_w - 2 * o.pad_x - (badge_w > 0 ? kBadgeGap + badge_w + kBadgePad : 0.0f);
 }
 
 void arrow_points(const GraphLayout& l, const GraphArrow& a, const GraphLayoutOptions& o, float* x0, float* y0, float* x1, float* y1) {

@@ -55,6 +55,9 @@ struct GraphLayoutOptions {
   float line_height = 17;
   float name_gap = 3;  // between the names of the frame
   bool storage_layer = true;
+  // Widest a box may be (0: no limit); a longer label is cut where it is drawn (label_room) and shown whole
+  // on hover. The names view sets it from its width so that the columns fit at a readable zoom.
+  float max_box_w = 0;
   int order_sweeps = 4;  // barycentre sweeps (down and up); 0 keeps the order objects were found in
 };
 
@@ -67,6 +70,11 @@ size_t count_crossings(const GraphLayout& l, const GraphLayoutOptions& o);
 // A node's label as the graph shows it: dtypes shortened (float32 -> f32), and the kind word dropped
 // for tensors, whose box colour already says parameter / buffer / tensor.
 std::string display_label(const ObjectNode& node);
+
+// A label may hold lines ("\n"): a folded container says what it holds on a second line. The width the
+// label's widest line has in a box of width `box_w`, beside a device badge `badge_w` wide (0: none).
+float label_room(const GraphLayoutOptions& o, float box_w, float badge_w);
+inline constexpr float kGraphBadgeGap = 8, kGraphBadgePad = 10;  // between a label and its badge; the badge's padding
 
 // `text_width` measures a label in pixels (the view passes the font's; tests pass a fixed width).
 // `storages` (the snapshot's live storages) give the storage boxes their size and place.

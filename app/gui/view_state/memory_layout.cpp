@@ -7,10 +7,11 @@
 
 #include "core/format.h"
 #include "gui/view_state/palette.h"
+#include "gui/view_state/size_text.h"
 
 namespace ds::gui {
 
-std::string free_block_label(uint64_t bytes) { return "free " + format_bytes(bytes); }
+std::string free_block_label(uint64_t bytes) { return "free " + size_text(bytes); }
 
 void StorageIndex::build(const Snapshot& snap) {
   snap_ = &snap;
@@ -79,8 +80,14 @@ class RowWriter {
       q.h = l_.row_height - 2 * inset;
       q.color = color;
       // A block that wraps onto the next row reads as one block: no edges where it continues.
-      q.flags = flags | (first ? 0u : uint32_t(kQuadOpenLeft)) | ((a + piece < end - 1e-9) ? uint32_t(kQuadOpenRight) : 0u);
+      const bool goes_on = a + piece < end - 1e-9;
+      q.flags = flags | (first ? 0u : uint32_t(kQuadOpenLeft)) | (goes_on ? uint32_t(kQuadOpenRight) : 0u);
       l_.quads.push_back(q);
+      // Continuation notches, on pieces wide enough to hold one beside their colour.
+      if (q.w >= 10 && l_.wrap_marks.size() + 2 <= MemoryPaneLayout::kMaxWrapMarks) {
+        if (goes_on) l_.wrap_marks.push_back({q.x + q.w, q.y, true});
+        if (!first) l_.wrap_marks.push_back({q.x, q.y, false});
+      }
       a += piece;
       first = false;
     }
@@ -288,6 +295,7 @@ MemoryPaneLayout layout_memory_pane(const Snapshot& snap, const StorageIndex& in
     else {
       ++l.blocks;
       ++l.role_blocks[s.role];
+      l.widened_blocks += it.length > weight(s) * scale + 1.0;
     }
   }
   l.used_px = cursor;
@@ -323,6 +331,16 @@ MemoryPaneLayout layout_memory_pane(const Snapshot& snap, const StorageIndex& in
     if (l.items[i].storage_id) l.by_storage.emplace_back(l.items[i].storage_id, uint32_t(i));
   std::sort(l.by_storage.begin(), l.by_storage.end());
   return l;
+}
+
+std::vector<std::string> scale_notes(const MemoryPaneLayout& l) {
+  if (l.bytes_per_px <= 0 || l.items.empty()) return {};
+  const std::string scale = "1 px \xe2\x89\x88 " + size_text(std::max(1.0, l.bytes_per_px));
+  if (l.widened_blocks == 0) return {scale};
+  if (l.widened_blocks >= l.blocks) return {"not to scale: every block drawn wide enough to read", "not to scale"};
+  const std::string n = std::to_string(l.widened_blocks);
+  return {scale + ", " + n + (l.widened_blocks == 1 ? " small block" : " small blocks") + " drawn wider",
+          scale + " (" + n + " drawn wider)", "not to scale"};
 }
 
 int MemoryPaneLayout::item_at(float x, float y) const {

@@ -71,6 +71,14 @@ struct MemoryLabel {
   uint64_t bytes = 0;
 };
 
+// Where a block continues on the next row (issue 24 item 4: a parameter wrapped over 13 rows read as 13
+// blocks): a notch at the right end of each piece that goes on, and at the left of each piece that goes on
+// from the row above. (x, y): the piece's edge and top, pane-relative.
+struct WrapMark {
+  float x = 0, y = 0;
+  bool right = false;  // true: at a piece's right end ("continues below"); false: at a piece's left start
+};
+
 struct MemoryPaneLayout {
   size_t place_index = 0;
   Place place;
@@ -84,6 +92,8 @@ struct MemoryPaneLayout {
   std::vector<MemoryItem> items;       // in offset order
   std::vector<Quad> quads;             // segment frames first, then blocks (folded where narrow)
   std::vector<MemoryLabel> labels;
+  std::vector<WrapMark> wrap_marks;    // at most kMaxWrapMarks (wider pieces first in address order)
+  static constexpr size_t kMaxWrapMarks = 4000;
   // Figures for tests and the view-model JSON.
   size_t blocks = 0;          // live storages drawn
   size_t segments = 0;
@@ -93,6 +103,7 @@ struct MemoryPaneLayout {
   double min_live_px = 0;     // narrowest live block drawn (0 when none)
   size_t labelled_blocks = 0; // live blocks that carry their name
   size_t labelled_free = 0;   // cached free blocks that carry their size
+  size_t widened_blocks = 0;  // live blocks drawn wider than the scale says (to fit their name, or 3 px)
 
   // Item under a point of the pane (pane-relative pixels); -1 when none.
   int item_at(float x, float y) const;
@@ -105,6 +116,12 @@ struct MemoryPaneLayout {
 
   std::vector<std::pair<uint64_t, uint32_t>> by_storage;  // (storage id, item index), sorted by id
 };
+
+// The scale line over a pane: "1 px \xe2\x89\x88 182 KiB", and when some live blocks are drawn wider than
+// that (so they show their colour and name) it says so, rather than contradict a 40-byte bias drawn 80 px
+// wide (issue 24 item 5). Spellings from the longest to the shortest (the header shows the first that
+// fits, or none); empty when nothing is drawn.
+std::vector<std::string> scale_notes(const MemoryPaneLayout& l);
 
 MemoryPaneLayout layout_memory_pane(const Snapshot& snap, const StorageIndex& index, size_t place_index, float width,
                                     float height, const MemoryLayoutOptions& options = {});

@@ -20,6 +20,7 @@ uint32_t role_color(Role r) {
     case Role::PlainAttribute: return rgba(0xf3, 0x68, 0xe0);
     case Role::OptimizerState: return rgba(0xa2, 0x9b, 0xfe);
     case Role::Activation: return rgba(0xf6, 0xd1, 0x5c);
+    case Role::Workspace: return rgba(0xe8, 0x5d, 0x75);  // rose: library scratch, no other role's hue
     case Role::PinnedStaging: return rgba(0x7b, 0xd3, 0x89);
     case Role::Tensor: return rgba(0xa3, 0xb1, 0xc2);
   }
@@ -44,13 +45,26 @@ uint32_t place_color(Place p) {
   return device_color("cuda:" + std::to_string(p.device));
 }
 
-uint32_t transfer_color(Place src, Place dst) {
+uint32_t route_color(RouteHue r) {
+  switch (r) {
+    case RouteHue::H2DPinned: return rgba(0x4c, 0x9a, 0xff);    // blue
+    case RouteHue::H2DPageable: return rgba(0xc7, 0x7d, 0xff);  // violet
+    case RouteHue::D2HPinned: return rgba(0xff, 0x9f, 0x43);    // orange
+    case RouteHue::D2HPageable: return rgba(0xe8, 0xe0, 0x5a);  // yellow
+    case RouteHue::D2D: return rgba(0x4e, 0xd1, 0x8a);          // green
+    case RouteHue::H2H: return rgba(0xa0, 0xa8, 0xb4);          // grey: never crosses a device link
+  }
+  return 0xffffffff;
+}
+
+RouteHue route_of(Place src, Place dst) {
   const bool h2d = src.is_host() && !dst.is_host();
   const bool d2h = !src.is_host() && dst.is_host();
-  const bool pinned = (h2d ? src : dst).kind == MemoryKind::Pinned;
-  if (h2d) return pinned ? rgba(0x4c, 0x9a, 0xff) : rgba(0x2a, 0x5c, 0xa8);
-  if (d2h) return pinned ? rgba(0xff, 0x9f, 0x43) : rgba(0xb0, 0x62, 0x1e);
-  return rgba(0xc0, 0x6c, 0xf0);
+  if (h2d) return src.kind == MemoryKind::Pinned ? RouteHue::H2DPinned : RouteHue::H2DPageable;
+  if (d2h) return dst.kind == MemoryKind::Pinned ? RouteHue::D2HPinned : RouteHue::D2HPageable;
+  return src.is_host() ? RouteHue::H2H : RouteHue::D2D;
 }
+
+uint32_t transfer_color(Place src, Place dst) { return route_color(route_of(src, dst)); }
 
 }  // namespace ds::gui

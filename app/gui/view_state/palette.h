@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <string>
 
 #include "core/place.h"
@@ -16,8 +17,10 @@ constexpr uint32_t rgba(uint8_t r, uint8_t g, uint8_t b, uint8_t a = 255) {
 }
 std::string color_hex(uint32_t c);  // "#4c9aff"
 
-inline constexpr Role kAllRoles[] = {Role::Parameter, Role::Buffer,         Role::Gradient,   Role::PlainAttribute,
-                                     Role::OptimizerState, Role::Activation, Role::PinnedStaging, Role::Tensor};
+inline constexpr Role kAllRoles[] = {Role::Parameter,     Role::Buffer,        Role::Gradient,  Role::PlainAttribute,
+                                     Role::OptimizerState, Role::Activation,    Role::Workspace, Role::PinnedStaging,
+                                     Role::Tensor};
+static_assert(std::size(kAllRoles) == std::size(kRoles), "every role has a place in the legend");
 
 uint32_t role_color(Role r);
 // The legend's wording of a role is ds::role_label (core/role.h).
@@ -37,7 +40,11 @@ inline constexpr uint32_t kFoldedBlocks = rgba(0x8a, 0x94, 0xa6);
 uint32_t device_color(const std::string& device);  // "cpu", "cuda:1", "cpu (pinned)"
 uint32_t place_color(Place p);
 
-// Transfer series: H2D/D2H x pinned/pageable, D2D.
-uint32_t transfer_color(Place src, Place dst);
+// Copy routes: one hue per route in every view (timeline lanes, the transfer table, the bandwidth plot,
+// the presenter's strip, the bench), Okabe-Ito-like and brightened for the dark theme.
+enum class RouteHue { H2DPinned, H2DPageable, D2HPinned, D2HPageable, D2D, H2H };
+uint32_t route_color(RouteHue r);
+RouteHue route_of(Place src, Place dst);
+uint32_t transfer_color(Place src, Place dst);  // route_color(route_of(src, dst))
 
 }  // namespace ds::gui

@@ -6,6 +6,7 @@
 
 #include "core/format.h"
 #include "gui/view_state/palette.h"
+#include "gui/view_state/size_text.h"
 
 namespace ds::gui {
 namespace {
@@ -27,7 +28,7 @@ TransferStripModel make_transfer_strip(const Snapshot& snap, size_t max_rows) {
     TransferStripRow r;
     r.id = t.id;
     r.route = t.src.str() + " \xe2\x86\x92 " + t.dst.str();
-    r.size = format_bytes(t.bytes);
+    r.size = size_text(t.bytes);
     r.in_flight = !t.complete;
     r.duration_ns = t.duration_ns();
     r.time = r.in_flight ? "in flight" : duration_text(r.duration_ns);

@@ -2,6 +2,8 @@
 // instance count, hit testing, and the common scale.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "gui/view_state/memory_layout.h"
 #include "gui/view_state/palette.h"
 #include "gui/view_state/synthetic_snapshot.h"
@@ -115,7 +117,7 @@ TEST(MemoryLayout, TinyBlocksBesideABigFreeSegmentAreAsWideAsTheirLabels) {
   bool free_label = false;
   for (const MemoryLabel& lab : l.labels) free_label = free_label || (lab.storage_id == 0 && lab.bytes == (2u << 20) - 1024);
   EXPECT_TRUE(free_label);
-  EXPECT_EQ(free_block_label((2u << 20) - 1024), "free 2.00 MiB");
+  EXPECT_EQ(free_block_label((2u << 20) - 1024), "free 2 MiB");
   // The old minimum: a 3 px sliver with no label.
   MemoryPaneLayout old = layout_memory_pane(s, index, 1, 400, 96);
   EXPECT_LT(old.items[0].length, 4.0);
@@ -171,6 +173,49 @@ TEST(MemoryLayout, LabelsGoOnTheWidestRowPiece) {
   float fx, fy, fw, fh;
   ASSERT_TRUE(l.item_rect(2, &fx, &fy, &fw, &fh));
   EXPECT_GE(w, fw);
+}
+
+// Issue 24 items 4 and 5: a block wrapped over rows is marked where it continues, and the scale line
+// says when small blocks are drawn wider than the scale.
+TEST(MemoryLayout, WrappedBlocksCarryContinuationMarks) {
+  Snapshot s = small_device_snapshot();
+  StorageIndex index;
+  index.build(s);
+  MemoryPaneLayout l = layout_memory_pane(s, index, 1, 400, 96);
+  // The parameter runs from row 0 into row 1: a mark at row 0's right end and one at row 1's start.
+  bool right0 = false, left1 = false;
+  for (const WrapMark& m : l.wrap_marks) {
+    right0 = right0 || (m.right && m.y == 0.0f && std::abs(m.x - 400.0f) < 1e-3f);
+    left1 = left1 || (!m.right && m.y == l.row_pitch && m.x == 0.0f);
+  }
+  EXPECT_TRUE(right0);
+  EXPECT_TRUE(left1);
+  // Marks come in pairs (an end and the next start).
+  size_t rights = 0;
+  for (const WrapMark& m : l.wrap_marks) rights += m.right;
+  EXPECT_EQ(2 * rights, l.wrap_marks.size());
+  // Proportional blocks: the scale line is only the scale.
+  EXPECT_EQ(l.widened_blocks, 0u);
+  ASSERT_EQ(scale_notes(l).size(), 1u);
+  EXPECT_EQ(scale_notes(l)[0].rfind("1 px \xe2\x89\x88 ", 0), 0u);
+}
+
+TEST(MemoryLayout, ScaleNoteSaysWhenSmallBlocksAreWidened) {
+  // A 40-byte bias beside a 1 MiB weight: at the weight's scale the bias is far under a pixel, so it is
+  // drawn wider, and the scale line says so.
+  Snapshot s = small_device_snapshot();
+  s.storages[1].nbytes = s.storages[1].block_bytes = 40;
+  s.segments[0].blocks[2].size = 40;
+  StorageIndex index;
+  index.build(s);
+  MemoryLayoutOptions o;
+  o.label_char_px = 7;
+  MemoryPaneLayout l = layout_memory_pane(s, index, 1, 400, 96, o);
+  EXPECT_EQ(l.widened_blocks, 1u);
+  ASSERT_FALSE(scale_notes(l).empty());
+  EXPECT_NE(scale_notes(l)[0].find("1 small block drawn wider"), std::string::npos) << scale_notes(l)[0];
+  // Every shorter spelling still says it (none is a bare scale that the drawing contradicts).
+  for (const std::string& n : scale_notes(l)) EXPECT_TRUE(n.find("wider") != std::string::npos || n.find("not to scale") != std::string::npos) << n;
 }
 
 TEST(MemoryLayout, CommonScaleShrinksAPaneToTheOthers) {

@@ -39,7 +39,7 @@ TEST(TransferStrip, NewestFirstWithReadableFigures) {
   EXPECT_EQ(m.earlier, 0u);
   EXPECT_EQ(m.rows[0].id, 3u);
   EXPECT_EQ(m.rows[0].route, "pinned \xe2\x86\x92 cuda:0");
-  EXPECT_EQ(m.rows[0].size, "64.00 MiB");
+  EXPECT_EQ(m.rows[0].size, "64 MiB");
   EXPECT_EQ(m.rows[0].time, "2.69 ms");
   EXPECT_EQ(m.rows[0].rate, "24.9 GB/s");
   EXPECT_EQ(m.rows[0].tags, std::vector<std::string>{"async"});
