@@ -19,7 +19,8 @@ from . import shape as S
 from .out import scalar_name, warn_at_caller
 
 _PY_SSIZE_MAX = 2 ** 63 - 1
-_INDEX_DTYPES = (D.int64, D.int32, D.uint8, D.bool)
+_INDEX_CODES = (D.int64._code, D.int32._code, D.uint8._code, D.bool._code)
+_MASK_CODES = (D.uint8._code, D.bool._code)  # (dtype codes: comparing dtype objects calls their __eq__)
 
 
 def _is_int(v):
@@ -33,6 +34,13 @@ def _is_sequence(v):
 
 
 # ----------------------------------------------------------------------------- view steps
+def _plain_view(x, sizes, strides, offset):
+    """The view op's result without its autograd node (nothing records it): one as_strided."""
+    out = C.wrap(_E.as_strided(x._impl, tuple(sizes), tuple(strides), offset))
+    out._base = x._base if x._base is not None else x
+    return out
+
+
 def _select(x, dim, index, real_dim):
     """applySelect: an int index (real_dim: the item's position in the subscript, as ATen reports it)."""
     sizes = x._impl.sizes
@@ -45,7 +53,13 @@ def _select(x, dim, index, real_dim):
         size = sizes[dim]
     if not (size >= -index and size > index):
         raise IndexError(f"index {index} is out of bounds for dimension {real_dim} with size {size}")
-    return S.select(x, dim, index)
+    if C.needs_grad(x):
+        return S.select(x, dim, index)
+    impl = x._impl
+    sizes, strides = list(sizes), list(impl.strides)
+    offset = impl.offset + (index + size if index < 0 else index) * strides[dim]
+    del sizes[dim], strides[dim]
+    return _plain_view(x, sizes, strides, offset)
 
 
 def _unpack_slice(s):
@@ -75,7 +89,25 @@ def _slice(x, dim, s, optimize):
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     if optimize and start == 0 and step == 1 and stop == x._impl.sizes[dim]:
         return x
-    return S.slice_dim(x, dim, start, stop, step)
+    if C.needs_grad(x):
+        return S.slice_dim(x, dim, start, stop, step)
+    impl = x._impl
+    sizes, strides = list(impl.sizes), list(impl.strides)
+    start, stop, _ = slice(start, stop, step).indices(sizes[dim])
+    sizes[dim] = max(0, (stop - start + step - 1) // step)
+    offset = impl.offset + start * strides[dim]  # (even for an empty slice, as ATen's slice does)
+    strides[dim] *= step
+    return _plain_view(x, sizes, strides, offset)
+
+
+def _unsqueeze(x, dim):
+    if C.needs_grad(x):
+        return S.unsqueeze(x, dim)
+    impl = x._impl
+    sizes, strides = list(impl.sizes), list(impl.strides)
+    strides.insert(dim, sizes[dim] * strides[dim] if dim < len(sizes) else 1)
+    sizes.insert(dim, 1)
+    return _plain_view(x, sizes, strides, impl.offset)
 
 
 def _bool_index(value):
@@ -112,7 +144,7 @@ def _count_specified(items):
     count = 0
     for obj in items:
         if isinstance(obj, C.Tensor):
-            count += obj._impl.dim if C.dtype_of(obj) in (D.bool, D.uint8) else 1
+            count += obj._impl.dim if obj._impl.dtype_code in _MASK_CODES else 1
         elif obj is not None and obj is not Ellipsis and obj is not True and obj is not False:
             count += 1
     return count
@@ -142,16 +174,16 @@ def _apply_slicing(x, items):
         elif obj is Ellipsis:
             dim += nd - specified
         elif obj is None:
-            result = S.unsqueeze(result, dim)
+            result = _unsqueeze(result, dim)
             dim += 1
         elif obj is True or obj is False:
-            result = S.unsqueeze(result, dim)
+            result = _unsqueeze(result, dim)
             record(_bool_index(obj))
         elif isinstance(obj, C.Tensor):
             dt = C.dtype_of(obj)
             if obj._impl.dim == 0 and not dt.is_floating_point:
-                if dt in (D.bool, D.uint8):
-                    result = S.unsqueeze(result, dim)
+                if obj._impl.dtype_code in _MASK_CODES:
+                    result = _unsqueeze(result, dim)
                     record(_bool_index(bool(obj.item())))
                 else:
                     result = _select(result, dim, int(obj.item()), i)
@@ -173,14 +205,15 @@ def _apply_slicing(x, items):
 class _Info:
     """make_info + AdvancedIndex: x's dims permuted so the indexed ones are adjacent (perm), the index
     values broadcast (arrays), and the restrided source `src_sizes/src_strides` whose shape is the result's."""
-    __slots__ = ("perm", "before", "arrays", "shape", "indexed_sizes", "src_sizes", "src_strides", "index_layouts")
+    __slots__ = ("perm", "before", "after", "arrays", "shape", "indexed_sizes", "src_sizes", "src_strides", "defined",
+                 "row_major")
 
 
 def _make_info(x, indices, check_devices=True):
     impl = x._impl
     for t in indices:
         if t is not None:
-            if C.dtype_of(t) not in _INDEX_DTYPES:
+            if t._impl.dtype_code not in _INDEX_CODES:
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             k = t._impl.device_key
             if check_devices and k != -1 and k != impl.device_key:
@@ -193,9 +226,9 @@ def _make_info(x, indices, check_devices=True):
         if t is None:
             expanded.append(None)
             continue
-        dt = C.dtype_of(t)
-        if dt in (D.bool, D.uint8):
-            if dt is D.uint8:
+        code = t._impl.dtype_code
+        if code in _MASK_CODES:
+            if code == D.uint8._code:
                 warn_at_caller("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
                                "instead.")
             m = C.read(t)
@@ -210,14 +243,17 @@ def _make_info(x, indices, check_devices=True):
             for col in np.nonzero(m):
                 expanded.append((col.astype(np.int64), (col.size,), (1,)))
         else:
-            st = tuple(t._impl.strides) if dt is D.int64 else layout.preserved_strides(t._impl.sizes, t._impl.strides)
+            st = tuple(t._impl.strides) if code == D.int64._code else layout.preserved_strides(t._impl.sizes,
+                                                                                              t._impl.strides)
             expanded.append((C.read(t).astype(np.int64, copy=False), tuple(t._impl.sizes), st))
     defined = [e for e in expanded if e is not None]
-    try:
-        shape = tuple(np.broadcast_shapes(*[e[1] for e in defined]))
-    except ValueError:
-        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes " +
-                         ", ".join(S._fmt(e[1]) for e in defined)) from None
+    shape = defined[0][1]
+    if any(e[1] != shape for e in defined):
+        try:
+            shape = tuple(np.broadcast_shapes(*[e[1] for e in defined]))
+        except ValueError:
+            raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes " +
+                             ", ".join(S._fmt(e[1]) for e in defined)) from None
     expanded += [None] * (len(sizes) - len(expanded))
     pos = [i for i, e in enumerate(expanded) if e is not None]
     perm = list(range(len(sizes)))
@@ -235,24 +271,38 @@ def _make_info(x, indices, check_devices=True):
         raise IndexError("index is out of bounds for dimension with size 0")
     info.src_sizes = tuple(sizes[:before]) + shape + tuple(sizes[before + n_indexed:])
     info.src_strides = tuple(strides[:before]) + (0,) * len(shape) + tuple(strides[before + n_indexed:])
-    info.arrays, info.index_layouts = [], []
-    full = (1,) * before + shape + (1,) * after
-    for values, isz, ist in defined:
-        info.arrays.append(np.broadcast_to(values, shape))
-        # the broadcast index, reshaped to (1,)*before + shape + (1,)*after (reshape_indexer)
-        bst = (0,) * (len(shape) - len(isz)) + tuple(0 if s == 1 and n != 1 else t
-                                                    for s, t, n in zip(isz, ist, shape[len(shape) - len(isz):]))
-        rst = S.compute_stride(list(shape), list(bst), list(full)) or list(layout.contiguous_strides(full))
-        info.index_layouts.append((full, tuple(rst), 8))
+    info.arrays = [values if isz == shape else np.broadcast_to(values, shape) for values, isz, _ in defined]
+    info.defined, info.after = defined, after
+    # row-major x and indices always give a row-major result (as make_pointwise's shortcut; not when empty)
+    info.row_major = 0 not in info.src_sizes and tuple(impl.strides) == layout.contiguous_strides(impl.sizes) and \
+        all(ist == layout.contiguous_strides(isz) for _, isz, ist in defined)
     return info
 
 
-def _check_bounds(info, order_strides):
+def _order_strides(info, itemsize):
+    """TensorIterator's layout of the result (also its iteration order) over the restrided source and the
+    indices, each reshaped to (1,)*before + shape + (1,)*after (reshape_indexer)."""
+    if info.row_major:
+        return layout.contiguous_strides(info.src_sizes)
+    shape = info.shape
+    full = (1,) * info.before + shape + (1,) * info.after
+    layouts = [(info.src_sizes, info.src_strides, itemsize)]
+    for _, isz, ist in info.defined:
+        bst = (0,) * (len(shape) - len(isz)) + tuple(0 if s == 1 and n != 1 else t
+                                                    for s, t, n in zip(isz, ist, shape[len(shape) - len(isz):]))
+        rst = S.compute_stride(list(shape), list(bst), list(full)) or list(layout.contiguous_strides(full))
+        layouts.append((full, tuple(rst), 8))
+    return layout.pointwise_strides(info.src_sizes, layouts)
+
+
+def _check_bounds(info, itemsize):
     """The kernel's check, element by element in TensorIterator's order (the output's memory order), each
     index in turn: the first bad value is reported with its index's position among the indices."""
-    bad = [(a >= n) | (a < -n) for a, n in zip(info.arrays, info.indexed_sizes)]
-    if not any(b.any() for b in bad) or 0 in info.src_sizes:
+    if 0 in info.src_sizes or all(a.size == 0 or (a.max() < n and a.min() >= -n)
+                                  for a, n in zip(info.arrays, info.indexed_sizes)):
         return
+    order_strides = _order_strides(info, itemsize)
+    bad = [(a >= n) | (a < -n) for a, n in zip(info.arrays, info.indexed_sizes)]
     key = np.zeros(info.shape, dtype=np.int64)
     for d, s in enumerate(order_strides[info.before:info.before + len(info.shape)]):
         key = key + np.arange(info.shape[d]).reshape((-1,) + (1,) * (len(info.shape) - d - 1)) * s
@@ -275,15 +325,15 @@ def index(x, indices, check_devices=True):
     C.check_virtual(x)
     info = _make_info(x, indices, check_devices)
     itemsize = C.dtype_of(x).itemsize
-    strides = layout.pointwise_strides(info.src_sizes, [(info.src_sizes, info.src_strides, itemsize)] +
-                                       info.index_layouts)
-    _check_bounds(info, strides)
+    _check_bounds(info, itemsize)
+    strides = _order_strides(info, itemsize)
     npi = _np_index(info)
     dt, dev = C.dtype_of(x), C.device_of(x)
     if 0 in info.src_sizes:  # (numpy would index an empty array and warn about indices nothing reads)
         res = np.empty(info.src_sizes, dtype=C.compute_dtype(dt))
     else:
-        res = np.transpose(C.read(x), info.perm)[npi]
+        xv = C.read(x)
+        res = (xv if info.perm == list(range(xv.ndim)) else np.transpose(xv, info.perm))[npi]
     if tuple(strides) == layout.contiguous_strides(info.src_sizes):
         out = C.make(res, dt, dev)
     else:
@@ -303,7 +353,7 @@ def index(x, indices, check_devices=True):
 def getitem(x, index_, check_devices=True):
     """THPVariable_getitem (check_devices=False: the index tensors may be on another device, for positions)."""
     if index_ is None:
-        return S.unsqueeze(x, 0)
+        return _unsqueeze(x, 0)
     if index_ is Ellipsis:
         return S.alias(x)
     if _is_int(index_):
@@ -311,7 +361,7 @@ def getitem(x, index_, check_devices=True):
     if isinstance(index_, slice):
         return _slice(x, 0, index_, optimize=False)
     if index_ is True or index_ is False:
-        r = S.unsqueeze(x, 0)
+        r = _unsqueeze(x, 0)
         return index(r, [_bool_index(index_)])
     sliced, indices = _apply_slicing(x, _wrap_tuple(index_))
     if not indices:
@@ -320,20 +370,24 @@ def getitem(x, index_, check_devices=True):
 
 
 # ----------------------------------------------------------------------------- assignment
-def _value_tensor(x, value):
-    """valueToTensor: a number becomes a 0-dim tensor of x's dtype (kept on the host here; PyTorch makes it on
-    x's device, which gives the same values)."""
+def _value(x, value):
+    """valueToTensor's checks: a tensor as is, a number as a Python int or float (PyTorch makes it a 0-dim
+    tensor of x's dtype; here that tensor is made only where one is needed: _value_tensor)."""
     if isinstance(value, C.Tensor):
         return value
     if _is_int(value) or isinstance(value, (bool, np.bool_)):
-        v = int(value)
-    elif isinstance(value, (float, np.floating)):
-        v = float(value)
-    else:
-        dt = C.dtype_of(x)
-        cuda = ".cuda" if x._impl.device_key >= 0 else ""
-        raise TypeError(f"can't assign a {type(value).__name__} to a torch{cuda}.{dt._legacy}")
-    return C.make(np.asarray(v).astype(C.compute_dtype(C.dtype_of(x))), C.dtype_of(x), None)
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value)
+    cuda = ".cuda" if x._impl.device_key >= 0 else ""
+    raise TypeError(f"can't assign a {type(value).__name__} to a torch{cuda}.{C.dtype_of(x)._legacy}")
+
+
+def _value_tensor(x, value):
+    """A number as the 0-dim tensor of x's dtype PyTorch makes of it (kept on the host: the same values)."""
+    if isinstance(value, C.Tensor):
+        return value
+    return C.make(np.asarray(value).astype(C.compute_dtype(C.dtype_of(x))), C.dtype_of(x), None)
 
 
 def _strip_leading_ones(sizes):
@@ -346,6 +400,9 @@ def _strip_leading_ones(sizes):
 def _copy_to(dst, src):
     """copy_to: the same shape copies, a host 0-dim value fills, anything else is expanded to dst first.
     Returns the op's node name: copy_ records its own (CopyBackwards), fill_ leaves it to the caller."""
+    if not isinstance(src, C.Tensor):  # a number fills as the host 0-dim tensor of dst's dtype it stands for
+        dst.fill_(src)
+        return "FillBackward3"
     if tuple(dst._impl.sizes) == tuple(src._impl.sizes):
         dst.copy_(src)
     elif src._impl.dim == 0 and src._impl.device_key == -1:
@@ -392,7 +449,7 @@ def _write_indexed(x, perm, npi, values):
 def _masked_fill_mask(x, indices, value, value_on_host):
     """canDispatchToMaskedFill: one mask and a one-element host value make index_put_ a masked_fill_; the
     mask (unsqueezed to x's dims), or None."""
-    if not (value._impl.numel == 1 and value_on_host):
+    if not value_on_host or (isinstance(value, C.Tensor) and value._impl.numel != 1):
         return None
     n, mask = 0, None
     for t in indices:
@@ -420,20 +477,23 @@ def index_put_(x, indices, value, value_on_host=None):
         raise IndexError(f"too many indices for tensor of dimension {impl.dim} (got {len(indices)})")
     C.check_inplace(x)
     C.check_virtual(x, value)
+    number = not isinstance(value, C.Tensor)
     expanded = overlap.has_internal_overlap(impl)
     if expanded:
         warn_at_caller("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
                        "performing this operation. This also applies to advanced indexing e.g. tensor[indices] = "
                        "tensor")
-    on_host = value._impl.device_key == -1 if value_on_host is None else value_on_host
+    on_host = (number or value._impl.device_key == -1) if value_on_host is None else value_on_host
     mask = _masked_fill_mask(x, indices, value, on_host)
     if mask is not None:
         if expanded:
             warn_at_caller("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
                            "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = "
                            "scalar")
-        _write_indexed(x, list(range(impl.dim)), np.broadcast_to(mask, tuple(impl.sizes)), C.read(value).reshape(()))
+        v = _value_tensor(x, value) if number else value
+        _write_indexed(x, list(range(impl.dim)), np.broadcast_to(mask, tuple(impl.sizes)), C.read(v).reshape(()))
         return x
+    value = _value_tensor(x, value)
     if _full_overlap_or_partial(x, value) or any(t is not None and _full_overlap_or_partial(x, t) for t in indices):
         raise RuntimeError(overlap._PARTIAL)
     info = _make_info(x, indices)
@@ -445,9 +505,7 @@ def index_put_(x, indices, value, value_on_host=None):
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                            f"{scalar_name(C.dtype_of(x))} for the destination and {scalar_name(C.dtype_of(value))} for "
                            "the source.")
-    itemsize = C.dtype_of(x).itemsize
-    _check_bounds(info, layout.pointwise_strides(info.src_sizes, [(info.src_sizes, info.src_strides, itemsize)] +
-                                                 info.index_layouts))
+    _check_bounds(info, C.dtype_of(x).itemsize)
     if 0 not in info.src_sizes:
         _write_indexed(x, info.perm, _np_index(info), np.broadcast_to(C.read(value), info.src_sizes))
     return x
@@ -456,7 +514,7 @@ def index_put_(x, indices, value, value_on_host=None):
 def setitem(x, index_, value):
     """THPVariable_setitem; when autograd records it, x's history continues from a node on x."""
     is_number = not isinstance(value, C.Tensor)
-    value = _value_tensor(x, value)
+    value = _value(x, value)
     need = C.needs_grad(x, value)
     name = _assign(x, index_, value, (x._impl.device_key == -1) if is_number else None)
     if need and name:
@@ -471,7 +529,7 @@ def _assign(x, index_, value, on_host):
     if index_ is Ellipsis:
         dst = x
     elif index_ is None or index_ is True:
-        dst = S.unsqueeze(x, 0)
+        dst = _unsqueeze(x, 0)
     elif _is_int(index_):
         dst = _select(x, 0, int(index_), 0)
     elif isinstance(index_, slice):
@@ -479,9 +537,11 @@ def _assign(x, index_, value, on_host):
     else:
         dst, indices = _apply_slicing(x, _wrap_tuple(index_))
         if indices:
-            stripped = _strip_leading_ones(value._impl.sizes)
-            index_put_(dst, indices, S.view(value, stripped) if len(stripped) != value._impl.dim else value,
-                       on_host)
+            if isinstance(value, C.Tensor):
+                stripped = _strip_leading_ones(value._impl.sizes)
+                if len(stripped) != value._impl.dim:
+                    value = S.view(value, stripped)
+            index_put_(dst, indices, value, on_host)
             return "IndexPutBackward0" if dst is x else "CopySlices"
     op = _copy_to(dst, value)
     if dst is x:  # written directly: named after the op (copy_ has recorded itself)
