@@ -32,6 +32,36 @@ class Owners {
   std::vector<std::string> names_;
 };
 
+// The annotations and the user_metadata / compile_context changes of one device, as marks (at most 200).
+void add_marks(const MemorySnapshot& s, const TraceEntries& trace, MemoryTimeline& t) {
+  constexpr size_t kMaxMarks = 200;
+  auto entries_at = [&](int64_t time_us) {
+    return size_t(std::upper_bound(trace.begin(), trace.end(), time_us,
+                                   [](int64_t v, const SnapshotTraceEntry& e) { return v < e.time_us; }) - trace.begin());
+  };
+  if (t.timed)
+    for (const SnapshotAnnotation& a : s.annotations) {
+      if (a.device != t.device || t.marks.size() >= kMaxMarks) continue;
+      std::string text;
+      for (const auto& [key, value] : a.metadata) text += (text.empty() ? "" : " ") + value;
+      t.marks.push_back({a.time_us, entries_at(a.time_us), text.empty() ? "annotation" : text});
+    }
+  uint32_t meta = 0, compile = 0;
+  for (size_t i = 0; i < trace.size() && t.marks.size() < kMaxMarks; ++i) {
+    const SnapshotTraceEntry& e = trace[i];
+    const int64_t x = t.timed ? e.time_us : int64_t(i + 1);
+    if (e.user_metadata != meta) {
+      meta = e.user_metadata;
+      if (!s.strings[meta].empty()) t.marks.push_back({x, i + 1, "metadata: " + s.strings[meta]});
+    }
+    if (e.compile_context != compile) {
+      compile = e.compile_context;
+      if (!s.strings[compile].empty() && s.strings[compile] != "N/A") t.marks.push_back({x, i + 1, "compile: " + s.strings[compile]});
+    }
+  }
+  std::stable_sort(t.marks.begin(), t.marks.end(), [](const TimelineMark& a, const TimelineMark& b) { return a.x < b.x; });
+}
+
 }  // namespace
 
 std::vector<MemoryTimeline> memory_timelines(const MemorySnapshot& s, size_t buckets, size_t top) {
@@ -108,6 +138,7 @@ std::vector<MemoryTimeline> memory_timelines(const MemorySnapshot& s, size_t buc
         if (++bucket == nb) break;
       }
     }
+    add_marks(s, trace, t);
     out.push_back(std::move(t));
   }
   return out;

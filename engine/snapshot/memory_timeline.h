@@ -12,6 +12,14 @@
 
 namespace ds::snapshot {
 
+// A labelled moment on the timeline: an external_annotations entry of the device ("forward START"), or where a
+// trace's user_metadata (torch.cuda.memory._set_memory_metadata) or compile_context changes.
+struct TimelineMark {
+  int64_t x = 0;         // in the timeline's units (time_us, or entries done)
+  size_t entries = 0;    // trace entries done at the mark (the moment e:N)
+  std::string text;      // "forward START", "metadata: epoch 1", "compile: [0/0] ..."
+};
+
 struct MemoryTimeline {
   int device = 0;
   bool timed = false;                         // x is time_us; else the number of entries done
@@ -22,6 +30,7 @@ struct MemoryTimeline {
   std::vector<uint64_t> bucket_max;           // the highest total inside each bucket
   uint64_t peak = 0;                          // the highest total over the whole trace (or its start)
   size_t peak_entries = 0;                    // entries done when it was reached
+  std::vector<TimelineMark> marks;            // in x order
 };
 
 // One timeline per device with a trace; `top` owners get a category of their own.

@@ -9,6 +9,7 @@
 #include "snapshot/snapshot_moments.h"
 #include "snapshot/snapshot_replay.h"
 #include "snapshot/snapshot_summary.h"
+#include "snapshot_fixtures.h"
 
 namespace ds::snapshot {
 namespace {
@@ -78,6 +79,32 @@ TEST(SnapshotPeak, CountsBlockSizesLikeMaxMemoryAllocated) {
   ASSERT_EQ(tl.size(), 1u);
   EXPECT_EQ(tl[0].peak, sum.devices[0].peak_allocated) << "the app's timeline: the same replay";
   EXPECT_EQ(tl[0].peak_entries, sum.devices[0].peak_allocated_entries);
+}
+
+// What later 2.x files carry, read and shown: private pools, pinned host memory, annotations, metadata.
+TEST(NewerSnapshot, HostMemoryPoolsAnnotationsAndMetadata) {
+  const MemorySnapshot s = load_memory_snapshot(snapshot_test::fixture("v2_newer.pickle"));
+  ASSERT_EQ(s.segments.size(), 1u);
+  EXPECT_TRUE(s.segments[0].private_pool());
+  EXPECT_TRUE(s.has_host_records);
+  ASSERT_EQ(s.host_segments.size(), 1u);
+  EXPECT_EQ(s.host_trace.size(), 2u);
+  ASSERT_EQ(s.annotations.size(), 1u);
+  EXPECT_EQ(s.annotations[0].time_us, 5000);
+  const SnapshotSummary sum = summarize_snapshot(s);
+  ASSERT_EQ(sum.devices.size(), 2u);
+  EXPECT_EQ(sum.devices[0].private_pool_bytes, 20 * MiB);
+  EXPECT_EQ(sum.devices[1].device, kHostDevice);
+  EXPECT_EQ(sum.devices[1].allocated_bytes, MiB);
+  EXPECT_EQ(sum.devices[0].peak_allocated, 12 * MiB + 1024);
+  EXPECT_EQ(sum.user_metadata, (std::vector<std::string>{"epoch 1"}));
+  EXPECT_EQ(sum.top_owners.at(0).owner, kAutogradOwner);
+  const std::vector<MemoryTimeline> tl = memory_timelines(s);
+  ASSERT_EQ(tl.size(), 1u);
+  std::vector<std::string> marks;
+  for (const TimelineMark& m : tl[0].marks) marks.push_back(m.text + "@e:" + std::to_string(m.entries));
+  EXPECT_EQ(marks, (std::vector<std::string>{"START forward@e:1", "metadata: epoch 1@e:2",
+                                             "compile: [0/0] torch_dynamo_resume_in_forward@e:4"}));
 }
 
 TEST(SnapshotPeak, UnknownWithoutATrace) {
