@@ -43,36 +43,45 @@ std::string machine_line(Runtime& rt) {
   return line;
 }
 
-// What the script's names reach each live storage by ("model.conv1.weight", "x"): the names graph the window
-// draws, read as torch.cuda.memory._dump_snapshot reads it. Empty when the script never imported torch (the
-// export does not import it) or its globals cannot be walked. Needs the interpreter lock.
-std::unordered_map<uint64_t, std::vector<std::string>> holder_names() {
+// What the torch package knows about the storages' names (Note [Names in exports]).
+struct PythonNames {
+  // What the script's names reach each live storage by ("model.conv1.weight", "x"): the names graph the
+  // window draws, read as torch.cuda.memory._dump_snapshot reads it.
+  std::unordered_map<uint64_t, std::vector<std::string>> holders;
+  std::unordered_map<uint64_t, uint64_t> gradient_of;  // gradient storage -> its parameter's storage
+};
+
+// Empty when the script never imported torch (the export does not import it) or its globals cannot be
+// walked. Needs the interpreter lock.
+PythonNames python_names() {
   namespace py = pybind11;
-  std::unordered_map<uint64_t, std::vector<std::string>> out;
+  PythonNames out;
   try {
     if (!py::module_::import("sys").attr("modules").contains("torch")) return out;
     py::dict holders = py::module_::import("torch.cuda.memory").attr("_holder_names")();
     for (auto [id, names] : holders) {
-      std::vector<std::string>& list = out[id.cast<uint64_t>()];
+      std::vector<std::string>& list = out.holders[id.cast<uint64_t>()];
       for (py::handle n : names) list.push_back(n.cast<std::string>());
     }
+    py::dict gradients = py::module_::import("torch._devicescope_hooks").attr("gradient_storages")();
+    for (auto [grad, param] : gradients) out.gradient_of[grad.cast<uint64_t>()] = param.cast<uint64_t>();
   } catch (const std::exception&) {  // py::error_already_set, py::cast_error
-    out.clear();  // a script that broke torch or __main__ still gets its exports, with tags for names
+    out = PythonNames{};  // a script that broke torch or __main__ still gets its exports, with tags for names
   }
   return out;
 }
 
 // The log with one name per storage written into its events and copies (Note [Names in exports]).
 void named_log(Runtime& rt, std::deque<Event>& events, std::deque<TransferRecord>& transfers) {
-  std::unordered_map<uint64_t, std::vector<std::string>> holders = holder_names();
+  PythonNames py = python_names();
   std::vector<LiveStorageName> live;
   for (const StoragePtr& s : rt.live_storages()) {
-    auto h = holders.find(s->id());
-    live.push_back({s->id(), s->owner(), h == holders.end() ? std::vector<std::string>{} : std::move(h->second)});
+    auto h = py.holders.find(s->id());
+    live.push_back({s->id(), s->owner(), h == py.holders.end() ? std::vector<std::string>{} : std::move(h->second)});
   }
   events = rt.log().events();
   transfers = rt.log().transfers();
-  apply_export_names(export_storage_names(live, events, transfers), events, transfers);
+  apply_export_names(export_storage_names(live, events, transfers, py.gradient_of), events, transfers);
 }
 
 void write_outputs(Runtime& rt, const RunArgs& a) {

@@ -52,9 +52,9 @@ std::string pick_owner_name(const std::string& tag, const std::vector<std::strin
   return holders.empty() ? std::string() : holders.front();
 }
 
-std::unordered_map<uint64_t, std::string> export_storage_names(const std::vector<LiveStorageName>& live,
-                                                               const std::deque<Event>& events,
-                                                               const std::deque<TransferRecord>& transfers) {
+std::unordered_map<uint64_t, std::string> export_storage_names(
+    const std::vector<LiveStorageName>& live, const std::deque<Event>& events,
+    const std::deque<TransferRecord>& transfers, const std::unordered_map<uint64_t, uint64_t>& gradient_of) {
   std::unordered_map<uint64_t, std::string> names, tags;
   std::vector<uint64_t> order;  // every storage the export mentions, first mention first
   std::unordered_set<uint64_t> seen;
@@ -99,9 +99,10 @@ std::unordered_map<uint64_t, std::string> export_storage_names(const std::vector
     written_by[t.dst_storage].push_back(owner);
   }
 
-  // 2. and 3. The others: a copy owner that names their tag, their tag qualified, what a copy wrote into them.
+  // 2. to 4. The others: a copy owner that names their tag, their tag qualified, the parameter a gradient is
+  // for, what a copy wrote into them. Parameters first, so their gradients can be named after them.
   for (uint64_t id : order) {
-    if (names.count(id)) continue;
+    if (names.count(id) || gradient_of.count(id)) continue;
     const auto tag_it = tags.find(id);
     const std::string tag = tag_it == tags.end() ? std::string() : tag_it->second;
     std::string name;
@@ -115,6 +116,11 @@ std::unordered_map<uint64_t, std::string> export_storage_names(const std::vector
     if (name.empty())
       if (auto w = written_by.find(id); w != written_by.end()) name = w->second.front();
     if (!name.empty()) names[id] = std::move(name);
+  }
+  for (uint64_t id : order) {
+    auto g = gradient_of.find(id);
+    if (g == gradient_of.end() || names.count(id)) continue;
+    if (auto p = names.find(g->second); p != names.end()) names[id] = p->second + ".grad";
   }
   return names;
 }

@@ -11,7 +11,9 @@
 // 1. a storage live at the export: pick_owner_name(its tag, its holders);
 // 2. a freed one: the last tag it had, qualified by the live names (`conv1.weight` -> `model.conv1.weight`
 //    when exactly one live name ends with `.conv1.weight`; `conv1.weight.grad` through `conv1.weight`);
-// 3. still unnamed: the (qualified) owner of a copy that wrote it.
+// 3. a gradient (a storage the torch package noted as made for a parameter's storage): that storage's name
+//    + ".grad", so gradients freed by zero_grad(set_to_none=True) before the export are named too;
+// 4. still unnamed: the (qualified) owner of a copy that wrote it.
 // A copy is named after its destination or source when their name is its owner qualified (or it has none),
 // else its owner, qualified.
 #pragma once
@@ -38,9 +40,10 @@ struct LiveStorageName {
 std::string pick_owner_name(const std::string& tag, const std::vector<std::string>& holders);
 
 // storage id -> its one name (Note [Names in exports]); storages with no name are left out.
-std::unordered_map<uint64_t, std::string> export_storage_names(const std::vector<LiveStorageName>& live,
-                                                               const std::deque<Event>& events,
-                                                               const std::deque<TransferRecord>& transfers);
+// gradient_of: gradient storage id -> the storage id of the parameter it was made for.
+std::unordered_map<uint64_t, std::string> export_storage_names(
+    const std::vector<LiveStorageName>& live, const std::deque<Event>& events,
+    const std::deque<TransferRecord>& transfers, const std::unordered_map<uint64_t, uint64_t>& gradient_of = {});
 
 // Writes the names in: every alloc/free event of a named storage carries its name, every copy (and its
 // copy events) the name of what it carried.

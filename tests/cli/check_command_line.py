@@ -45,7 +45,7 @@ def usage_problem(code, err, fragment):
         return f"exit {code}, not 2 ({first!r})"
     if not first.startswith("devicescope: "):
         return f"first stderr line lacks the devicescope: prefix: {first!r}"
-    if fragment not in first:
+    if fragment.lower() not in first.lower():  # the words are the check, not their case
         return f"{fragment!r} not in {first!r}"
     return None
 

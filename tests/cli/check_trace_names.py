@@ -8,7 +8,8 @@ variable name while it moves), dumps a memory snapshot at the end and loads a ch
 (map_location="cuda:0"). Then, in the recording (Note [Names in exports], engine/trace/export_names.h):
 - every name the snapshot's owner frames give a live block is in the trace, with the full module path
   (model.conv2.weight, model.conv2.weight.grad, Adam.state[N].exp_avg), and no bare "conv2.weight";
-- each storage carries one name in all its events (its alloc too, which came before any tag);
+- each storage carries one name in all its events (its alloc too, which came before any tag), and the
+  gradients zero_grad() freed at every step are named after their parameter;
 - `inspect` lists the parameters and the optimizer state among the largest owners, by those names;
 - the CSV and the trace name the model's host-to-device copies model.<path>, the same in both;
 - torch.load(map_location="cuda:0") shows its host-to-device copies, one per storage.
@@ -117,6 +118,12 @@ def main():
     checks.append(("one name per storage in all its events", not split, f"storages with several names: {split}"))
     param_allocs = [e for e in events if e[1] == "alloc" and e[7] == "model.conv2.weight"]
     checks.append(("a parameter's alloc is named", len(param_allocs) >= 1, "no alloc event named model.conv2.weight"))
+
+    # zero_grad() sets the gradients to None (PyTorch 2's default): each step's gradient is a new storage,
+    # freed by the next step, and each one is named after its parameter.
+    grad_allocs = [e for e in events if e[1] == "alloc" and e[7] == "model.fc.weight.grad"]
+    checks.append(("each step's freed gradient is named", len(grad_allocs) == 3,
+                   f"{len(grad_allocs)} allocs named model.fc.weight.grad, not 3 (one per step)"))
 
     top = {o["owner"] for o in report["top_owners"]}
     checks.append(("inspect names the largest owners", {"model.fc.weight"} <= top and any(

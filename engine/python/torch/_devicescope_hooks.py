@@ -47,6 +47,30 @@ def note(text):
     _E.note(str(text))
 
 
+# For the names in `run --trace/--csv` exports (Note [Names in exports], engine/trace/export_names.h): the
+# parameter storage each gradient storage was made for, so a gradient freed before the export
+# (zero_grad(set_to_none=True) every step) is still named after its parameter ("model.fc.weight.grad").
+# Bounded like the event log: the oldest entries go first.
+_gradient_of = {}
+_GRADIENT_OF_LIMIT = 1 << 20
+
+
+def note_gradient(param, grad):
+    """Remembers that `grad`'s storage is the gradient of `param`'s storage (export naming only)."""
+    try:
+        g, p = int(grad._impl.storage_id), int(param._impl.storage_id)
+    except AttributeError:
+        return
+    if len(_gradient_of) >= _GRADIENT_OF_LIMIT:
+        del _gradient_of[next(iter(_gradient_of))]
+    _gradient_of[g] = p
+
+
+def gradient_storages():
+    """{gradient storage id: its parameter's storage id} for the export's names."""
+    return dict(_gradient_of)
+
+
 def caller_name_of(obj, depth):
     """The variable name the user's code uses for `obj` in the frame `depth` levels up ("" if none).
 

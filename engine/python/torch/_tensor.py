@@ -7,6 +7,7 @@ import numpy as np
 
 import _devicescope_C as _E
 
+from . import _devicescope_hooks as _hooks
 from . import _dtype as D
 from ._device import from_key
 from ._ops import _core as C
@@ -295,6 +296,7 @@ class Tensor(TensorProtocols):
         self._grad = value
         self._impl.grad = value._impl
         _E.tag(value._impl, "gradient", "")
+        _hooks.note_gradient(self, value)
 
     def retain_grad(self):
         if self._grad_fn is None:

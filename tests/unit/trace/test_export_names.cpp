@@ -96,3 +96,16 @@ TEST(ExportNames, ACopyNamesWhatItWroteAndIsNamedAfterWhatItCarried) {
   EXPECT_EQ(transfers[1].owner, "x");
   EXPECT_EQ(events[1].label, "DataLoader batch");
 }
+
+TEST(ExportNames, AFreedGradientIsNamedAfterItsParameter) {
+  // zero_grad(set_to_none=True): each step's gradient of model.fc.weight (storage 1) is freed by the next.
+  std::deque<Event> events = {event(EventKind::Alloc, 1), event(EventKind::Alloc, 2), event(EventKind::Free, 2),
+                              event(EventKind::Alloc, 3), event(EventKind::Alloc, 4), event(EventKind::Free, 4)};
+  std::deque<TransferRecord> transfers;
+  const std::vector<ds::LiveStorageName> live = {{1, "weight", {"model.fc.weight"}},
+                                                 {3, "", {"model.fc.weight.grad"}}};
+  const auto names = ds::export_storage_names(live, events, transfers, {{2, 1}, {3, 1}});
+  EXPECT_EQ(names.at(2), "model.fc.weight.grad");
+  EXPECT_EQ(names.at(3), "model.fc.weight.grad");
+  EXPECT_EQ(names.count(4), 0u);  // not a gradient: a temporary
+}
