@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <streambuf>
 #include <vector>
@@ -99,7 +100,50 @@ void write_through(const std::string& path, const std::function<void(std::ostrea
   if (err != 0) fail(path, err);
 }
 
-void replace_file(const std::string& path, const std::string& file,
+// One of this process's own descriptors (`--csv /dev/stdout`): written through a duplicate, so the export
+// follows what was printed there (same offset; a file stdout was redirected to is never replaced).
+void write_to_descriptor(const std::string& path, int target_fd, const std::function<void(std::ostream&)>& write) {
+  std::fflush(nullptr);  // what this process printed comes first (std::cout is synced with stdio)
+  const int fd = ::fcntl(target_fd, F_DUPFD_CLOEXEC, 3);
+  if (fd < 0) fail(path, errno);
+  int err = 0;
+  try {
+    err = stream_into(fd, write);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) fail(path, err);
+}
+
+// Copies the complete export from `temp_fd` over `file`'s own content: the same inode, so a symlink's target
+// and a file with other hard links stay one file (what editors do). Not atomic for readers; the export was
+// complete before the file was touched, so a failing export never leaves it truncated.
+int copy_in_place(int temp_fd, const std::string& file) {
+  if (::lseek(temp_fd, 0, SEEK_SET) != 0) return errno;
+  const int out = ::open(file.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (out < 0) return errno;
+  std::vector<char> buf(1 << 20);
+  int err = 0;
+  for (;;) {
+    const ssize_t n = ::read(temp_fd, buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) err = errno;
+    if (n <= 0) break;
+    for (ssize_t done = 0; done < n && err == 0;) {
+      const ssize_t w = ::write(out, buf.data() + done, size_t(n - done));
+      if (w < 0 && errno != EINTR) err = errno;
+      if (w > 0) done += w;
+    }
+    if (err != 0) break;
+  }
+  if (err == 0 && ::fsync(out) != 0) err = errno;
+  if (::close(out) != 0 && err == 0) err = errno;
+  return err;
+}
+
+void replace_file(const std::string& path, const std::string& file, bool in_place,
                   const std::function<void(std::ostream&)>& write) {
   static std::atomic<unsigned> counter{0};
   remove_stale_temporaries(file);
@@ -108,7 +152,7 @@ void replace_file(const std::string& path, const std::string& file,
   int fd = -1;
   for (int attempt = 0; fd < 0; ++attempt) {
     temp = temporary_name(file, counter++);
-    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0 && (errno != EEXIST || attempt > 100)) fail(path, errno);
   }
   const TemporaryFileGuard guard(temp);  // a SIGTERM from here on removes the temporary
@@ -126,10 +170,15 @@ void replace_file(const std::string& path, const std::string& file,
     abandon();
     throw;
   }
-  if (err == 0 && ::fsync(fd) != 0) err = errno;
+  if (err == 0 && !in_place && ::fsync(fd) != 0) err = errno;
+  if (err == 0 && in_place) err = copy_in_place(fd, file);
   if (err != 0) {
     abandon();
     fail(path, err);
+  }
+  if (in_place) {
+    abandon();  // the temporary has served
+    return;
   }
   if (::close(fd) != 0) {
     err = errno;
@@ -153,8 +202,12 @@ void replace_file(const std::string& path, const std::string& file,
 
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
   const ExportTarget target = resolve_export_target(path);
-  if (target.how == ExportTarget::How::WriteThrough) write_through(path, write);
-  else replace_file(path, target.file, write);
+  switch (target.how) {
+    case ExportTarget::How::WriteThrough: return write_through(path, write);
+    case ExportTarget::How::OwnDescriptor: return write_to_descriptor(path, target.fd, write);
+    case ExportTarget::How::WriteInPlace: return replace_file(path, target.file, true, write);
+    case ExportTarget::How::ReplaceFile: return replace_file(path, target.file, false, write);
+  }
 }
 
 }  // namespace ds

@@ -4,7 +4,9 @@
 Usage: export_paths.py DEVICESCOPE_BINARY
 
   - relative export paths mean the directory the command started in, even when the script calls os.chdir;
-  - a symlink is followed: its target gets the export, the link stays a link;
+  - a symlink is followed: its target gets the export in place (the same inode), the link stays a link;
+  - a file with another hard link is written in place (both names still show one file, with the export);
+  - `--csv /dev/stdout` with stdout redirected to a file appends the CSV after what the script printed;
   - a FIFO with a reader is written through (the reader gets the CSV); one with no reader is refused at once
     (exit 2, "no process is reading the FIFO") and stays a FIFO;
   - a temporary left by an export that was killed (`r.csv.tmp.<dead pid>.<n>`) is removed by the next export.
@@ -67,6 +69,7 @@ def case_symlink_followed(binary, out, script):
     os.makedirs(data)
     with open(os.path.join(data, "real.csv"), "w") as f:
         f.write("old\n")
+    before = os.stat(os.path.join(data, "real.csv")).st_ino
     link = os.path.join(out, "latest.csv")
     os.symlink(os.path.join(data, "real.csv"), link)
     code, err = run(binary, out, script, ["--csv", link])
@@ -75,8 +78,48 @@ def case_symlink_followed(binary, out, script):
         problems.append("the symlink was replaced by a regular file")
     if not is_csv(os.path.join(data, "real.csv")):
         problems.append("the symlink's target did not get the export")
+    if os.stat(os.path.join(data, "real.csv")).st_ino != before:
+        problems.append("the symlink's target was replaced by a new file (a new inode), not written in place")
     if os.listdir(data) != ["real.csv"]:
         problems.append(f"files left beside the target: {sorted(os.listdir(data))}")
+    return problems
+
+
+def case_hard_link_kept(binary, out, script):
+    first, second = os.path.join(out, "r.csv"), os.path.join(out, "also.csv")
+    with open(first, "w") as f:
+        f.write("old\n")
+    os.link(first, second)
+    code, err = run(binary, out, script, ["--csv", first])
+    problems = [] if code == 0 else [f"exit code {code}: {err[-500:]}"]
+    if not os.path.samefile(first, second):
+        problems.append("the export split the file from its other hard link")
+    if not is_csv(second):
+        problems.append("the other hard link does not show the export")
+    return problems
+
+
+def case_stdout_redirected_to_a_file(binary, out, script):
+    # `devicescope run --csv /dev/stdout s.py > out.txt`: the CSV follows what the script printed, in the same
+    # file (the shell's), which is never replaced.
+    target = os.path.join(out, "out.txt")
+    with open(target, "w") as f:
+        before = os.fstat(f.fileno()).st_ino
+        cmd = [binary, "--backend", "sim", "--sim-devices", "1", "run", "--csv", "/dev/stdout", script]
+        try:
+            p = subprocess.run(cmd, cwd=out, stdout=f, stderr=subprocess.PIPE, timeout=HANG_GUARD_S,
+                               stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            return ["hung"]
+    problems = [] if p.returncode == 0 else [f"exit code {p.returncode}: {p.stderr[-500:]!r}"]
+    if os.stat(target).st_ino != before:
+        problems.append("the file stdout was redirected to was replaced (a new inode)")
+    with open(target) as f:
+        text = f.read()
+    if not text.startswith("done\n" + CSV_HEADER):
+        problems.append(f"the file does not hold the script's output, then the CSV: {text[:120]!r}")
+    if sorted(os.listdir(out)) != ["out.txt", "s.py"]:
+        problems.append(f"unexpected files: {sorted(os.listdir(out))}")
     return problems
 
 
@@ -123,8 +166,8 @@ def case_stale_temporary_removed(binary, out, script):
     return problems
 
 
-CASES = [case_relative_paths_and_chdir, case_symlink_followed, case_fifo_with_reader, case_fifo_without_reader,
-         case_stale_temporary_removed]
+CASES = [case_relative_paths_and_chdir, case_symlink_followed, case_hard_link_kept, case_stdout_redirected_to_a_file,
+         case_fifo_with_reader, case_fifo_without_reader, case_stale_temporary_removed]
 
 
 def main(argv):
