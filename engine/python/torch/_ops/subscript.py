@@ -16,6 +16,7 @@ from . import _core as C
 from . import layout
 from . import overlap
 from . import shape as S
+from . import subscript_fast as F
 from .out import scalar_name, warn_at_caller
 
 _PY_SSIZE_MAX = 2 ** 63 - 1
@@ -363,6 +364,11 @@ def getitem(x, index_, check_devices=True):
     if index_ is True or index_ is False:
         r = _unsqueeze(x, 0)
         return index(r, [_bool_index(index_)])
+    if not C.needs_grad(x):  # the common cases, directly (None: the general path below)
+        r = F.basic_view(x, index_) if isinstance(index_, tuple) else \
+            F.gather(x, index_) if isinstance(index_, C.Tensor) else None
+        if r is not None:
+            return r
     sliced, indices = _apply_slicing(x, _wrap_tuple(index_))
     if not indices:
         return S.alias(sliced) if sliced is x else sliced
@@ -516,6 +522,14 @@ def setitem(x, index_, value):
     is_number = not isinstance(value, C.Tensor)
     value = _value(x, value)
     need = C.needs_grad(x, value)
+    if not need:  # the common cases, directly (when they do not apply: the general path below)
+        if isinstance(index_, C.Tensor) and F.scatter(x, index_, value):
+            return
+        if isinstance(index_, tuple):
+            dst = F.basic_view(x, index_)
+            if dst is not None:
+                _copy_to(dst, value)
+                return
     name = _assign(x, index_, value, (x._impl.device_key == -1) if is_number else None)
     if need and name:
         _attach_assign_grad(x, index_, value, name)
