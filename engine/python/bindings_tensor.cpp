@@ -168,6 +168,9 @@ void bind_tensor(py::module_& m) {
       .def_property_readonly("data_ptr", [](const TensorImpl& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
       .def_property_readonly("storage_id", [](const TensorImpl& t) { return t.storage()->id(); })
       .def_property_readonly("storage_nbytes", [](const TensorImpl& t) { return t.storage()->nbytes(); })
+      // How many tensors share the storage (c10's storage().use_count(): autograd adds a gradient in place only
+      // into one that is alone in its storage, input_buffer.cpp can_accumulate_inplace)
+      .def_property_readonly("storage_use_count", [](const TensorImpl& t) { return t.storage().use_count(); })
       .def_property_readonly("storage_place", [](const TensorImpl& t) { return t.storage()->place().str(); })
       .def_property_readonly("storage_owner", [](const TensorImpl& t) { return t.storage()->owner(); })
       .def_property_readonly("storage_role", [](const TensorImpl& t) { return std::string(role_name(t.storage()->role())); })

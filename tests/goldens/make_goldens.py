@@ -12,12 +12,15 @@ ops make and free; the CUDA 2.x differences are then applied, each from PyTorch'
 - CPU-only tensors leave the sequence: optimizer step counters (`torch.tensor(0.)`, CPU unless capturable) and
   1.13's profiler handles (4-byte `zeros`);
 - cuBLAS workspaces (aten/src/ATen/cuda/CublasHandlePool.cpp, sm_90): 32 MiB at the first matmul of each thread
-  (the forward's, and the autograd engine's device thread in backward) and the 1 MiB cuBLASLt workspace at the
-  thread's first addmm (the fused bias epilogue): two blocks of 33 MiB at the first forward matmul and one of
-  32 MiB in backward, as measured on an H200 with PyTorch 2.11 (issue 21);
+  (the forward's, and the autograd engine's device thread in backward), after the op's output; an addmm with a
+  bias (the cuBLASLt gemm_and_bias path) allocates the 1 MiB cuBLASLt workspace for the call and frees it on
+  return, as 2.6 does (later releases keep one per handle: an H200 with 2.11 showed 32 + 1 MiB held from the
+  first forward matmul and 32 MiB from backward, issue 21);
 - CUDA dropout is one fused kernel (Dropout.cu dropout_cuda): a bool mask (one byte per element), then the output,
   where the CPU makes a float noise tensor;
 - zero_grad() sets gradients to None (2.x's default);
+- linear with a bias on a >2-d input that cannot be flattened (matmul's path) adds the bias in place in 2.x
+  (1.13: output + bias); the trace marks that add like an accumulation;
 - autograd's InputBuffer adds a gradient in place into one it solely holds (2.x's can_accumulate_inplace; 1.13
   allocates old + new): the trace marks such adds (trace_real_ops.py accumulation()) and the sum keeps the old
   gradient's block;
@@ -94,7 +97,7 @@ def derive(trace):
     out = []
     where = {}            # trace alloc id -> index in out (None: dropped)
     regions = []          # open begin markers
-    threads_with_blas, threads_with_lt = set(), set()
+    threads_with_blas = set()
     absorbed = set()      # gradients 2.x accumulated in place: their 1.13 free is not a free
     skip_region = 0
     for e in trace["events"]:
@@ -131,19 +134,22 @@ def derive(trace):
             where[e["id"]] = None
             continue
         thread = "autograd" if in_backward else "main"
-        if e["op"] in MATMUL_OPS:
-            if thread not in threads_with_blas:
-                threads_with_blas.add(thread)
-                out.append(("alloc", CUBLAS_WORKSPACE, f"cuBLAS workspace ({thread} thread)"))
-            if e["op"] == "addmm" and thread not in threads_with_lt:
-                threads_with_lt.add(thread)
-                out.append(("alloc", CUBLASLT_WORKSPACE, f"cuBLASLt workspace ({thread} thread)"))
         size = e["size"]
         what = e["op"]
         if in_dropout and in_dropout["training"] and not in_dropout["inplace"] and e["op"] == "empty_like":
             size, what = size // e["elem"], "dropout mask (bool)"
         where[e["id"]] = len(out)
         out.append(("alloc", size, what))
+        if e["op"] in MATMUL_OPS:
+            # the kernel's output exists first (structured ops allocate it before the impl runs); the BLAS call
+            # then fetches the thread's handle, whose workspace is made once; an addmm with a bias takes the
+            # cuBLASLt path (gemm_and_bias), which in 2.6 allocates its workspace per call and frees it on return
+            if thread not in threads_with_blas:
+                threads_with_blas.add(thread)
+                out.append(("alloc", CUBLAS_WORKSPACE, f"cuBLAS workspace ({thread} thread)"))
+            if e["op"] == "addmm":
+                out.append(("alloc", CUBLASLT_WORKSPACE, f"cuBLASLt workspace ({thread} thread, per call)"))
+                out.append(("free", len(out) - 1))
         if e["op"] == "mse_loss" and e["size"] > e["elem"]:
             # mse_loss_out: after result (input-sized, resized to 0-dim) the TensorIterator makes the elementwise
             # loss, a temporary freed once mean_out / sum_out has reduced it (Loss.cpp; internal, so the op

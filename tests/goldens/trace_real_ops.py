@@ -33,6 +33,8 @@ class OpTrace(TorchDispatchMode):
         self.next_id = 0
         self.in_backward = False
         self.backward_first_id = 0
+        self.in_linear = False
+        self.linear_first_id = 0
 
     def adopt(self, tensors):
         """Storages alive when the window opens (parameters, optimizer state): counted, not events."""
@@ -46,7 +48,15 @@ class OpTrace(TorchDispatchMode):
         """The id of the gradient this add accumulates into, when it looks like autograd's InputBuffer adding two
         gradients (1.13 does old + new; 2.x adds in place into a gradient it solely holds): inside backward, a
         plain add of two dense tensors of one shape and dtype whose first operand was made in this backward."""
-        if not self.in_backward or func is not torch.ops.aten.add.Tensor or kwargs or len(args) != 2:
+        if func is not torch.ops.aten.add.Tensor or kwargs or len(args) != 2:
+            return None
+        if self.in_linear and not self.in_backward:
+            # 1.13's linear adds the bias out of place after matmul (output + bias); 2.x adds it in place into the
+            # fresh matmul output (output.add_(bias)): the sum keeps the matmul output's block
+            entry = self.live.get(_storage_of(args[0]).data_ptr()) if isinstance(args[0], torch.Tensor) else None
+            return entry[2] if entry is not None and entry[2] is not None and entry[2] >= self.linear_first_id \
+                else None
+        if not self.in_backward:
             return None
         a, b = args
         if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and isinstance(out, torch.Tensor)):
@@ -100,6 +110,9 @@ def mark_regions(trace):
             trace.events.append({"action": "begin", "what": what, **extra(*args, **kwargs)})
             if what == "backward":
                 trace.in_backward, trace.backward_first_id = True, trace.next_id
+            outer_linear = trace.in_linear
+            if what == "linear":
+                trace.in_linear, trace.linear_first_id = True, trace.next_id
             try:
                 return fn(*args, **kwargs)
             finally:
@@ -107,6 +120,8 @@ def mark_regions(trace):
                 trace.events.append({"action": "end", "what": what})
                 if what == "backward":
                     trace.in_backward = False
+                if what == "linear":
+                    trace.in_linear = outer_linear
         setattr(owner, name, marked)
 
     def step_info(opt, *a, **k):
@@ -118,6 +133,7 @@ def mark_regions(trace):
     for cls in (torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW):
         wrap(cls, "step", "optimizer_step", step_info)
     wrap(torch.Tensor, "backward", "backward")
+    wrap(torch.nn.functional, "linear", "linear")
     wrap(torch.nn.functional, "dropout", "dropout",
          lambda x, p=0.5, training=True, inplace=False: {"p": p, "training": training, "inplace": inplace})
     zero_grad = torch.optim.Optimizer.zero_grad

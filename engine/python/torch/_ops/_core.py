@@ -7,6 +7,7 @@ import _devicescope_C as _E
 from .. import _dtype as D
 from .._fp_quiet import fp_quiet
 from .._device import from_key
+from .._scratch import scratch
 from ..autograd import grad_mode
 
 _BF16 = 3
@@ -350,3 +351,38 @@ def check_inplace(t):
     """PyTorch refuses in-place ops on a leaf that requires grad while grad mode is on."""
     if grad_mode._enabled[0] and t._grad_fn is None and t._requires_grad:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+
+
+# ----------------------------------------------------------------------------- kernel results
+def materialize(t):
+    """A real allocation holding t's values without history: empty_like(t) (a dense layout is kept, as
+    empty_like's preserve_format does; anything else becomes contiguous) and a copy inside the device, which
+    records no transfer. Inside a scratch scope the allocation is scratch too."""
+    from .layout import is_non_overlapping_and_dense
+    impl = t._impl
+    if is_non_overlapping_and_dense(impl.sizes, impl.strides):
+        base = new_empty((impl.numel,), dtype_of(t), device_of(t), False, impl.is_virtual)
+        out = wrap(_E.as_strided(base._impl, impl.sizes, impl.strides, 0))
+    else:
+        out = new_empty(tuple(impl.sizes), dtype_of(t), device_of(t), False, impl.is_virtual)
+    if impl.numel:
+        _E.copy_(out._impl, impl, False)
+    return out
+
+
+def fill(dst, src):
+    """Copies src's values into dst (same device; no transfer is recorded) and returns dst."""
+    if dst._impl.numel:
+        _E.copy_(dst._impl, src._impl, False)
+    return dst
+
+
+def one_kernel(fn, *args):
+    """fn(*args) as the one ATen kernel PyTorch runs for it (threshold_backward, tanh_backward, ...): its
+    intermediates are scratch and its result one real allocation. Under create_graph (grad mode on during
+    backward) the ops themselves run, so that double backward has its graph."""
+    if grad_mode._enabled[0]:
+        return fn(*args)
+    with scratch():
+        r = fn(*args)
+    return materialize(r)

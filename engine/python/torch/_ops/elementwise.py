@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from .. import _dtype as D
+from .._scratch import scratch
 from .._fp_quiet import fp_quiet
 from ..autograd import graph
 from . import _core as C
@@ -117,10 +118,14 @@ def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_d
         raise RuntimeError(f"result type {scalar_name(odt)} can't be cast to the desired output type "
                            f"{scalar_name(sdt)}")
     if grad is not None and C.needs_grad(self, other):
-        # Rebase history: compute out of place from a snapshot of self, then write and take its grad_fn.
-        snap = self.clone()
-        r = binary(name, snap if not swapped else other, other if not swapped else snap, compute, grad,
-                   out_dtype, math_dtype, save=save)
+        # Rebase history: compute out of place from a snapshot of self, then write and take its grad_fn. The
+        # snapshot and the out-of-place result are scratch (Note [Scratch allocations]): an in-place kernel
+        # allocates nothing. (PyTorch does keep a real clone of self when the formula needs the original
+        # self, as mul_ does for other's gradient; that clone is not modelled.)
+        with scratch():
+            snap = self.clone()
+            r = binary(name, snap if not swapped else other, other if not swapped else snap, compute, grad,
+                       out_dtype, math_dtype, save=save)
         C.write(self, C.read(r))
         self._grad_fn, self._output_nr = r._grad_fn, 0
         return self

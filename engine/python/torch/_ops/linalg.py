@@ -293,6 +293,12 @@ def matmul(a, b, out=None):
             raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                                f"[{_batch(sa, sb)}, {ka}] but got: [{_batch(sa, sb)}, {kb}].")
         _same_dtype("self", a, "mat2", b) if C.dtype_of(a) is not C.dtype_of(b) else None
+        if db == 2 and _should_fold(a, b):
+            # ATen's _matmul_impl: the batch folds into one mm, t1.reshape(-1, k) (a copy, which mm then saves,
+            # when a's leading dims do not fold into a view), and the result is _unsafe_view'ed back
+            from .shape import reshape
+            r = _unsafe_view(mm(reshape(a, (-1, ka)), b), tuple(sa[:-1]) + (sb[-1],))
+            return out.copy_(r) if out is not None else r
         C.check_virtual(a, b)
         r = C.make(np.matmul(_math(a), _math(b)), C.dtype_of(a), dev)
         W.gemm(dev, r._impl.numel // (sb[-1] if db > 1 else 1), sb[-1] if db > 1 else 1, ka)
@@ -300,6 +306,27 @@ def matmul(a, b, out=None):
                                                      else "UnsafeViewBackward0")
         r = _attach_mm(name, r, a, b)
     return out.copy_(r) if out is not None else r
+
+
+def _should_fold(a, b):
+    """should_fold (LinearAlgebra.cpp) for a >= 3-d a times a matrix b: always when b wants a gradient (folding
+    avoids a batch-sized gradient for b), else only when a's leading dims fold into a view."""
+    if C.needs_grad(b) or a._impl.numel == 0:
+        return True
+    sizes, strides = a._impl.sizes, a._impl.strides
+    return all(strides[i] == strides[i + 1] * sizes[i + 1] for i in range(len(sizes) - 2))
+
+
+def _unsafe_view(x, shape):
+    """at::_unsafe_view of a fresh contiguous result: a view whose node is UnsafeViewBackward0."""
+    import _devicescope_C as _E
+    from .shape import _contig, reshape
+    out = C.wrap(_E.as_strided(x._impl, tuple(shape), tuple(_contig(shape)), 0))
+    if C.needs_grad(x):
+        old = tuple(x._impl.sizes)
+        graph.attach("UnsafeViewBackward0", [out], [x], lambda gs: (reshape(gs[0], old),),
+                     saved={"self_sym_sizes": old})
+    return out
 
 
 def _batch(sa, sb):

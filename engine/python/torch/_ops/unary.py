@@ -6,7 +6,6 @@ import numpy as np
 
 from .. import _dtype as D
 from .._fp_quiet import fp_quiet
-from .._scratch import one_kernel  # tanh_backward, sigmoid_backward, threshold_backward: one kernel each
 from ..autograd import graph
 from . import _core as C
 from . import elementwise as B
@@ -223,7 +222,7 @@ def exp2(x, out=None):
 
 
 def tanh(x, out=None):
-    return unary("TanhBackward0", x, np.tanh, lambda g, x, r: one_kernel(lambda: g * (1 - r * r)), _floatify, out=out, precise=True, save="r")
+    return unary("TanhBackward0", x, np.tanh, lambda g, x, r: C.one_kernel(lambda: g * (1 - r * r)), _floatify, out=out, precise=True, save="r")
 
 
 def _sigmoid_np(v):
@@ -232,14 +231,14 @@ def _sigmoid_np(v):
 
 
 def sigmoid(x, out=None):
-    return unary("SigmoidBackward0", x, _sigmoid_np, lambda g, x, r: one_kernel(lambda: g * r * (1 - r)), _floatify, out=out, precise=True, save="r")
+    return unary("SigmoidBackward0", x, _sigmoid_np, lambda g, x, r: C.one_kernel(lambda: g * r * (1 - r)), _floatify, out=out, precise=True, save="r")
 
 
 def relu(x, out=None):
     if C.dtype_of(x) is D.bool:
         raise RuntimeError("\"clamp_min_cpu\" not implemented for 'Bool'")
     return unary("ReluBackward0", x, lambda v: np.maximum(v, 0).astype(v.dtype, copy=False),
-                 lambda g, x, r: one_kernel(lambda: g * B.gt(r, 0)), out=out, save="r")
+                 lambda g, x, r: C.one_kernel(lambda: g * B.gt(r, 0)), out=out, save="r")
 
 
 def _erf_np(v):

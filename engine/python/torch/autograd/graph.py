@@ -1,5 +1,6 @@
 # Reverse-mode autograd: graph nodes (grad_fn objects named like PyTorch's, e.g. AddBackward0), the
 # AccumulateGrad node of each leaf, and the engine that runs backward() / autograd.grad().
+import sys
 import weakref
 
 from . import grad_mode
@@ -220,22 +221,22 @@ def _release(node):
 
 
 # ----------------------------------------------------------------------------- engine
-def _add(a, b, owned, create_graph):
-    """InputBuffer::accumulate (torch/csrc/autograd/input_buffer.cpp, 2.x): a gradient the buffer holds the
-    last reference to, dense and alone in its storage, takes the next one in place (old.add_(new): no
-    allocation); otherwise (or under create_graph) old + new."""
-    if owned and not create_graph and _can_accumulate_inplace(a):
-        return a.add_(b)
-    return a + b
+def _accumulate_into(slot, grad, create_graph):
+    """InputBuffer::accumulate (torch/csrc/autograd/input_buffer.cpp, 2.x): when the buffer holds the last
+    reference to its gradient and to that gradient's storage, and it is dense, the next gradient is added in place
+    (old.add_(new): no allocation); otherwise (or under create_graph) old + new."""
+    if not create_graph and _can_accumulate_inplace(slot):
+        return slot[0].add_(grad)
+    return slot[0] + grad
 
 
-def _can_accumulate_inplace(t):
+def _can_accumulate_inplace(slot):
     from .._ops.layout import is_non_overlapping_and_dense
+    t = slot[0]
     impl = t._impl
-    # storage().use_count() == 1, approximated: the tensor covers its whole storage (a slice of a bigger
-    # gradient, such as efficient attention's grad_q inside its qkv chunk, shares it)
-    return (is_non_overlapping_and_dense(impl.sizes, impl.strides)
-            and impl.numel * t.element_size() == impl.storage_nbytes)
+    # references to t: the slot, `t` here and getrefcount's argument; to its impl: t, `impl` and the argument
+    return (sys.getrefcount(t) <= 3 and sys.getrefcount(impl) <= 3 and impl.storage_use_count == 1
+            and is_non_overlapping_and_dense(impl.sizes, impl.strides))
 
 
 def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumulate=True):
@@ -269,7 +270,7 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
         if slot[0] is None:
             slot[0], slot[1] = grad, owned
         else:
-            slot[0], slot[1] = _add(slot[0], grad, slot[1], create_graph), True
+            slot[0], slot[1] = _accumulate_into(slot, grad, create_graph), True
 
     for (node, nr), (g, owned) in zip(roots, root_grads):
         if node is not None:

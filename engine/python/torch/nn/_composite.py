@@ -4,7 +4,8 @@
 import contextlib
 
 import torch
-from .._scratch import fill, materialize, scratch
+from .._ops._core import fill, materialize
+from .._scratch import scratch
 from ..autograd import graph
 
 

@@ -1,7 +1,8 @@
 # linear, dropout and pad for torch.nn.functional (re-exported there): kept below functional.py because the
 # attention functions (_functional_attention.py), which functional.py re-exports too, are built on them.
 import torch
-from .._scratch import materialize, scratch
+from .._ops._core import materialize
+from .._scratch import scratch
 from ..autograd import graph
 from ._composite import named
 

@@ -5,7 +5,8 @@ import _devicescope_C as _E
 
 import torch
 from ._checks import check_same_device
-from .._scratch import materialize, scratch
+from .._ops._core import materialize
+from .._scratch import scratch
 from ._composite import named
 
 _SCALAR_NAMES = {}

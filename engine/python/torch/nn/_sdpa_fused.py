@@ -16,7 +16,8 @@ import math
 import _devicescope_C as _E
 import torch
 from .._ops import _core as C
-from .._scratch import fill, scratch
+from .._ops._core import fill
+from .._scratch import scratch
 from ..autograd import graph
 
 _HALF = None
