@@ -1,6 +1,7 @@
 # torch.utils.benchmark on simulated CUDA devices: each timed block is synchronised (as PyTorch's Timer does
-# when CUDA exists), the host's wall time is the measurement, and the modelled device time of the copies the
-# statement made (the simulated clock, deterministic) is kept per run and printed labelled "Simulated CUDA".
+# when CUDA exists); a block that did device work is measured on the modelled clock (deterministic, labelled
+# "Simulated CUDA"), so the Measurement's median is the modelled time; host-only work keeps its wall time; the
+# host's wall times are kept in host_times.
 import torch
 import torch.utils.benchmark as benchmark
 
@@ -13,6 +14,8 @@ cpu = benchmark.Timer("a + a", setup="a = torch.ones(4)", label="copies", descri
 for m in (d2h, h2d, cpu):
     sim = m.simulated_median
     print(m.description, "simulated us per run:", None if sim is None else round(sim * 1e6, 1),
-          "| labelled:", "Simulated CUDA:" in repr(m), "| host time > 0:", m.median > 0)
+          "| labelled:", "Simulated CUDA:" in repr(m), "| time > 0:", m.median > 0,
+          "| median is modelled:", sim is not None and sim > 0 and m.median == sim,
+          "| host times:", m.host_times is not None and all(t > 0 for t in m.host_times))
 print([l for l in repr(d2h).splitlines() if "Simulated" in l][0])
 print(str(benchmark.Compare([d2h, h2d, cpu])).splitlines()[-1])

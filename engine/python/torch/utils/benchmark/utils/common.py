@@ -49,13 +49,15 @@ _TASKSPEC_FIELDS = tuple(f.name for f in dataclasses.fields(TaskSpec))
 
 @dataclasses.dataclass(init=True, repr=False)
 class Measurement:
-    """Times of `number_per_run` executions each (raw_times, seconds). `simulated_times` (DeviceScope): the
-    modelled device time of each run on a simulated backend, None elsewhere."""
+    """Times of `number_per_run` executions each (raw_times, seconds). DeviceScope, on a simulated backend:
+    `simulated_times` is the modelled device time of each run and `host_times` the host's wall time; raw_times
+    holds the modelled time of the runs that did device work (the host's for the others). None elsewhere."""
     number_per_run: int
     raw_times: List[float]
     task_spec: TaskSpec
     metadata: Optional[Dict[Any, Any]] = None
     simulated_times: Optional[List[float]] = None
+    host_times: Optional[List[float]] = None
 
     def __post_init__(self):
         self._sorted_times = ()
@@ -108,6 +110,13 @@ class Measurement:
             return None
         return float(np.median([t / self.number_per_run for t in self.simulated_times]))
 
+    @property
+    def host_median(self):
+        """Median host wall time per execution (seconds) on a simulated backend, else None."""
+        if not self.host_times:
+            return None
+        return float(np.median([t / self.number_per_run for t in self.host_times]))
+
     def _lazy_init(self):
         if self.raw_times and not self._sorted_times:
             self._sorted_times = tuple(sorted(self.times))
@@ -157,9 +166,8 @@ class Measurement:
                      f"{'per measurement,' if n > 1 else ','} {threads}")
         sim = self.simulated_median
         if sim:  # only statements that touched a simulated device have modelled time
-            s_unit, s_scale = select_unit(sim) if sim > 0 else ("us", 1e-6)
-            lines.append(f"  Simulated CUDA: {sim / s_scale:.2f} {s_unit} of modelled device time per run "
-                         "(DeviceScope's simulated clock)")
+            lines.append("  Simulated CUDA: times are modelled device time (DeviceScope's simulated clock); "
+                         "the host's are in host_times")
         lines += list(self._warnings)
         return "\n".join(lines).strip()
 
@@ -172,8 +180,9 @@ class Measurement:
         for spec, group in grouped.items():
             times = [t for m in group for t in m.times]
             sims = [s / m.number_per_run for m in group for s in (m.simulated_times or [])]
+            hosts = [s / m.number_per_run for m in group for s in (m.host_times or [])]
             out.append(Measurement(number_per_run=1, raw_times=times, task_spec=spec, metadata=None,
-                                   simulated_times=sims or None))
+                                   simulated_times=sims or None, host_times=hosts or None))
         return out
 
 

@@ -118,7 +118,7 @@ class _Table:
         if warn:
             out += "(! XX%) Measurement has high variance, where XX is the IQR / median * 100.\n"
         if sims:
-            out += "Simulated CUDA devices: host times above; modelled device times are in each Measurement.\n"
+            out += "Simulated CUDA devices: times of device work above are modelled (DeviceScope's simulated clock).\n"
         return out
 
 
