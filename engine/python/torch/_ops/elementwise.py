@@ -178,6 +178,8 @@ def add(a, b, alpha=1, out=None):
         alpha = 1
     if alpha != 1:
         def compute(x, y):
+            if x.dtype == np.bool_ and y.dtype == np.bool_:  # alpha is cast to bool first: x or (y and alpha)
+                return x | (y & bool(alpha))
             return x + y * alpha
     else:
         compute = np.add
