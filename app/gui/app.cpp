@@ -341,11 +341,16 @@ DefaultLayout App::apply_layout(ImGuiCond* cond) {
     last_display_w_ = vp->Size.x;
     last_display_h_ = vp->Size.y;
   }
+  // Opening a file (or going back to live) tiles the windows again: the file view has other places.
+  const bool file_view = !ui_.recording_path.empty() && !ui_.show_lessons;
+  if (file_view != file_view_) ui_.reset_layout = true;
+  file_view_ = file_view;
   *cond = ui_.reset_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   if (ui_.reset_layout) ui_.show_memory = ui_.show_transfers = ui_.show_names = ui_.show_modules = ui_.show_editor = ui_.show_console = true;
   ui_.reset_layout = false;
   const float menu = ImGui::GetFrameHeight();
-  return default_layout(ImVec2(vp->Pos.x, vp->Pos.y + menu), ImVec2(vp->Size.x, vp->Size.y - menu - StatusBar::kHeight));
+  const ImVec2 pos(vp->Pos.x, vp->Pos.y + menu), size(vp->Size.x, vp->Size.y - menu - StatusBar::kHeight);
+  return file_view ? file_layout(pos, size) : default_layout(pos, size);
 }
 
 void App::draw_console_window(const Snapshot& snap, Commands& cmds) {
@@ -398,8 +403,9 @@ void App::frame() {
     place_next_window({l.editor.pos, ImVec2(l.editor.size.x, l.console.pos.y + l.console.size.y - l.editor.pos.y)}, cond);
     lessons_.draw(snap, ui_, cmds);
   }
-  if (ui_.show_editor && !ui_.show_lessons) place(l.editor, 0), editor_.draw(snap, ui_, cmds);
-  if (ui_.show_console && !ui_.show_lessons) place(l.console, 1), draw_console_window(snap, cmds);
+  // An opened file runs no code: no editor, no console (issue 24 item 7).
+  if (ui_.show_editor && !ui_.show_lessons && !file_view_) place(l.editor, 0), editor_.draw(snap, ui_, cmds);
+  if (ui_.show_console && !ui_.show_lessons && !file_view_) place(l.console, 1), draw_console_window(snap, cmds);
   if (ui_.show_memory) place(l.memory, 2), memory_.draw(snap, ui_, cmds);
   if (ui_.show_transfers) {
     place(l.transfers, 3);
@@ -407,7 +413,11 @@ void App::frame() {
     else transfers_.draw(snap, ui_, cmds);
   }
   if (ui_.show_names) place(l.names, 4), names_.draw(snap, ui_, cmds);
-  if (ui_.show_modules) place(l.modules, 5), modules_.draw(snap, ui_, cmds);
+  if (ui_.show_modules) {
+    place(l.modules, 5);
+    if (file_view_) owners_.draw(snap, ui_);
+    else modules_.draw(snap, ui_, cmds);
+  }
   bench_.poll();  // a sweep that ended while the window was hidden still joins the runs
   if (ui_.show_bench) bench_.draw(snap, ui_, cmds);
   menu_.draw_floating(ui_, cmds);

@@ -20,6 +20,7 @@
 #include "gui/memory_timeline_view.h"
 #include "gui/memory_view.h"
 #include "gui/module_view.h"
+#include "gui/owners_view.h"
 #include "gui/names_view.h"
 #include "gui/status_bar.h"
 #include "gui/transfer_view.h"
@@ -134,6 +135,7 @@ class App {
   std::string timeout_report_;
   bool worker_stuck_ = false;
   float last_display_w_ = 0, last_display_h_ = 0;
+  bool file_view_ = false;  // the last frame laid out an opened file (no editor or console)
   double last_change_ = -100;
 
   MainMenu menu_;
@@ -145,6 +147,7 @@ class App {
   MemoryTimelineView memory_timeline_;
   NamesView names_;
   ModuleView modules_;
+  OwnersView owners_;  // the file view's table of owners (in the Modules place)
   StatusBar status_;
   LessonView lessons_;
   BenchView bench_;

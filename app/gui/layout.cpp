@@ -34,6 +34,24 @@ DefaultLayout default_layout(ImVec2 pos, ImVec2 size) {
   return l;
 }
 
+DefaultLayout file_layout(ImVec2 pos, ImVec2 size) {
+  const float gap = 4;
+  const float w = size.x - 2 * gap, h = size.y - gap;
+  const float left = std::max(360.0f, std::floor(w * 0.38f));
+  const float right = std::max(300.0f, std::floor(w * 0.28f));
+  const float middle = std::max(320.0f, w - left - right - 2 * gap);
+  const float x0 = pos.x + gap, x1 = x0 + left + gap, x2 = x1 + middle + gap;
+  const float y0 = pos.y + gap;
+  DefaultLayout l;
+  l.transfers = {ImVec2(x0, y0), ImVec2(left, h - gap)};
+  l.memory = {ImVec2(x1, y0), ImVec2(middle, h - gap)};
+  const float names_h = std::floor((h - 2 * gap) * 0.42f);
+  l.names = {ImVec2(x2, y0), ImVec2(right, names_h)};
+  l.modules = {ImVec2(x2, y0 + names_h + gap), ImVec2(right, h - 2 * gap - names_h)};
+  l.editor = l.console = {ImVec2(x0, y0), ImVec2(0, 0)};  // not shown
+  return l;
+}
+
 void opaque_if_overlapping(const char* name, const char* const* windows, int count) {
   const ImGuiWindow* me = ImGui::FindWindowByName(name);
   if (!me || !me->WasActive) return;

@@ -16,6 +16,11 @@ struct DefaultLayout {
 
 DefaultLayout default_layout(ImVec2 pos, ImVec2 size);
 
+// An opened snapshot or recording (issue 24 item 7): no editor or console. Memory over time (or the
+// transfers) takes the left column's whole height, the memory panes the middle, names over the owners
+// table the right. `modules` is the owners table's place.
+DefaultLayout file_layout(ImVec2 pos, ImVec2 size);
+
 // Window backgrounds are transparent over a clear colour of the same shade (with a software renderer
 // every full-screen layer costs milliseconds). A window that overlaps another one - because the user
 // moved it - gets its opaque background back. Call right before the window's Begin().

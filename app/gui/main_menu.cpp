@@ -105,7 +105,10 @@ void MainMenu::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
       ImGui::EndMenu();
     }
     // Right: what the figures are.
-    const std::string what = snap.backend == "cuda" ? "real CUDA" : "simulated devices";
+    // An opened file says where it was recorded: a simulator's snapshot is not "real CUDA" (issue 22).
+    const bool file = !snap.source.path.empty();
+    const std::string where = snap.simulated ? "simulated devices" : snap.backend == "cuda" ? "real CUDA" : snap.backend.empty() ? "a real machine" : "real " + snap.backend;
+    const std::string what = file ? "opened file, " + where : where;
     const float w = ImGui::CalcTextSize(what.c_str()).x + (snap.simulated ? 95.0f : 10.0f);
     ImGui::SameLine(ImGui::GetWindowWidth() - w - 10);
     ImGui::TextDisabled("%s", what.c_str());

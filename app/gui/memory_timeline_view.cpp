@@ -7,23 +7,32 @@
 #include <string>
 
 #include "gui/theme.h"
+#include "gui/view_state/owner_rows.h"
+#include "gui/view_state/palette.h"
 
 namespace ds::gui {
 namespace {
 
-// One hue per owner category, "other" grey (the last).
-ImU32 category_color(size_t c, size_t count) {
-  static const ImU32 kHues[] = {IM_COL32(0x4c, 0x9a, 0xff, 0xff), IM_COL32(0xff, 0x8c, 0x42, 0xff),
-                                IM_COL32(0x5c, 0xd6, 0x8a, 0xff), IM_COL32(0xd0, 0x6c, 0xe8, 0xff),
-                                IM_COL32(0xff, 0xd8, 0x4d, 0xff), IM_COL32(0x3e, 0xc9, 0xd6, 0xff),
-                                IM_COL32(0xff, 0x6b, 0x8b, 0xff), IM_COL32(0xa3, 0xd9, 0x4c, 0xff)};
-  if (c + 1 == count) return IM_COL32(0x6b, 0x74, 0x82, 0xff);
-  return kHues[c % (sizeof kHues / sizeof kHues[0])];
+// Owner categories: a role's own hue when the category is a role ("parameter"), so a colour means one
+// thing in every view; source lines (a snapshot's owners) in shades of one slate hue, lightest first, so
+// they never borrow a role's colour; "other" (the last) dim grey.
+ImU32 category_color(const std::vector<std::string>& categories, size_t c) {
+  if (c + 1 == categories.size() && categories[c] == "other") return IM_COL32(0x5a, 0x62, 0x6e, 0xff);
+  for (Role r : kAllRoles)
+    if (categories[c] == role_label(r) || categories[c] == role_name(r)) return role_color(r);
+  const float t = categories.size() > 2 ? float(c) / float(categories.size() - 2) : 0.0f;  // 0 .. 1
+  const auto ch = [&](float hi, float lo) { return int(hi + (lo - hi) * t); };
+  return IM_COL32(ch(0xb4, 0x48), ch(0xc2, 0x5a), ch(0xd6, 0x76), 0xff);
 }
 
-std::string moment_text(const snapshot::MemoryTimeline& t, size_t bucket) {
-  if (t.timed) return fmt_duration(double(t.x[bucket] - t.x.front()) * 1000.0) + " into the trace";
-  return "after entry " + std::to_string(t.entries[bucket]);
+// Round tick steps for the y axis: 1, 2 or 5 times a power of 1024-ish byte units.
+double nice_step(double range, int ticks) {
+  const double raw = range / std::max(ticks, 1);
+  double p = 1;
+  while (p * 10 <= raw) p *= 10;
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (p * m >= raw) return p * m;
+  return p * 10;
 }
 
 }  // namespace
@@ -49,7 +58,11 @@ void MemoryTimelineView::draw(const std::vector<snapshot::MemoryTimeline>& timel
     return;
   }
   const float changes_h = ui.memory_mark_bucket >= 0 ? ImGui::GetTextLineHeightWithSpacing() * 8 : 0;
-  const float each = std::max(90.0f, (ImGui::GetContentRegionAvail().y - 4 - changes_h) / float(timelines.size()));
+  // The devices that allocated anything share the height; an empty one takes a line.
+  size_t drawn = 0;
+  for (const snapshot::MemoryTimeline& t : timelines) drawn += t.peak > 0 && !t.x.empty();
+  const float empty_h = ImGui::GetTextLineHeightWithSpacing() * float(timelines.size() - drawn);
+  const float each = std::max(90.0f, (ImGui::GetContentRegionAvail().y - 4 - changes_h - empty_h) / float(std::max<size_t>(drawn, 1)));
   for (const snapshot::MemoryTimeline& t : timelines) draw_device(t, each, ui, cmds);
   if (ui.memory_mark_bucket >= 0) draw_changes(ui);
   ImGui::End();
@@ -58,73 +71,135 @@ void MemoryTimelineView::draw(const std::vector<snapshot::MemoryTimeline>& timel
 void MemoryTimelineView::draw_device(const snapshot::MemoryTimeline& t, float height, UiState& ui, Commands& cmds) {
   ImGui::PushID(t.device);
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  ImGui::Text("cuda:%d  peak %s", t.device, fmt_bytes(t.peak).c_str());
-  // The legend: one swatch per owner, in the stacking order.
-  for (size_t c = 0; c < t.categories.size(); ++c) {
+  const size_t n = t.x.size();
+  if (t.peak == 0 || n == 0) {  // an empty device: a sentence, not a chart scaled to "1 byte"
+    ImGui::Text("cuda:%d", t.device);
     ImGui::SameLine();
+    ImGui::TextDisabled("nothing allocated in this trace");
+    ImGui::PopID();
+    return;
+  }
+  ImGui::Text("cuda:%d  peak %s", t.device, fmt_bytes(t.peak).c_str());
+  // The legend: one swatch per owner, in the stacking order, wrapping onto more lines as needed.
+  const float sw = ImGui::GetTextLineHeight() * 0.7f;
+  const float right = ImGui::GetWindowContentRegionMax().x;
+  const float room = std::min(ImGui::GetFontSize() * 16, right - ImGui::GetStyle().WindowPadding.x - sw - 12);
+  for (size_t c = 0; c < t.categories.size(); ++c) {
+    const std::string& name = t.categories[c];
+    const std::string shown = fit_owner(ImGui::GetFont(), name, room);
+    const float w = sw + 3 + ImGui::CalcTextSize(shown.c_str()).x;
+    ImGui::SameLine();
+    if (ImGui::GetCursorPosX() + w > right) ImGui::NewLine();
     ImVec2 p = ImGui::GetCursorScreenPos();
-    const float sw = ImGui::GetTextLineHeight() * 0.7f;
     ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + sw * 0.25f), ImVec2(p.x + sw, p.y + sw * 1.25f),
-                                              category_color(c, t.categories.size()));
+                                              category_color(t.categories, c));
     ImGui::Dummy(ImVec2(sw, sw));
     ImGui::SameLine(0, 3);
-    const std::string& name = t.categories[c];
-    const std::string shown = fit_owner(ImGui::GetFont(), name, ImGui::GetFontSize() * 14);
     ImGui::TextUnformatted(shown.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", name.c_str());
   }
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const ImVec2 size(std::max(100.0f, ImGui::GetContentRegionAvail().x), std::max(40.0f, height - 2 * line));
+  // The plot: a y axis of sizes on the left, a time (or entry) axis below.
+  ImFont* fs = fonts().small;
+  const float axis_w = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, "1023 MiB").x + 8;
+  const float axis_h = fs->FontSize + 6;
+  const ImVec2 cursor = ImGui::GetCursorScreenPos();
+  const ImVec2 full(std::max(100.0f, ImGui::GetContentRegionAvail().x), std::max(60.0f, height - 2 * line));
+  const ImVec2 origin(cursor.x + axis_w, cursor.y);
+  const ImVec2 size(full.x - axis_w, full.y - axis_h);
+  ImGui::SetCursorScreenPos(origin);
   ImGui::InvisibleButton("plot", size);
+  ImGui::SetCursorScreenPos(ImVec2(cursor.x, cursor.y + full.y));
+  ImGui::Dummy(ImVec2(1, 1));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), theme::kPane);
-  const size_t n = t.x.size();
-  const double top = std::max<double>(1.0, double(t.peak) * 1.05);
+  auto [lo, hi] = zoom_.count(t.device) ? zoom_[t.device] : std::make_pair(size_t(0), n - 1);
+  hi = std::min(hi, n - 1);
+  lo = std::min(lo, hi);
+  const size_t shown_n = hi - lo + 1;
+  const double top = double(t.peak) * 1.05;
   auto y_of = [&](double bytes) { return origin.y + size.y - float(bytes / top) * size.y; };
-  const float bw = size.x / float(std::max<size_t>(n, 1));
-  for (size_t b = 0; b < n; ++b) {
-    const float x0 = origin.x + bw * float(b), x1 = std::max(x0 + 1.0f, x0 + bw);
+  const float bw = size.x / float(shown_n);
+  auto x_of = [&](size_t b) { return origin.x + bw * float(b - lo); };
+  // Y ticks: round byte values in the unit of the peak.
+  const double unit = t.peak >= (1ull << 30) ? double(1ull << 30) : t.peak >= (1u << 20) ? double(1u << 20) : t.peak >= 1024 ? 1024.0 : 1.0;
+  const double step = nice_step(top / unit, std::max(2, int(size.y / (fs->FontSize * 3)))) * unit;
+  for (double v = 0; v <= top; v += step) {
+    const float y = y_of(v);
+    dl->AddLine(ImVec2(origin.x, y), ImVec2(origin.x + size.x, y), IM_COL32(0xff, 0xff, 0xff, 0x14));
+    const std::string label = fmt_bytes(uint64_t(v));
+    const float lw = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, label.c_str()).x;
+    dl->AddText(fs, fs->FontSize, ImVec2(origin.x - lw - 4, std::max(origin.y, y - fs->FontSize * 0.5f)), theme::kTextDim, label.c_str());
+  }
+  for (size_t b = lo; b <= hi; ++b) {
+    const float x0 = x_of(b), x1 = std::max(x0 + 1.0f, x0 + bw);
     double cum = 0;
     for (size_t c = 0; c < t.categories.size(); ++c) {
       const double v = double(t.bytes[c][b]);
-      if (v > 0) dl->AddRectFilled(ImVec2(x0, y_of(cum + v)), ImVec2(x1, y_of(cum)), category_color(c, t.categories.size()));
+      if (v > 0) dl->AddRectFilled(ImVec2(x0, y_of(cum + v)), ImVec2(x1, y_of(cum)), category_color(t.categories, c));
       cum += v;
     }
     // The highest total inside the bucket: a peak between two bucket ends still shows.
     if (double(t.bucket_max[b]) > cum) dl->AddLine(ImVec2(x0, y_of(double(t.bucket_max[b]))), ImVec2(x1, y_of(double(t.bucket_max[b]))), theme::kText);
   }
-  dl->AddText(ImVec2(origin.x + 4, origin.y + 2), theme::kTextDim, fmt_bytes(uint64_t(top)).c_str());
-  // The moment the panes show.
-  if (ui.memory_moment_bucket >= 0 && size_t(ui.memory_moment_bucket) < n) {
-    const float x = origin.x + bw * (float(ui.memory_moment_bucket) + 0.5f);
+  // X ticks: a few moments, in time units when the trace is timed, else entry numbers.
+  const int xticks = std::max(2, int(size.x / 140));
+  for (int k = 0; k <= xticks; ++k) {
+    const size_t b = lo + size_t(double(shown_n - 1) * k / xticks);
+    const float x = x_of(b) + bw * 0.5f;
+    dl->AddLine(ImVec2(x, origin.y + size.y), ImVec2(x, origin.y + size.y + 3), theme::kTextDim);
+    const std::string label = t.timed ? fmt_duration(double(t.x[b] - t.x.front()) * 1000.0)
+                                      : "entry " + std::to_string(b < t.entries.size() ? t.entries[b] : 0);
+    const float lw = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, label.c_str()).x;
+    const float lx = std::clamp(x - lw * 0.5f, origin.x, origin.x + size.x - lw);
+    dl->AddText(fs, fs->FontSize, ImVec2(lx, origin.y + size.y + 4), theme::kTextDim, label.c_str());
+  }
+  // The moment the panes show (or the snapshot's own, the end, before one is picked).
+  const size_t moment = ui.memory_moment_bucket >= 0 ? size_t(ui.memory_moment_bucket) : n - 1;
+  if (moment >= lo && moment <= hi) {
+    const float x = x_of(moment) + bw * 0.5f;
     dl->AddLine(ImVec2(x, origin.y), ImVec2(x, origin.y + size.y), theme::kWarning, 2.0f);
+    const char* what = ui.memory_moment_bucket >= 0 ? "shown" : "shown (snapshot)";
+    const float lw = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, what).x;
+    dl->AddText(fs, fs->FontSize, ImVec2(x + lw + 6 < origin.x + size.x ? x + 3 : x - lw - 3, origin.y + 2), theme::kWarning, what);
   }
   // The marked moment (A) the panes' moment is compared with.
-  if (ui.memory_mark_bucket >= 0 && size_t(ui.memory_mark_bucket) < n) {
-    const float x = origin.x + bw * (float(ui.memory_mark_bucket) + 0.5f);
+  if (ui.memory_mark_bucket >= 0 && size_t(ui.memory_mark_bucket) >= lo && size_t(ui.memory_mark_bucket) <= hi) {
+    const float x = x_of(size_t(ui.memory_mark_bucket)) + bw * 0.5f;
     for (float y = origin.y; y < origin.y + size.y; y += 8) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 4, origin.y + size.y)), theme::kText, 2.0f);
-    dl->AddText(ImVec2(x + 3, origin.y + 2), theme::kText, "A");
+    dl->AddText(ImVec2(x + 3, origin.y + fs->FontSize + 4), theme::kText, "A");
   }
-  if (ImGui::IsItemHovered() && n > 0) {
-    const size_t b = std::min(n - 1, size_t(std::max(0.0f, (ImGui::GetIO().MousePos.x - origin.x) / bw)));
-    std::string tip = moment_text(t, b) + "\n";
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  auto bucket_at = [&](float mx) { return std::min(hi, lo + size_t(std::max(0.0f, (mx - origin.x) / bw))); };
+  // Drag: a stretch to zoom into, drawn while the button is down.
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 6.0f)) {
+    if (drag_device_ != t.device) drag_from_x_ = ImGui::GetIO().MouseClickedPos[0].x, drag_device_ = t.device;
+    dl->AddRectFilled(ImVec2(std::min(drag_from_x_, mouse.x), origin.y), ImVec2(std::max(drag_from_x_, mouse.x), origin.y + size.y),
+                      with_alpha(theme::kAccent, 0.25f));
+  } else if (drag_device_ == t.device && ImGui::IsMouseReleased(ImGuiMouseButton_Left)) {
+    const size_t a = bucket_at(std::min(drag_from_x_, mouse.x)), b = bucket_at(std::max(drag_from_x_, mouse.x));
+    if (b > a) zoom_[t.device] = {a, b};
+    drag_device_ = -1;
+  } else if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+    zoom_.erase(t.device);
+  } else if (ImGui::IsItemHovered()) {
+    const size_t b = bucket_at(mouse.x);
+    std::string tip = timeline_moment_text(t, b) + "\n";
     uint64_t total = 0;
     for (size_t c = 0; c < t.categories.size(); ++c) total += t.bytes[c][b];
     tip += "active " + fmt_bytes(total) + " (highest in this stretch " + fmt_bytes(t.bucket_max[b]) + ")\n";
     for (size_t c = 0; c < t.categories.size(); ++c)
       if (t.bytes[c][b]) tip += "  " + fmt_bytes(t.bytes[c][b]) + "  " + t.categories[c] + "\n";
-    tip += "click: show this moment in the memory panes; right click: mark it (A) to compare with";
+    tip += "click: show this moment in the memory panes; right click: mark it (A) to compare with;\ndrag: zoom into a stretch; double-click: the whole trace";
     ImGui::SetTooltip("%s", tip.c_str());
-    auto moment = [&](size_t i) { return (t.timed ? "t:" : "e:") + std::to_string(t.timed ? t.x[i] : int64_t(t.entries[i])); };
+    auto moment_arg = [&](size_t i) { return (t.timed ? "t:" : "e:") + std::to_string(t.timed ? t.x[i] : int64_t(t.entries[i])); };
     const bool marked = ImGui::IsMouseClicked(ImGuiMouseButton_Right);
     if (marked) ui.memory_mark_bucket = int(b);
-    if (marked || ImGui::IsMouseClicked(ImGuiMouseButton_Left) ||
-        (ImGui::IsMouseDragging(ImGuiMouseButton_Left) && int(b) != ui.memory_moment_bucket)) {
+    if (marked || ImGui::IsMouseReleased(ImGuiMouseButton_Left)) {
       if (!marked) ui.memory_moment_bucket = int(b);
       const size_t shown = ui.memory_moment_bucket >= 0 ? size_t(ui.memory_moment_bucket) : n - 1;
-      std::string line = moment(std::min(shown, n - 1));
-      if (ui.memory_mark_bucket >= 0) line += "|" + moment(std::min(size_t(ui.memory_mark_bucket), n - 1));
-      cmds.push(Commands::Kind::SeekMoment, line);
+      std::string arg = moment_arg(std::min(shown, n - 1));
+      if (ui.memory_mark_bucket >= 0) arg += "|" + moment_arg(std::min(size_t(ui.memory_mark_bucket), n - 1));
+      cmds.push(Commands::Kind::SeekMoment, arg);
     }
   }
   ImGui::PopID();

@@ -58,7 +58,8 @@ void NamesView::replan(const Snapshot& snap, float view_w, float view_h, float m
   options_.name_gap = 2;
   // Boxes no wider than about half the view at the readable zoom, so that names, objects and storages
   // fit side by side; what is longer is cut with "…" and shown whole on hover.
-  options_.max_box_w = std::max(120.0f, 0.45f * view_w / min_zoom);
+  // (Three columns - names, objects, storages - and their two gaps share the width.)
+  options_.max_box_w = std::max(110.0f, 0.4f * (view_w / min_zoom - 2 * options_.column_gap));
   auto width = [fs](const std::string& s) { return fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, s.c_str()).x; };
   // Open: what the user unfolded, and the way to what the search or the focused storage found.
   std::unordered_set<uint64_t> open = user_open_;

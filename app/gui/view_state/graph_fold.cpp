@@ -184,7 +184,7 @@ FoldPlan plan_folds(const ObjectGraph& g, const std::vector<StorageInfo>* storag
     } else {
       hidden = reach(g, {i}, children, at).size() - 1;
     }
-    if (hidden > 0) order.emplace_back(hidden, i);
+    order.emplace_back(hidden, i);  // (hiding nothing, a fold still drops its arrows and maybe a column)
   }
   std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   for (const auto& [hidden, i] : order) {

@@ -90,6 +90,9 @@ std::string owner_leaf(std::string_view name) {
 
 std::string fit_owner_name(std::string_view name, float room, const TextWidth& width) {
   if (width(name) <= room) return std::string(name);
+  // A source line ("/home/u/train.py:50 optimizer_step", a snapshot's owner): the file's folders go first.
+  const size_t slash = name.rfind('/', name.find(':') == std::string_view::npos ? std::string_view::npos : name.find(':'));
+  if (slash != std::string_view::npos) return fit_middle(name.substr(slash + 1), room, width);
   const std::vector<std::string> parts = owner_parts(name);
   const size_t keep = leaf_parts(parts);
   for (size_t from = 1; from + keep <= parts.size(); ++from) {

@@ -90,6 +90,9 @@ TEST(TextFit, OwnerNamesDropLeadingPartsBeforeCutting) {
   EXPECT_EQ(fit_owner_name("Adam.state[2].exp_avg_sq", chars_7px("exp_avg_sq[2]"), chars_7px), "exp_avg_sq[2]");
   // The state's leaf is always spelled key[index], its key first (what differs between neighbours).
   EXPECT_EQ(fit_owner_name("Adam.state[2].exp_avg_sq", chars_7px("state[2].exp_avg_sq"), chars_7px), "exp_avg_sq[2]");
+  // A snapshot's owner is a source line: the folders go, the file, line and function stay.
+  EXPECT_EQ(fit_owner_name("/home/u/train.py:50 optimizer_step", chars_7px("train.py:50 optimizer_step"), chars_7px),
+            "train.py:50 optimizer_step");
   for (float r = 0; r < 120; r += 3) EXPECT_TRUE(valid_utf8(fit_owner_name("model.0.w\xc3\xa9ight.grad", r, chars_7px)));
 }
 
