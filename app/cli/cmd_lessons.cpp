@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/install_layout.h"
 #include "cli/commands.h"
 
 #ifdef DEVICESCOPE_HAVE_PYTHON
@@ -41,6 +42,8 @@ constexpr int kPass = 0, kFail = 1, kUsage = 2, kUnmet = 3;
 std::string lessons_dir(const LessonsArgs& a) {
   if (!a.dir.empty()) return a.dir;
   if (const char* env = std::getenv("DEVICESCOPE_LESSONS_DIR"); env && *env) return env;
+  if (const std::string installed = installed_data_dir("assets/lessons"); !installed.empty())
+    return installed + "/assets/lessons";  // an installed binary (core/install_layout.h)
   return std::string(DEVICESCOPE_SOURCE_DIR) + "/assets/lessons";
 }
 

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "core/install_layout.h"
 #include "cli/commands.h"
 
 extern char** environ;
@@ -43,6 +44,9 @@ struct RecordArgs {
 // The recorder package's parent folder: $DEVICESCOPE_RECORDER_DIR, else the source tree's engine/recorder.
 std::string recorder_dir() {
   if (const char* dir = std::getenv("DEVICESCOPE_RECORDER_DIR"); dir && *dir) return dir;
+  // An installed binary's copy beside it (core/install_layout.h).
+  if (const std::string installed = installed_data_dir("engine/recorder/devicescope_recorder"); !installed.empty())
+    return installed + "/engine/recorder";
 #ifdef DEVICESCOPE_PYTHON_DIR
   return (fs::path(DEVICESCOPE_PYTHON_DIR).parent_path() / "recorder").string();
 #else

@@ -17,6 +17,7 @@
 #include <future>
 
 #include "bindings_common.h"
+#include "core/install_layout.h"
 #include "tensor/blas_gemm.h"
 
 namespace ds::python {
@@ -24,8 +25,10 @@ namespace ds::python {
 namespace {
 
 std::string package_dir() {
-  // An installed copy may point elsewhere; the build points at the source tree.
+  // $DEVICESCOPE_PYTHON_DIR, else an installed binary's copy beside it, else the source tree (a build).
   if (const char* env = std::getenv("DEVICESCOPE_PYTHON_DIR"); env && *env) return env;
+  if (const std::string installed = installed_data_dir("engine/python/_ds_session.py"); !installed.empty())
+    return installed + "/engine/python";
   return DEVICESCOPE_PYTHON_DIR;
 }
 
