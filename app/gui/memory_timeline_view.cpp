@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "gui/theme.h"
@@ -70,7 +71,7 @@ void MemoryTimelineView::draw(const std::vector<snapshot::MemoryTimeline>& timel
 
 void MemoryTimelineView::draw_device(const snapshot::MemoryTimeline& t, float height, UiState& ui, Commands& cmds) {
   ImGui::PushID(t.device);
-  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float start_y = ImGui::GetCursorScreenPos().y;  // the plot takes what the title and legend leave
   const size_t n = t.x.size();
   if (t.peak == 0 || n == 0) {  // an empty device: a sentence, not a chart scaled to "1 byte"
     ImGui::Text("cuda:%d", t.device);
@@ -103,7 +104,7 @@ void MemoryTimelineView::draw_device(const snapshot::MemoryTimeline& t, float he
   const float axis_w = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, "1023 MiB").x + 8;
   const float axis_h = fs->FontSize + 6;
   const ImVec2 cursor = ImGui::GetCursorScreenPos();
-  const ImVec2 full(std::max(100.0f, ImGui::GetContentRegionAvail().x), std::max(60.0f, height - 2 * line));
+  const ImVec2 full(std::max(100.0f, ImGui::GetContentRegionAvail().x), std::max(60.0f, height - (cursor.y - start_y) - 6));
   const ImVec2 origin(cursor.x + axis_w, cursor.y);
   const ImVec2 size(full.x - axis_w, full.y - axis_h);
   ImGui::SetCursorScreenPos(origin);
@@ -111,7 +112,8 @@ void MemoryTimelineView::draw_device(const snapshot::MemoryTimeline& t, float he
   ImGui::SetCursorScreenPos(ImVec2(cursor.x, cursor.y + full.y));
   ImGui::Dummy(ImVec2(1, 1));
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), theme::kPane);
+  // An outline, not a fill: with a software renderer a filled plot is one more full layer of pixels.
+  dl->AddRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), theme::kPaneBorder);
   auto [lo, hi] = zoom_.count(t.device) ? zoom_[t.device] : std::make_pair(size_t(0), n - 1);
   hi = std::min(hi, n - 1);
   lo = std::min(lo, hi);
@@ -130,8 +132,15 @@ void MemoryTimelineView::draw_device(const snapshot::MemoryTimeline& t, float he
     const float lw = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, label.c_str()).x;
     dl->AddText(fs, fs->FontSize, ImVec2(origin.x - lw - 4, std::max(origin.y, y - fs->FontSize * 0.5f)), theme::kTextDim, label.c_str());
   }
-  for (size_t b = lo; b <= hi; ++b) {
-    const float x0 = x_of(b), x1 = std::max(x0 + 1.0f, x0 + bw);
+  // One stack per bucket, or per pixel column when buckets are narrower than a pixel (the bucket with the
+  // highest total in it): a software renderer pays for every pixel drawn, overdraw included.
+  const size_t step_b = bw >= 1.0f ? 1 : size_t(std::ceil(1.0f / bw));
+  for (size_t first = lo; first <= hi; first += step_b) {
+    size_t b = first;
+    uint64_t best = 0;
+    for (size_t k = first; k <= std::min(hi, first + step_b - 1); ++k)
+      if (t.bucket_max[k] >= best) best = t.bucket_max[k], b = k;
+    const float x0 = x_of(first), x1 = std::max(x0 + 1.0f, x_of(std::min(hi, first + step_b - 1)) + bw);
     double cum = 0;
     for (size_t c = 0; c < t.categories.size(); ++c) {
       const double v = double(t.bytes[c][b]);

@@ -141,7 +141,8 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   const float fit_w = ImGui::CalcTextSize("Fit").x + ImGui::GetStyle().FramePadding.x * 2;
   const float search_w = std::min(ImGui::GetFontSize() * 9, ImGui::GetContentRegionAvail().x * 0.4f);
   const float right = ImGui::GetWindowContentRegionMax().x;
-  if (!ui.presenter && right - search_w - fit_w - 16 > ImGui::GetCursorPosX() + 40) {
+  const float text_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;  // after the figures (or badge)
+  if (!ui.presenter && right - search_w - fit_w - 16 > text_end + 8) {
     ImGui::SameLine(right - search_w - fit_w - 8);
     ImGui::SetNextItemWidth(search_w);
     if (ImGui::InputTextWithHint("##find", "find a name", search_, sizeof search_)) dirty_ = true;
@@ -217,7 +218,7 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   dl->PushClipRect(c0, ImVec2(c0.x + size.x, c0.y + size.y), true);
   dl->AddRect(c0, ImVec2(c0.x + size.x, c0.y + size.y), theme::kPaneBorder, 4);
   if (g.nodes.empty()) {
-    const char* msg = !snap.source.path.empty() ? "An opened file has no names: its owners are in the memory panes."
+    const char* msg = !snap.source.path.empty() ? "No names in an opened file: see Owners."
                                                 : "No names yet: run or step the script.";
     const std::string shown_msg = fit_text(ImGui::GetFont(), msg, size.x - 16);
     const ImVec2 ts = ImGui::CalcTextSize(shown_msg.c_str());

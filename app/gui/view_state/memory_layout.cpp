@@ -340,7 +340,7 @@ std::vector<std::string> scale_notes(const MemoryPaneLayout& l) {
   if (l.widened_blocks >= l.blocks) return {"not to scale: every block drawn wide enough to read", "not to scale"};
   const std::string n = std::to_string(l.widened_blocks);
   return {scale + ", " + n + (l.widened_blocks == 1 ? " small block" : " small blocks") + " drawn wider",
-          scale + " (" + n + " drawn wider)", "not to scale"};
+          scale + " (" + n + " drawn wider)", n + " drawn wider"};
 }
 
 int MemoryPaneLayout::item_at(float x, float y) const {
