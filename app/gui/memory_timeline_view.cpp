@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <string>
 
@@ -162,6 +163,23 @@ void MemoryTimelineView::draw_device(const snapshot::MemoryTimeline& t, float he
     const float lx = std::clamp(x - lw * 0.5f, origin.x, origin.x + size.x - lw);
     dl->AddText(fs, fs->FontSize, ImVec2(lx, origin.y + size.y + 4), theme::kTextDim, label.c_str());
   }
+  // Marks the trace carries (annotations, user metadata, compile context): a dotted line and a short label
+  // where it does not run into the previous one; the whole text on hover.
+  float label_end = -FLT_MAX;
+  std::string hovered_mark;
+  for (const snapshot::TimelineMark& m : t.marks) {
+    const size_t b = size_t(std::lower_bound(t.x.begin(), t.x.end(), m.x) - t.x.begin());
+    if (b < lo || b > hi) continue;
+    const float x = x_of(b) + bw * 0.5f;
+    for (float y = origin.y + fs->FontSize + 4; y < origin.y + size.y; y += 6)
+      dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 2, origin.y + size.y)), with_alpha(theme::kAccent, 0.7f));
+    if (x > label_end + 4) {
+      const std::string label = fit_text(fs, m.text, 110);
+      dl->AddText(fs, fs->FontSize, ImVec2(x + 2, origin.y + fs->FontSize + 4), theme::kAccent, label.c_str());
+      label_end = x + 2 + fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, label.c_str()).x;
+    }
+    if (ImGui::IsItemHovered() && std::fabs(ImGui::GetIO().MousePos.x - x) < 3) hovered_mark = m.text;
+  }
   // The moment the panes show (or the snapshot's own, the end, before one is picked).
   const size_t moment = ui.memory_moment_bucket >= 0 ? size_t(ui.memory_moment_bucket) : n - 1;
   if (moment >= lo && moment <= hi) {
@@ -198,6 +216,7 @@ void MemoryTimelineView::draw_device(const snapshot::MemoryTimeline& t, float he
     tip += "active " + fmt_bytes(total) + " (highest in this stretch " + fmt_bytes(t.bucket_max[b]) + ")\n";
     for (size_t c = 0; c < t.categories.size(); ++c)
       if (t.bytes[c][b]) tip += "  " + fmt_bytes(t.bytes[c][b]) + "  " + t.categories[c] + "\n";
+    if (!hovered_mark.empty()) tip += "mark: " + hovered_mark + "\n";
     tip += "click: show this moment in the memory panes; right click: mark it (A) to compare with;\ndrag: zoom into a stretch; double-click: the whole trace";
     ImGui::SetTooltip("%s", tip.c_str());
     auto moment_arg = [&](size_t i) { return (t.timed ? "t:" : "e:") + std::to_string(t.timed ? t.x[i] : int64_t(t.entries[i])); };

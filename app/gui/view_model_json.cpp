@@ -118,7 +118,8 @@ void App::write_view_model(const std::string& path, int width, int height) const
   if (ui_.memory_timelines) {  // a PyTorch memory snapshot shown: the Memory over time window
     json timelines = json::array();
     for (const snapshot::MemoryTimeline& t : *ui_.memory_timelines)
-      timelines.push_back({{"device", t.device}, {"buckets", t.x.size()}, {"categories", t.categories}, {"peak", t.peak}});
+      timelines.push_back({{"device", t.device}, {"buckets", t.x.size()}, {"categories", t.categories}, {"peak", t.peak},
+                           {"marks", t.marks.size()}});
     j["memory_timelines"] = timelines;
     j["memory_moment_bucket"] = ui_.memory_moment_bucket;
   }

@@ -49,6 +49,8 @@ if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
   gui_screenshot_test(recording recording --extra=--open-trace=${GUI_TEST_DIR}/data/h100_transfers.csv --extra=--show=bandwidth)
   # A PyTorch memory snapshot (a generated 2.x pickle): a pane per device and the Memory over time window.
   gui_screenshot_test(pytorch_snapshot pytorch_snapshot --pytorch-snapshot v2_small.pickle)
+  # Issue 24 item 7: the file view (no editor or console, Owners table) and the trace's marks on Memory over time.
+  gui_screenshot_test(pytorch_snapshot_marks pytorch_snapshot_marks --pytorch-snapshot v2_newer.pickle)
   # 80,000 copies that start at one instant: one folded timeline item (issue 14: 80,000 bars, 19 s a frame).
   gui_screenshot_test(recording_same_instant recording_same_instant --same-instant-recording 80000 --extra=--mouse=800,700)
   # A recording still loading (the loader held before it reads): progress strip and Cancel over the live view.
