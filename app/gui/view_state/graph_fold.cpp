@@ -145,7 +145,7 @@ ObjectGraph limit_names(const ObjectGraph& g, size_t keep) {
     ObjectNode more;
     more.id = (uint64_t(1) << 61) | 1;  // not a Python id() (below 2**48) nor a name id (bit 62)
     more.kind = ObjectKind::Name;
-    more.label = "+" + std::to_string(dropped.size()) + " more names (search to show one)";
+    more.label = "+" + std::to_string(dropped.size()) + " more names";  // the view's search finds them
     out.nodes.push_back(more);
   }
   for (const ObjectEdge& e : g.edges)
