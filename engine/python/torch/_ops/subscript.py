@@ -122,7 +122,7 @@ def _sequence_index(seq):
     if isinstance(seq, np.ndarray):
         values, dtype = seq, D.from_numpy_dtype(seq.dtype)
     else:
-        values, dtype = _infer(seq)
+        values, dtype = _infer(list(seq) if isinstance(seq, range) else seq)  # a range is a sequence of ints
     if dtype not in (D.bool, D.uint8):
         dtype = D.int64
     return C.make(np.asarray(values).astype(dtype._np), dtype, None)
