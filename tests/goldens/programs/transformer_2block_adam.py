@@ -1,5 +1,7 @@
 # The issue's H200 program: a 2-block transformer (embedding, LayerNorm, MultiheadAttention, GELU MLP, output
-# layer) trained 3 steps with Adam on a pinned, non_blocking input.
+# layer) trained 3 steps with Adam on a pinned, non_blocking input. On an H200 with PyTorch 2.11 this shape gave
+# memory_allocated 101,630,464, max_memory_allocated 116,734,976, memory_reserved 134,217,728 and 488 alloc entries
+# (issue 21); the issue did not show the script, so this one is the closest reading of its description.
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -41,9 +43,8 @@ for step in range(3):
     y = torch.randint(0, V, (B, T))
     if dev.type == "cuda":
         x, y = x.pin_memory().to(dev, non_blocking=True), y.pin_memory().to(dev, non_blocking=True)
-    logits = model(x)
-    loss = F.cross_entropy(logits.view(-1, V), y.view(-1))
     opt.zero_grad()
+    loss = F.cross_entropy(model(x).view(-1, V), y.view(-1))
     loss.backward()
     opt.step()
 finish()

@@ -1,5 +1,7 @@
 # Reverse-mode autograd: graph nodes (grad_fn objects named like PyTorch's, e.g. AddBackward0), the
 # AccumulateGrad node of each leaf, and the engine that runs backward() / autograd.grad().
+import heapq
+import itertools
 import sys
 import weakref
 
@@ -57,9 +59,14 @@ class SavedOutput:
         return t
 
 
+_SEQUENCE = itertools.count()
+_ACCUMULATE_FIRST = float("inf")
+
+
 class Node:
     """A grad_fn. `_fn(grads)` maps the gradients of its outputs to those of its inputs (edges)."""
-    __slots__ = ("_fn", "_next", "_noutputs", "_hooks", "_retain", "_saved", "_names", "metadata", "__weakref__")
+    __slots__ = ("_fn", "_next", "_noutputs", "_hooks", "_retain", "_saved", "_names", "metadata", "_seq",
+                 "__weakref__")
 
     def __init__(self, fn, edges, noutputs=1):
         # [(tensor, version at save time, output index or None)]: in-place writes after that break backward
@@ -71,6 +78,7 @@ class Node:
         self._hooks = None   # {output_nr: [hook]} from Tensor.register_hook on non-leaf outputs
         self._retain = None  # {output_nr: weakref(tensor)} from Tensor.retain_grad()
         self.metadata = {}
+        self._seq = next(_SEQUENCE)  # Node::sequence_nr: the engine runs later nodes first
 
     def name(self):
         return type(self).__name__
@@ -125,6 +133,7 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable):
         Node.__init__(self, None, (), 1)
+        self._seq = _ACCUMULATE_FIRST  # AccumulateGrad's sequence_nr is UINT64_MAX: it runs as soon as it is ready
         self.variable = variable
 
     def __call__(self, *grads):
@@ -275,16 +284,26 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
     for (node, nr), (g, owned) in zip(roots, root_grads):
         if node is not None:
             deliver(node, nr, g, owned)
+    # The ready queue (engine.cpp ReadyQueue, CompareNodeTaskTime): the node with the highest sequence number runs
+    # first (nodes made later in forward run earlier in backward; AccumulateGrad at once), which is also the
+    # order in which backward allocates and frees.
     ready = []
+    queued = set()
+    tie = itertools.count()
+
+    def push(n):
+        heapq.heappush(ready, (-n._seq, next(tie), n))
+
     for node, _ in roots:
-        if node is not None and deps.get(node, 0) == 0 and node not in ready:
-            ready.append(node)
+        if node is not None and deps.get(node, 0) == 0 and id(node) not in queued:
+            queued.add(id(node))
+            push(node)
 
     prev = grad_mode._enabled[0]
     grad_mode._enabled[0] = bool(create_graph)
     try:
         while ready:
-            node = ready.pop()
+            node = heapq.heappop(ready)[2]
             buf = buffers.pop(node, None) or [[None, False] for _ in range(node._noutputs)]
             _apply_output_hooks(node, buf)
             if capture is not None:
@@ -327,7 +346,7 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
                     deliver(m, nr, g, owned)
                 deps[m] -= 1
                 if deps[m] == 0:
-                    ready.append(m)
+                    push(m)
     finally:
         grad_mode._enabled[0] = prev
 
