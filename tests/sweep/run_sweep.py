@@ -21,6 +21,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import generate  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from blas_env import with_reference_blas  # noqa: E402
 
 REF_PYTHON = os.environ.get("DEVICESCOPE_REF_PYTHON", "/usr/bin/python3")
 SKIP_EXIT = 77
@@ -30,7 +32,7 @@ HEADER = "### "
 def clean_env():
     env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0")
     env.pop("PYTHONPATH", None)
-    return env
+    return with_reference_blas(env)  # one BLAS for both sides (blas_env.py)
 
 
 def reference_problem():

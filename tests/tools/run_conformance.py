@@ -18,6 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from script_suite import collect, stderr_tail  # noqa: E402
+from blas_env import with_reference_blas  # noqa: E402
 
 REF_PYTHON = os.environ.get("DEVICESCOPE_REF_PYTHON", "/usr/bin/python3")
 TIMEOUT_S = int(os.environ.get("DEVICESCOPE_SCENARIO_TIMEOUT", "300"))
@@ -28,7 +29,7 @@ def clean_env():
     """Environment for both runs; the reference must not see DeviceScope's package on its path."""
     env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0")
     env.pop("PYTHONPATH", None)
-    return env
+    return with_reference_blas(env)  # one BLAS for both sides (blas_env.py)
 
 
 def reference_torch_problem():
