@@ -210,7 +210,7 @@ void MemoryTimelineView::draw_device(const snapshot::MemoryTimeline& t, float he
     zoom_.erase(t.device);
   } else if (ImGui::IsItemHovered()) {
     const size_t b = bucket_at(mouse.x);
-    std::string tip = timeline_moment_text(t, b) + "\n";
+    std::string tip = timeline_moment_text(t, b) + (t.timed ? " into the trace\n" : " done\n");
     uint64_t total = 0;
     for (size_t c = 0; c < t.categories.size(); ++c) total += t.bytes[c][b];
     tip += "active " + fmt_bytes(total) + " (highest in this stretch " + fmt_bytes(t.bucket_max[b]) + ")\n";

@@ -26,13 +26,14 @@ void OwnersView::draw(const Snapshot& snap, UiState& ui) {
                                 ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
   if (ImGui::BeginTable("owners", 6, flags)) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("owner", 0, 4.0f, uint32_t(OwnerColumn::Owner));
-    ImGui::TableSetupColumn("place", 0, 1.2f, uint32_t(OwnerColumn::Place));
-    ImGui::TableSetupColumn("bytes", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 1.2f,
+    // Proportional widths: the owner gets most; a narrow pane (1280x720) still shows every column.
+    ImGui::TableSetupColumn("owner", 0, 3.0f, uint32_t(OwnerColumn::Owner));
+    ImGui::TableSetupColumn("place", 0, 1.0f, uint32_t(OwnerColumn::Place));
+    ImGui::TableSetupColumn("bytes", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 1.0f,
                             uint32_t(OwnerColumn::Bytes));
-    ImGui::TableSetupColumn("blocks", ImGuiTableColumnFlags_PreferSortDescending, 1.0f, uint32_t(OwnerColumn::Blocks));
-    ImGui::TableSetupColumn("first seen", 0, 2.0f, uint32_t(OwnerColumn::First));
-    ImGui::TableSetupColumn("last seen", 0, 2.0f, uint32_t(OwnerColumn::Last));
+    ImGui::TableSetupColumn("blocks", ImGuiTableColumnFlags_PreferSortDescending, 0.7f, uint32_t(OwnerColumn::Blocks));
+    ImGui::TableSetupColumn("first seen", 0, 1.3f, uint32_t(OwnerColumn::First));
+    ImGui::TableSetupColumn("last seen", 0, 1.3f, uint32_t(OwnerColumn::Last));
     ImGui::TableHeadersRow();
     if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty && specs->SpecsCount > 0) {
       column_ = OwnerColumn(specs->Specs[0].ColumnUserID);

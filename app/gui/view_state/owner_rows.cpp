@@ -11,8 +11,8 @@ namespace ds::gui {
 
 std::string timeline_moment_text(const snapshot::MemoryTimeline& t, size_t b) {
   if (b >= t.x.size()) return "";
-  if (t.timed) return "at " + format_duration(double(t.x[b] - t.x.front()) * 1000.0);
-  return "after entry " + std::to_string(b < t.entries.size() ? t.entries[b] : 0);
+  if (t.timed) return format_duration(double(t.x[b] - t.x.front()) * 1000.0);
+  return "entry " + std::to_string(b < t.entries.size() ? t.entries[b] : 0);
 }
 
 std::vector<OwnerRow> owner_rows(const Snapshot& snap, const std::vector<snapshot::MemoryTimeline>* timelines) {

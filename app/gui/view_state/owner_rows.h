@@ -18,14 +18,14 @@ struct OwnerRow {
   uint64_t bytes = 0;   // at the shown moment
   size_t blocks = 0;
   int64_t first = -1, last = -1;  // timeline buckets where it held memory (-1: not in a timeline category)
-  std::string first_text, last_text;  // "at 1.2 ms" (into the trace), "after entry 40", "" when unknown
+  std::string first_text, last_text;  // "1.2 ms" (from the trace's start), "entry 40", "" when unknown
 };
 
 enum class OwnerColumn { Owner, Place, Bytes, Blocks, First, Last };
 
 std::vector<OwnerRow> owner_rows(const Snapshot& snap, const std::vector<snapshot::MemoryTimeline>* timelines);
 void sort_owner_rows(std::vector<OwnerRow>& rows, OwnerColumn by, bool ascending);
-// Where bucket `b` of a timeline is: "at 1.25 ms" (from the trace's start) or "after entry 40".
+// Where bucket `b` of a timeline is: "1.25 ms" (from the trace's start) or "entry 40" (entries done).
 std::string timeline_moment_text(const snapshot::MemoryTimeline& t, size_t bucket);
 
 }  // namespace ds::gui

@@ -32,7 +32,7 @@ TEST(OwnerRows, OwnersWithBytesBlocksAndWhenTheyWereSeen) {
   EXPECT_EQ(rows[0].blocks, 1u);
   EXPECT_EQ(rows[0].first, 1);
   EXPECT_EQ(rows[0].last, 3);
-  EXPECT_EQ(rows[0].first_text, "at 1.00 ms");
+  EXPECT_EQ(rows[0].first_text, "1.00 ms");
   EXPECT_EQ(rows[1].blocks, 2u);
   EXPECT_EQ(rows[1].first, 0);
   EXPECT_EQ(rows[1].last, 3);
