@@ -25,6 +25,7 @@
 //                    texts in the trace, at most 20 each)
 //   events           number of events (snapshot: trace entries); event_counts {kind or action: n}
 //   transfers        number of transfers (0 for a snapshot); transfer_bytes
+//   run              recordings made by `devicescope record`: {script, script_args, exit_status, ended_by}
 //   snapshot only:   distinct_frames, distinct_stacks, other_actions (unknown trace actions)
 //   bench only:      points, backend, simulated
 #include <sys/stat.h>
@@ -171,6 +172,8 @@ json recording_report(const std::string& path, const LoadedTrace& t) {
   for (const TransferRecord& r : t.transfers) bytes += r.bytes;
   out["transfers"] = t.transfers.size();
   out["transfer_bytes"] = bytes;
+  // devicescope record's facts about the run: the script, its arguments and how it ended
+  if (!t.run_json.empty()) out["run"] = json::parse(t.run_json, nullptr, false);
   return out;
 }
 
@@ -210,6 +213,16 @@ void print_text(const json& r) {
     if (at.contains("time_ns")) out += " (t=" + std::to_string(at["time_ns"].get<uint64_t>()) + " ns)";
     return out;
   };
+  if (r.contains("run") && r["run"].is_object()) {
+    const json& run = r["run"];
+    std::cout << "  recorded run: " << run.value("script", std::string("?"));
+    if (run.contains("script_args") && run["script_args"].is_array())
+      for (const json& a : run["script_args"]) std::cout << " " << (a.is_string() ? a.get<std::string>() : a.dump());
+    if (run.contains("exit_status")) std::cout << "; exit status " << run["exit_status"].dump();
+    const std::string ended = run.value("ended_by", std::string());
+    if (!ended.empty()) std::cout << " (" << ended << ")";
+    std::cout << "\n";
+  }
   for (const json& d : r["devices"]) {
     std::cout << "  " << d["device"].get<std::string>() << ":";
     if (!d["segments"].is_null()) std::cout << " " << d["segments"].get<uint64_t>() << " segments,";

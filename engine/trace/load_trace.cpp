@@ -137,6 +137,7 @@ struct Metadata {
   uint64_t events_dropped = 0, transfers_dropped = 0;  // a windowed recording; absent in older files
   std::optional<bool> simulated;
   std::optional<std::vector<std::string>> columns;
+  std::string run;  // "{"script": ..., ...": the recorder's run facts as JSON text, closed when read
 };
 
 class ChromeTraceReader {
@@ -199,6 +200,7 @@ class ChromeTraceReader {
     need(md_.machine, "machine", "a string");
     out.meta = {*md_.backend, *md_.simulated, *md_.link, *md_.version, *md_.machine, md_.events_dropped,
                 md_.transfers_dropped};
+    if (!md_.run.empty()) out.run_json = md_.run + "}";
     return out;
   }
 
@@ -410,6 +412,12 @@ class ChromeTraceReader {
           if (v.ok) columns.emplace_back(v.s);
         }
         if (ok) md_.columns = std::move(columns);
+      } else if (key == "script" || key == "script_args" || key == "exit_status" || key == "ended_by") {
+        // the recorder's facts about the run, kept as JSON text for inspect (any JSON value; read, never run)
+        const std::string name(key);
+        const size_t from = r_.offset();
+        r_.skip_value();
+        md_.run += (md_.run.empty() ? "{\"" : ",\"") + name + "\":" + std::string(data_ + from, r_.offset() - from);
       } else {
         r_.skip_value();
       }

@@ -23,6 +23,9 @@ struct LoadedTrace {
   // The "devicescopeRecorder" object `devicescope record` adds (raw JSON text, "" when absent): storage_roles
   // {storage id: role name}, transfer_lines, allocator, ... (engine/recorder/devicescope_recorder/trace_writer.py).
   std::string recorder_json;
+  // The run `devicescope record` saw (raw JSON object text, "" when absent): {"script", "script_args",
+  // "exit_status", "ended_by"} from the file's metadata.
+  std::string run_json;
 };
 
 // Detects the format from the content. A file that cannot be read (missing, a directory, a FIFO or

@@ -220,6 +220,14 @@ def case_argv(args):
             fail("exit code %d" % run.returncode)
         if json.loads(run.stdout) != json.loads(plain.stdout):
             fail("the script sees itself differently:\n recorded %s\n plain    %s" % (run.stdout, plain.stdout))
+        # inspect shows the run the recording kept: the script, its arguments and its exit status
+        facts = inspect(args, os.path.join(args.work, "argv.json")).get("run")
+        if facts != {"script": script, "script_args": script_args, "exit_status": 0, "ended_by": ""}:
+            fail("inspect --json run: %s" % facts)
+        text = subprocess.run([args.devicescope, "inspect", os.path.join(args.work, "argv.json")],
+                              capture_output=True, text=True, timeout=120).stdout
+        if "recorded run: %s %s; exit status 0" % (script, " ".join(script_args)) not in text:
+            fail("inspect does not show the recorded run:\n%s" % text)
     print("ok")
 
 
