@@ -312,16 +312,19 @@ void NamesView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
       dl->AddRectFilled(a, ImVec2(a.x + 4 * z, c.y), pc, 2 * z, ImDrawFlags_RoundCornersLeft);
       dl->AddRect(a, c, with_alpha(pc, 0.7f), 2 * z, 0, b.tensors > 1 ? 2.0f : 1.0f);
       const float sbadge_w = b.device.empty() ? 0.0f : fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, b.device.c_str()).x;
-      const std::string slabel = fit_text(fs, b.label, label_room(options_, b.w, sbadge_w));
-      dl->AddText(fs, ssz, ImVec2(a.x + 9 * z, a.y + 3.5f * z), theme::kText, slabel.c_str());
-      if (!b.device.empty()) {
-        const float lw = fs->CalcTextSizeA(ssz, FLT_MAX, 0, slabel.c_str()).x;
-        zoomed_badge(dl, fs, ssz, ImVec2(a.x + 9 * z + lw + 8 * z, a.y + 2.5f * z), b.device.c_str(), pc, z);
-      }
-      if (storage_in_flight(snap, b.storage_id)) {  // issue 17 item 3: stale until a sync point folds the copy
-        // Over the size (the tooltip has it), so the place badge stays readable.
+      const bool in_flight = storage_in_flight(snap, b.storage_id);
+      // In flight (issue 17 item 3: stale until a sync point folds the copy): the badge takes the size's
+      // place (the tooltip has it) and the place badge follows it only where the box has room for both.
+      const float ifw = in_flight ? in_flight_badge_width(fs, ssz) : 0.0f;
+      const std::string slabel = in_flight ? "" : fit_text(fs, b.label, label_room(options_, b.w, sbadge_w));
+      if (!in_flight) dl->AddText(fs, ssz, ImVec2(a.x + 9 * z, a.y + 3.5f * z), theme::kText, slabel.c_str());
+      const float lw = in_flight ? ifw - 2 * z : fs->CalcTextSizeA(ssz, FLT_MAX, 0, slabel.c_str()).x;
+      const float bx = a.x + 9 * z + lw + 8 * z;
+      if (!b.device.empty() && (!in_flight || bx + (sbadge_w + 10) * z <= c.x - 2))
+        zoomed_badge(dl, fs, ssz, ImVec2(bx, a.y + 2.5f * z), b.device.c_str(), pc, z);
+      if (in_flight) {
         dl->AddRect(a, c, theme::kWarning, 2 * z, 0, 2.0f);
-        draw_in_flight_badge(dl, fs, ssz, a.x + 7 * z + in_flight_badge_width(fs, ssz), a.y, c.y - a.y);
+        draw_in_flight_badge(dl, fs, ssz, a.x + 7 * z + ifw, a.y, c.y - a.y);
       }
       if ((hot_storage && b.storage_id == hot_storage) || (b.storage_id && b.storage_id == ui.pointed_storage))
         dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(c.x + 1, c.y + 1), IM_COL32_WHITE, 3 * z, 0, 1.5f);
