@@ -200,20 +200,9 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     out = C.wrap(out)
     indices = None if idx is None else C.wrap(idx)
     if grad:
-        x = input
-
-        def backward(grads):
-            g = grads[0]
-            if g is None:
-                return [None]
-            if grad_mode._enabled[0]:
-                return ref.reference_grads(lambda a: ref.max_pool_from_indices(a, indices, tuple(out.shape)), [x],
-                                           [0], g)
-            return [C.wrap(_E.nn_max_pool2d_backward(g.contiguous()._impl, x._impl, indices._impl))]
-
-        graph.attach("MaxPool2DWithIndicesBackward0", [out], [input], backward,
-                     saved={"ceil_mode": ceil_mode, "dilation": d, "kernel_size": k, "padding": p,
-                            "result1": indices, "self": input, "stride": s})
+        _attach_max_from_indices("MaxPool2DWithIndicesBackward0", out, input, indices,
+                                 {"ceil_mode": ceil_mode, "dilation": d, "kernel_size": k, "padding": p,
+                                  "result1": indices, "self": input, "stride": s})
     return (out, indices) if return_indices else out
 
 
@@ -310,25 +299,31 @@ def adaptive_avg_pool1d(input, output_size):
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _single(output_size)[0])).squeeze(-2)
 
 
+def _attach_max_from_indices(name, out, x, indices, saved):
+    """The node of a max pooling (plain or adaptive): its gradient goes to the input positions the int64
+    indices name (one kernel, max_pool2d_with_indices_backward); under create_graph, differentiable formulas.
+    The closure keeps out's shape, not out: out -> node -> closure -> out would keep the output alive."""
+    out_shape = tuple(out.shape)
+
+    def backward(grads):
+        g = grads[0]
+        if g is None:
+            return [None]
+        if grad_mode._enabled[0]:
+            return ref.reference_grads(lambda a: ref.max_pool_from_indices(a, indices, out_shape), [x], [0], g)
+        return [C.wrap(_E.nn_max_pool2d_backward(g.contiguous()._impl, x._impl, indices._impl))]
+
+    graph.attach(name, [out], [x], backward, saved=saved)
+
+
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     oh, ow = _adaptive_size("adaptive_max_pool2d", input, output_size)
     C.check_virtual(input)
     out, idx = _E.nn_adaptive_pool2d(input.contiguous()._impl, oh, ow, True)
     out, indices = C.wrap(out), C.wrap(idx)
     if _wants_grad(input):
-        x = input
-
-        def backward(grads):
-            g = grads[0]
-            if g is None:
-                return [None]
-            if grad_mode._enabled[0]:
-                return ref.reference_grads(lambda a: ref.max_pool_from_indices(a, indices, tuple(out.shape)), [x],
-                                           [0], g)
-            return [C.wrap(_E.nn_max_pool2d_backward(g.contiguous()._impl, x._impl, indices._impl))]
-
-        graph.attach("AdaptiveMaxPool2DBackward0", [out], [input], backward,
-                     saved={"result1": indices, "self": input})
+        _attach_max_from_indices("AdaptiveMaxPool2DBackward0", out, input, indices,
+                                 {"result1": indices, "self": input})
     return (out, indices) if return_indices else out
 
 
