@@ -260,6 +260,7 @@ std::optional<std::string> App::take_screenshot_request() {
 }
 
 bool App::submit_code(Job job, const std::string& what) {
+  if (job.script && job.script_name.empty()) job.script_name = ui_.script_path;  // tracebacks name the file
   if (opened_) {
     notice("Back to the live session (closed " + opened_->path() + ")");
     close_recording();

@@ -48,7 +48,8 @@ SessionStatus PythonScriptSession::current_status() {
 }
 
 RunOutcome PythonScriptSession::run(Job& job) {
-  if (job.script && job.kind != JobKind::BuilderLine) set_script(*job.script, job.appended_already_ran);
+  if (job.script && job.kind != JobKind::BuilderLine)
+    set_script(*job.script, job.appended_already_ran, job.script_name);
   switch (job.kind) {
     case JobKind::RunScript: return run_all();
     case JobKind::Step: return step();
@@ -61,7 +62,7 @@ RunOutcome PythonScriptSession::run(Job& job) {
     case JobKind::BuilderLine: {
       // The Builder's line runs first; only a line that ran joins the script (as already run).
       RunOutcome o = outcome(py_->run_console(job.line));
-      if (o.ok && job.script) set_script(*job.script, true);
+      if (o.ok && job.script) set_script(*job.script, true, job.script_name);
       return o;
     }
     case JobKind::SetScript: return {};  // set_script() above made the new picture when the script changed
@@ -114,12 +115,14 @@ std::vector<std::string> PythonScriptSession::statement_texts() const {
   return out;
 }
 
-void PythonScriptSession::set_script(const std::string& code, bool appended_already_ran) {
-  if (code == script_) return;
+void PythonScriptSession::set_script(const std::string& code, bool appended_already_ran, const std::string& name) {
+  const std::string file = name.empty() ? kScriptName : name;
+  if (code == script_ && file == script_name_) return;
   const std::vector<std::string> old_texts = statement_texts();
   const int done = py_->next_statement();
   script_ = code;
-  py_->load(code, kScriptName);
+  script_name_ = file;
+  py_->load(code, file);
   const std::vector<std::string> new_texts = statement_texts();
   int keep = 0;
   while (keep < done && keep < int(new_texts.size()) && keep < int(old_texts.size()) &&

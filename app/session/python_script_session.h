@@ -35,7 +35,7 @@ class PythonScriptSession : public Session {
   // deterministic: seeds are reset with the runtime); otherwise the cursor goes back to the top.
   // `appended_already_ran`: the new text only appends statements just run as console lines (the Builder),
   // so the cursor moves past them.
-  void set_script(const std::string& code, bool appended_already_ran);
+  void set_script(const std::string& code, bool appended_already_ran, const std::string& name);
   RunOutcome run_all();
   RunOutcome step();
   RunOutcome step_back();
@@ -47,6 +47,7 @@ class PythonScriptSession : public Session {
   RuntimeOptions runtime_options_;
   std::unique_ptr<python::PythonSession> py_;
   std::string script_;
+  std::string script_name_;  // the file tracebacks name (Job::script_name; script.py when unnamed)
   std::mutex output_mutex_;
   std::string output_;  // what the code printed since the last outcome (written by the interpreter's sink)
   std::shared_ptr<const Snapshot> picture_;

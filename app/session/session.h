@@ -42,6 +42,7 @@ const char* job_name(JobKind k);  // "Open", "Run", "Step", ...
 struct Job {
   JobKind kind = JobKind::Step;
   std::optional<std::string> script;  // the editor's script, made current first (see PythonScriptSession)
+  std::string script_name;            // its file as tracebacks name it, as `python3 FILE` would ("": script.py)
   bool appended_already_ran = false;
   std::string line;                   // RunLine / BuilderLine: the code; ExportTrace: the path; Call: module.function;
                                       // Seek: the moment of an opened file's trace ("" for its end)

@@ -290,6 +290,22 @@ TEST(PythonScriptSession, TypedCallReturnsJsonAndLeavesTheGlobalsAlone) {
   EXPECT_NE(r.result_json.find("\"title\""), std::string::npos);
 }
 
+// A traceback names the script's file, as `python3 FILE` does (the window passes the opened file's path).
+TEST(PythonScriptSession, TracebacksNameTheScriptFile) {
+  Driver& s = fresh_session();
+  Job j;
+  j.kind = JobKind::RunScript;
+  j.script = "x = 1\nraise ValueError('boom')\n";
+  j.script_name = "/home/me/train.py";
+  RunOutcome r = s.job(j);
+  EXPECT_EQ(r.error_type, "ValueError");
+  EXPECT_NE(r.traceback.find("File \"/home/me/train.py\", line 2"), std::string::npos) << r.traceback;
+  j.script_name.clear();  // an unsaved script keeps the old name
+  j.script = "raise ValueError('again')\n";
+  r = s.job(j);
+  EXPECT_NE(r.traceback.find("File \"script.py\", line 1"), std::string::npos) << r.traceback;
+}
+
 TEST(PythonScriptSession, SyntaxAndNameErrors) {
   Driver& s = fresh_session();
   RunOutcome r = s.run_line("y = undefined_name + 1");
