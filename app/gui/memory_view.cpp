@@ -53,6 +53,8 @@ bool MemoryView::legend(const Snapshot& snap, UiState& ui, const std::string& em
   // Widths from the text, so presenter mode's large fonts fit too.
   const ImGuiStyle& st = ImGui::GetStyle();
   const bool compact = ui.presenter;
+  // A short window (800x600) lists only the roles on screen too: the full legend would take the panes' room.
+  const bool only_present = compact || ImGui::GetContentRegionAvail().y < 20 * h;
   const float combo_w = compact ? 0.0f : ImGui::CalcTextSize("Scale: allocated").x + ImGui::GetFrameHeight() + st.FramePadding.x * 2 + 4;
   ImFont* small = fonts().small;
   const float badge_w =
@@ -95,11 +97,11 @@ bool MemoryView::legend(const Snapshot& snap, UiState& ui, const std::string& em
     x += w + 14;
   };
   for (Role r : kAllRoles) {
-    if (compact && std::find(roles_present_.begin(), roles_present_.end(), r) == roles_present_.end()) continue;
+    if (only_present && std::find(roles_present_.begin(), roles_present_.end(), r) == roles_present_.end()) continue;
     item(role_label(r), [&](ImVec2 p) { dl->AddRectFilled(ImVec2(p.x, p.y + 3), ImVec2(p.x + 12, p.y + h - 2), role_color(r), 2); }, 12);
   }
-  if (!compact || free_present_) {
-    item(compact ? "free (cached)" : "reserved, free (cached)", [&](ImVec2 p) {
+  if (!only_present || free_present_) {
+    item(only_present ? "free (cached)" : "reserved, free (cached)", [&](ImVec2 p) {
       dl->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + 16, p.y + h - 1), kFreeBlockFill, 2);
       dl->AddRect(ImVec2(p.x, p.y + 2), ImVec2(p.x + 16, p.y + h - 1), kFreeBlockOutline, 2, 0, 1.5f);
     }, 16);
@@ -107,7 +109,7 @@ bool MemoryView::legend(const Snapshot& snap, UiState& ui, const std::string& em
       ImGui::SetTooltip("A segment the caching allocator got from the driver. Freed blocks stay cached inside it,\n"
                         "so memory_reserved() stays above memory_allocated() until torch.cuda.empty_cache().");
   }
-  if (compact && roles_present_.empty() && !free_present_) {
+  if (only_present && roles_present_.empty() && !free_present_) {
     ImGui::SameLine(x);
     ImGui::TextDisabled("nothing allocated yet");
   }
