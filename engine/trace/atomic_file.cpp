@@ -80,15 +80,8 @@ int stream_into(int fd, const std::function<void(std::ostream&)>& write) {
   return buf.flush_all() ? 0 : buf.error();
 }
 
-// A FIFO or character device: written in place, as a shell's `>` would (no temporary can replace it).
-void write_through(const std::string& path, const std::function<void(std::ostream&)>& write) {
-  // O_NONBLOCK: a FIFO nobody reads fails at once (ENXIO) instead of hanging the export.
-  const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENXIO) raise(ErrorKind::RuntimeError, "cannot write " + path + ": no process is reading the FIFO");
-    fail(path, errno);
-  }
-  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // then wait for a slow reader like any writer
+// Streams the export into `fd` and closes it; an error of either step fails naming `path`.
+void stream_and_close(const std::string& path, int fd, const std::function<void(std::ostream&)>& write) {
   int err = 0;
   try {
     err = stream_into(fd, write);
@@ -100,21 +93,25 @@ void write_through(const std::string& path, const std::function<void(std::ostrea
   if (err != 0) fail(path, err);
 }
 
+// A FIFO or character device: written in place, as a shell's `>` would (no temporary can replace it).
+void write_through(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  // O_NONBLOCK: a FIFO nobody reads fails at once (ENXIO) instead of hanging the export.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENXIO) raise(ErrorKind::RuntimeError, "cannot write " + path + ": no process is reading the FIFO");
+    fail(path, errno);
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // then wait for a slow reader like any writer
+  stream_and_close(path, fd, write);
+}
+
 // One of this process's own descriptors (`--csv /dev/stdout`): written through a duplicate, so the export
 // follows what was printed there (same offset; a file stdout was redirected to is never replaced).
 void write_to_descriptor(const std::string& path, int target_fd, const std::function<void(std::ostream&)>& write) {
   std::fflush(nullptr);  // what this process printed comes first (std::cout is synced with stdio)
   const int fd = ::fcntl(target_fd, F_DUPFD_CLOEXEC, 3);
   if (fd < 0) fail(path, errno);
-  int err = 0;
-  try {
-    err = stream_into(fd, write);
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
-  if (::close(fd) != 0 && err == 0) err = errno;
-  if (err != 0) fail(path, err);
+  stream_and_close(path, fd, write);
 }
 
 // Copies the complete export from `temp_fd` over `file`'s own content: the same inode, so a symlink's target
