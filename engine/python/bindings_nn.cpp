@@ -39,6 +39,11 @@ namespace {
 // float32 computes float32 and half / bfloat16 compute in float32 (PyTorch's opmath); float64 in float64.
 DType compute_dtype(DType t) { return t == DType::Float64 ? DType::Float64 : DType::Float32; }
 
+// Virtual kernels (issue 25, virtual steps): when any tensor argument is virtual, the kernel runs shape-only -
+// every output and kernel buffer is allocated exactly as on real tensors, but virtual (no bytes), and the value
+// loops are skipped. Set by dispatch() for the kernel's duration; read by HostIn/HostOut/IndexOut.
+thread_local bool tl_virtual = false;
+
 TensorPtr opt_tensor(py::handle h) { return h.is_none() ? TensorPtr() : h.cast<TensorPtr>(); }
 
 Shape shape_of(py::handle h) {
@@ -53,7 +58,7 @@ template <typename T>
 class HostIn {
  public:
   explicit HostIn(const TensorPtr& t) {
-    if (!t) return;
+    if (!t || tl_virtual) return;  // virtual kernel: nothing is read
     constexpr DType want = std::is_same_v<T, float> ? DType::Float32 : DType::Float64;
     const void* p = t->numel() ? host_readable(rt(), t) : nullptr;
     if (p && t->dtype() == want && t->is_contiguous()) {
@@ -91,12 +96,12 @@ template <typename T>
 class HostOut {
  public:
   HostOut(const Shape& sizes, DType dtype, Device device) {
-    tensor_ = ds::empty(rt(), sizes, dtype, device, false, false, current_storage_role());
+    tensor_ = ds::empty(rt(), sizes, dtype, device, false, tl_virtual, current_storage_role());
     constexpr DType want = std::is_same_v<T, float> ? DType::Float32 : DType::Float64;
-    void* p = tensor_->numel() ? host_writable(rt(), tensor_) : nullptr;
+    void* p = tensor_->numel() && !tl_virtual ? host_writable(rt(), tensor_) : nullptr;
     if (p && dtype == want) {
       ptr_ = static_cast<T*>(p);
-    } else {
+    } else if (!tl_virtual) {
       buffer_.resize(size_t(tensor_->numel()));
       ptr_ = buffer_.data();
     }
@@ -111,6 +116,7 @@ class HostOut {
   // Writes contiguous compute-dtype values into t (any dtype, host or real device memory).
   static void store(const TensorPtr& t, const T* values) {
     constexpr DType have = std::is_same_v<T, float> ? DType::Float32 : DType::Float64;
+    if (tl_virtual) return;
     const Shape cs = contiguous_strides(t->sizes());
     if (void* d = host_writable(rt(), t)) {
       convert_strided(d, t->dtype(), t->sizes(), t->strides(), values, have, cs);
@@ -133,11 +139,11 @@ class HostOut {
 class IndexOut {
  public:
   IndexOut(const Shape& sizes, Device device) {
-    tensor_ = ds::empty(rt(), sizes, DType::Int64, device, false, false, current_storage_role());
-    void* p = tensor_->numel() ? host_writable(rt(), tensor_) : nullptr;
+    tensor_ = ds::empty(rt(), sizes, DType::Int64, device, false, tl_virtual, current_storage_role());
+    void* p = tensor_->numel() && !tl_virtual ? host_writable(rt(), tensor_) : nullptr;
     if (p) {
       ptr_ = static_cast<int64_t*>(p);
-    } else {
+    } else if (!tl_virtual) {
       buffer_.resize(size_t(tensor_->numel()));
       ptr_ = buffer_.data();
     }
@@ -158,6 +164,7 @@ class IndexOut {
 };
 
 std::vector<int64_t> read_indices(const TensorPtr& t) {
+  if (tl_virtual) return {};
   std::vector<int64_t> v(size_t(t->numel()));
   if (v.empty()) return v;
   const void* p = host_readable(rt(), t);
@@ -178,11 +185,19 @@ std::vector<int64_t> read_indices(const TensorPtr& t) {
   return v;
 }
 
-// Runs f.template operator()<T>() with T the compute type of `dtype`.
+// Runs f.template operator()<T>() with T the compute type of `dtype`; shape-only (tl_virtual) when any of
+// `tensors` is virtual (a mix of virtual and real arguments gives virtual results: their values are unknown).
 template <typename F>
-auto dispatch(DType dtype, F&& f) {
+auto dispatch(DType dtype, std::initializer_list<const TensorPtr*> tensors, F&& f) {
   check(is_floating_point(dtype), "DeviceScope: convolution, pooling and normalization kernels need a floating "
                                   "point tensor, got " + dtype_name(dtype));
+  struct Scope {
+    bool prev = tl_virtual;
+    ~Scope() { tl_virtual = prev; }
+  } scope;
+  tl_virtual = false;
+  for (const TensorPtr* t : tensors)
+    if (*t && (*t)->is_virtual()) tl_virtual = true;
   if (compute_dtype(dtype) == DType::Float64) return f(double{});
   return f(float{});
 }
@@ -224,11 +239,11 @@ TensorPtr conv_forward(const TensorPtr& x, const TensorPtr& w, const TensorPtr& 
                        const Shape& padding, const Shape& dilation, int64_t groups) {
   const ConvGeometry g = conv_geometry(*x, *w, stride, padding, dilation, groups);
   const Shape out_shape = conv_out_shape(g, x->dim() == 3);
-  return dispatch(x->dtype(), [&](auto tag) {
+  return dispatch(x->dtype(), {&x, &w, &b}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> xi(x), wi(w), bi(b);
     HostOut<T> out(out_shape, x->dtype(), x->device());
-    if (shape_numel(out_shape) > 0) {
+    if (shape_numel(out_shape) > 0 && !tl_virtual) {
       if (g.c / g.groups * g.kh * g.kw == 0) {
         std::fill(out.get(), out.get() + shape_numel(out_shape), T(0));
       } else {
@@ -243,7 +258,7 @@ TensorPtr conv_forward(const TensorPtr& x, const TensorPtr& w, const TensorPtr& 
 py::tuple conv_backward(const TensorPtr& grad, const TensorPtr& x, const TensorPtr& w, const Shape& stride,
                         const Shape& padding, const Shape& dilation, int64_t groups, std::vector<bool> mask) {
   const ConvGeometry g = conv_geometry(*x, *w, stride, padding, dilation, groups);
-  return dispatch(x->dtype(), [&](auto tag) {
+  return dispatch(x->dtype(), {&grad, &x, &w}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> gi(grad), xi(x), wi(w);
     std::optional<HostOut<T>> dx, dw, db;
@@ -251,7 +266,9 @@ py::tuple conv_backward(const TensorPtr& grad, const TensorPtr& x, const TensorP
     if (mask[1]) dw.emplace(w->sizes(), w->dtype(), w->device());
     if (mask[2]) db.emplace(Shape{g.o}, grad->dtype(), grad->device());
     const bool empty = g.n * g.o * g.oh() * g.ow() == 0 || g.c / g.groups * g.kh * g.kw == 0;
-    if (empty) {  // nothing flows: zero gradients
+    if (tl_virtual) {
+      // shape-only: the gradients are allocated above, nothing is computed
+    } else if (empty) {  // nothing flows: zero gradients
       for (auto* o : {&dx, &dw, &db})
         if (*o) std::fill((*o)->get(), (*o)->get() + (*o)->numel(), T(0));
     } else {
@@ -298,13 +315,13 @@ py::tuple max_pool2d(const TensorPtr& x, const Shape& k, const Shape& s, const S
                      int64_t ow, bool with_indices) {
   PoolGeometry g = pool_geometry(*x, oh, ow);
   set_window(g, k, s, p, d);
-  return dispatch(x->dtype(), [&](auto tag) {
+  return dispatch(x->dtype(), {&x}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> xi(x);
     HostOut<T> out(pooled_shape(*x, oh, ow), x->dtype(), x->device());
     std::optional<IndexOut> ind;
     if (with_indices) ind.emplace(pooled_shape(*x, oh, ow), x->device());
-    ds::max_pool2d_forward<T>(g, xi.get(), out.get(), ind ? ind->get() : nullptr);
+    if (!tl_virtual) ds::max_pool2d_forward<T>(g, xi.get(), out.get(), ind ? ind->get() : nullptr);
     return py::make_tuple(out.finish(), ind ? py::cast(ind->finish()) : py::none());
   });
 }
@@ -312,12 +329,12 @@ py::tuple max_pool2d(const TensorPtr& x, const Shape& k, const Shape& s, const S
 // Also adaptive max pooling's backward: a scatter of grad to the saved indices.
 TensorPtr max_pool2d_backward(const TensorPtr& grad, const TensorPtr& x, const TensorPtr& indices) {
   const PoolGeometry g = pool_geometry(*x, grad->sizes()[size_t(grad->dim() - 2)], grad->sizes()[size_t(grad->dim() - 1)]);
-  return dispatch(x->dtype(), [&](auto tag) {
+  return dispatch(x->dtype(), {&grad, &x, &indices}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> gi(grad);
     const std::vector<int64_t> idx = read_indices(indices);
     HostOut<T> dx(x->sizes(), x->dtype(), x->device());
-    ds::max_pool2d_backward<T>(g.planes, g.h * g.w, g.oh * g.ow, gi.get(), idx.data(), dx.get());
+    if (!tl_virtual) ds::max_pool2d_backward<T>(g.planes, g.h * g.w, g.oh * g.ow, gi.get(), idx.data(), dx.get());
     return dx.finish();
   });
 }
@@ -326,11 +343,11 @@ TensorPtr avg_pool2d(const TensorPtr& x, const Shape& k, const Shape& s, const S
                      bool count_include_pad, int64_t divisor) {
   PoolGeometry g = pool_geometry(*x, oh, ow);
   set_window(g, k, s, p, {1, 1});
-  return dispatch(x->dtype(), [&](auto tag) {
+  return dispatch(x->dtype(), {&x}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> xi(x);
     HostOut<T> out(pooled_shape(*x, oh, ow), x->dtype(), x->device());
-    ds::avg_pool2d_forward<T>(g, count_include_pad, divisor, xi.get(), out.get());
+    if (!tl_virtual) ds::avg_pool2d_forward<T>(g, count_include_pad, divisor, xi.get(), out.get());
     return out.finish();
   });
 }
@@ -339,65 +356,65 @@ TensorPtr avg_pool2d_backward(const TensorPtr& grad, const TensorPtr& x, const S
                               const Shape& p, bool count_include_pad, int64_t divisor) {
   PoolGeometry g = pool_geometry(*x, grad->sizes()[size_t(grad->dim() - 2)], grad->sizes()[size_t(grad->dim() - 1)]);
   set_window(g, k, s, p, {1, 1});
-  return dispatch(x->dtype(), [&](auto tag) {
+  return dispatch(x->dtype(), {&grad, &x}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> gi(grad);
     HostOut<T> dx(x->sizes(), x->dtype(), x->device());
-    ds::avg_pool2d_backward<T>(g, count_include_pad, divisor, gi.get(), dx.get());
+    if (!tl_virtual) ds::avg_pool2d_backward<T>(g, count_include_pad, divisor, gi.get(), dx.get());
     return dx.finish();
   });
 }
 
 py::tuple adaptive_pool2d(const TensorPtr& x, int64_t oh, int64_t ow, bool max) {
   const PoolGeometry g = pool_geometry(*x, oh, ow);
-  return dispatch(x->dtype(), [&](auto tag) {
+  return dispatch(x->dtype(), {&x}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> xi(x);
     HostOut<T> out(pooled_shape(*x, oh, ow), x->dtype(), x->device());
     if (!max) {
-      ds::adaptive_avg_pool2d_forward<T>(g, xi.get(), out.get());
+      if (!tl_virtual) ds::adaptive_avg_pool2d_forward<T>(g, xi.get(), out.get());
       return py::make_tuple(out.finish(), py::none());
     }
     IndexOut ind(pooled_shape(*x, oh, ow), x->device());
-    ds::adaptive_max_pool2d_forward<T>(g, xi.get(), out.get(), ind.get());
+    if (!tl_virtual) ds::adaptive_max_pool2d_forward<T>(g, xi.get(), out.get(), ind.get());
     return py::make_tuple(out.finish(), ind.finish());
   });
 }
 
 TensorPtr adaptive_avg_pool2d_backward(const TensorPtr& grad, const TensorPtr& x) {
   const PoolGeometry g = pool_geometry(*x, grad->sizes()[size_t(grad->dim() - 2)], grad->sizes()[size_t(grad->dim() - 1)]);
-  return dispatch(x->dtype(), [&](auto tag) {
+  return dispatch(x->dtype(), {&grad, &x}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> gi(grad);
     HostOut<T> dx(x->sizes(), x->dtype(), x->device());
-    ds::adaptive_avg_pool2d_backward<T>(g, gi.get(), dx.get());
+    if (!tl_virtual) ds::adaptive_avg_pool2d_backward<T>(g, gi.get(), dx.get());
     return dx.finish();
   });
 }
 
 // ------------------------------------------------------------------------------------------ normalization
 py::tuple layer_norm(const TensorPtr& x, int64_t m, int64_t n, const TensorPtr& w, const TensorPtr& b, double eps) {
-  return dispatch(x->dtype(), [&](auto tag) {
+  return dispatch(x->dtype(), {&x, &w, &b}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> xi(x), wi(w), bi(b);
     HostOut<T> y(x->sizes(), x->dtype(), x->device());
     HostOut<T> mean(Shape{m}, acc_dtype(x->dtype()), x->device());
     HostOut<T> rstd(Shape{m}, acc_dtype(x->dtype()), x->device());
-    ds::layer_norm_forward<T>(m, n, xi.get(), wi.get(), bi.get(), eps, y.get(), mean.get(), rstd.get());
+    if (!tl_virtual) ds::layer_norm_forward<T>(m, n, xi.get(), wi.get(), bi.get(), eps, y.get(), mean.get(), rstd.get());
     return py::make_tuple(y.finish(), mean.finish(), rstd.finish());
   });
 }
 
 py::tuple layer_norm_backward(const TensorPtr& dy, const TensorPtr& x, const TensorPtr& mean, const TensorPtr& rstd,
                               const TensorPtr& w, const TensorPtr& b, int64_t m, int64_t n, std::vector<bool> mask) {
-  return dispatch(x->dtype(), [&](auto tag) {
+  return dispatch(x->dtype(), {&dy, &x, &mean, &rstd, &w}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> dyi(dy), xi(x), mi(mean), ri(rstd), wi(w);
     std::optional<HostOut<T>> dx, dw, db;
     if (mask[0]) dx.emplace(x->sizes(), x->dtype(), x->device());
     if (mask[1] && w) dw.emplace(w->sizes(), w->dtype(), w->device());
     if (mask[2] && b) db.emplace(b->sizes(), b->dtype(), b->device());
-    ds::layer_norm_backward<T>(m, n, dyi.get(), xi.get(), mi.get(), ri.get(), wi.get(), dx ? dx->get() : nullptr,
+    if (!tl_virtual) ds::layer_norm_backward<T>(m, n, dyi.get(), xi.get(), mi.get(), ri.get(), wi.get(), dx ? dx->get() : nullptr,
                            dw ? dw->get() : nullptr, db ? db->get() : nullptr);
     return py::make_tuple(dx ? py::cast(dx->finish()) : py::none(), dw ? py::cast(dw->finish()) : py::none(),
                           db ? py::cast(db->finish()) : py::none());
@@ -418,7 +435,7 @@ py::tuple batch_norm(const TensorPtr& x, const TensorPtr& w, const TensorPtr& b,
                      const TensorPtr& rv, bool training, double momentum, double eps, const std::string& stats) {
   int64_t n, c, s;
   channel_dims(*x, n, c, s);
-  return dispatch(x->dtype(), [&](auto tag) {
+  return dispatch(x->dtype(), {&x, &w, &b, &rm, &rv}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> xi(x), wi(w), bi(b), rmi(rm), rvi(rv);
     HostOut<T> y(x->sizes(), x->dtype(), x->device());
@@ -428,14 +445,14 @@ py::tuple batch_norm(const TensorPtr& x, const TensorPtr& w, const TensorPtr& b,
     HostOut<T> invstd(Shape{stat_n}, stat_dtype, x->device());
     // Running statistics are updated in place (a host copy when they are not plain compute-dtype memory).
     std::vector<T> new_rm, new_rv;
-    if (training && rm) new_rm.assign(rmi.get(), rmi.get() + c);
-    if (training && rv) new_rv.assign(rvi.get(), rvi.get() + c);
+    if (training && rm && !tl_virtual) new_rm.assign(rmi.get(), rmi.get() + c);
+    if (training && rv && !tl_virtual) new_rv.assign(rvi.get(), rvi.get() + c);
     // evaluation reads the running statistics (the kernel writes them only in training)
     T* rm_arg = training ? (rm ? new_rm.data() : nullptr) : const_cast<T*>(rmi.get());
     T* rv_arg = training ? (rv ? new_rv.data() : nullptr) : const_cast<T*>(rvi.get());
-    ds::batch_norm_forward<T>(n, c, s, xi.get(), wi.get(), bi.get(), rm_arg, rv_arg, training, momentum, eps, y.get(),
+    if (!tl_virtual) ds::batch_norm_forward<T>(n, c, s, xi.get(), wi.get(), bi.get(), rm_arg, rv_arg, training, momentum, eps, y.get(),
                           training ? mean.get() : nullptr, training ? invstd.get() : nullptr);
-    if (!training && stat_n > 0) {
+    if (!training && stat_n > 0 && !tl_virtual) {
       // native_batch_norm in evaluation keeps the running mean and its invstd as the saved statistics
       for (int64_t ch = 0; ch < c; ++ch) {
         mean.get()[ch] = rmi.get()[ch];
@@ -459,7 +476,7 @@ py::tuple batch_norm_backward(const TensorPtr& dy, const TensorPtr& x, const Ten
                               bool training, double eps, std::vector<bool> mask) {
   int64_t n, c, s;
   channel_dims(*x, n, c, s);
-  return dispatch(x->dtype(), [&](auto tag) {
+  return dispatch(x->dtype(), {&dy, &x, &w, &rm, &rv, &save_mean, &save_invstd}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> dyi(dy), xi(x), wi(w), rmi(rm), rvi(rv), smi(training ? save_mean : TensorPtr()),
         sii(training ? save_invstd : TensorPtr());
@@ -468,10 +485,10 @@ py::tuple batch_norm_backward(const TensorPtr& dy, const TensorPtr& x, const Ten
     // variance, and the reduction's sum_dy / sum_dy_xmu, are tensors of the kernel (freed on return).
     TensorPtr eval_invstd, sum_dy, sum_dy_xmu;
     if (!training && (!save_invstd || save_invstd->numel() == 0)) {
-      eval_invstd = ds::empty(rt(), {c}, acc_dtype(x->dtype()), x->device(), false, false, current_storage_role());
+      eval_invstd = ds::empty(rt(), {c}, acc_dtype(x->dtype()), x->device(), false, tl_virtual, current_storage_role());
       if (mask[0] && (mask[1] || mask[2])) {
-        sum_dy = ds::empty(rt(), {c}, acc_dtype(x->dtype()), x->device(), false, false, current_storage_role());
-        sum_dy_xmu = ds::empty(rt(), {c}, acc_dtype(x->dtype()), x->device(), false, false, current_storage_role());
+        sum_dy = ds::empty(rt(), {c}, acc_dtype(x->dtype()), x->device(), false, tl_virtual, current_storage_role());
+        sum_dy_xmu = ds::empty(rt(), {c}, acc_dtype(x->dtype()), x->device(), false, tl_virtual, current_storage_role());
       }
       if (mask[1] && w) dw.emplace(w->sizes(), w->dtype(), w->device());
       if (mask[2] && w) db.emplace(w->sizes(), w->dtype(), w->device());
@@ -481,7 +498,7 @@ py::tuple batch_norm_backward(const TensorPtr& dy, const TensorPtr& x, const Ten
       if (mask[1] && w) dw.emplace(w->sizes(), w->dtype(), w->device());
       if (mask[2] && w) db.emplace(w->sizes(), w->dtype(), w->device());
     }
-    ds::batch_norm_backward<T>(n, c, s, dyi.get(), xi.get(), wi.get(), rmi.get(), rvi.get(), smi.get(), sii.get(),
+    if (!tl_virtual) ds::batch_norm_backward<T>(n, c, s, dyi.get(), xi.get(), wi.get(), rmi.get(), rvi.get(), smi.get(), sii.get(),
                            training, eps, dx ? dx->get() : nullptr, dw ? dw->get() : nullptr, db ? db->get() : nullptr);
     return py::make_tuple(dx ? py::cast(dx->finish()) : py::none(), dw ? py::cast(dw->finish()) : py::none(),
                           db ? py::cast(db->finish()) : py::none());
@@ -490,7 +507,7 @@ py::tuple batch_norm_backward(const TensorPtr& dy, const TensorPtr& x, const Ten
 
 py::tuple group_norm(const TensorPtr& x, const TensorPtr& w, const TensorPtr& b, int64_t n, int64_t c, int64_t hxw,
                      int64_t groups, double eps) {
-  return dispatch(x->dtype(), [&](auto tag) {
+  return dispatch(x->dtype(), {&x, &w, &b}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> xi(x), wi(w), bi(b);
     HostOut<T> y(x->sizes(), x->dtype(), x->device());
@@ -499,10 +516,10 @@ py::tuple group_norm(const TensorPtr& x, const TensorPtr& w, const TensorPtr& b,
     // The CUDA kernel's fused scale and shift per (sample, channel) when an affine parameter is given.
     TensorPtr a_buf, b_buf;
     if (hxw != 1 && n > 0 && (w || b)) {
-      a_buf = ds::empty(rt(), {n, c}, acc_dtype(x->dtype()), x->device(), false, false, current_storage_role());
-      b_buf = ds::empty(rt(), {n, c}, acc_dtype(x->dtype()), x->device(), false, false, current_storage_role());
+      a_buf = ds::empty(rt(), {n, c}, acc_dtype(x->dtype()), x->device(), false, tl_virtual, current_storage_role());
+      b_buf = ds::empty(rt(), {n, c}, acc_dtype(x->dtype()), x->device(), false, tl_virtual, current_storage_role());
     }
-    ds::group_norm_forward<T>(n, c, hxw, groups, xi.get(), wi.get(), bi.get(), eps, y.get(), mean.get(), rstd.get());
+    if (!tl_virtual) ds::group_norm_forward<T>(n, c, hxw, groups, xi.get(), wi.get(), bi.get(), eps, y.get(), mean.get(), rstd.get());
     return py::make_tuple(y.finish(), mean.finish(), rstd.finish());
   });
 }
@@ -510,7 +527,7 @@ py::tuple group_norm(const TensorPtr& x, const TensorPtr& w, const TensorPtr& b,
 py::tuple group_norm_backward(const TensorPtr& dy, const TensorPtr& x, const TensorPtr& mean, const TensorPtr& rstd,
                               const TensorPtr& w, int64_t n, int64_t c, int64_t hxw, int64_t groups,
                               std::vector<bool> mask) {
-  return dispatch(x->dtype(), [&](auto tag) {
+  return dispatch(x->dtype(), {&dy, &x, &mean, &rstd, &w}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> dyi(dy), xi(x), mi(mean), ri(rstd), wi(w);
     std::optional<HostOut<T>> dx, dw, db;
@@ -523,16 +540,16 @@ py::tuple group_norm_backward(const TensorPtr& dy, const TensorPtr& x, const Ten
     // sized by the TensorIterator that fills it).
     std::vector<TensorPtr> kernel_tensors;
     if (n > 0) {
-      kernel_tensors.push_back(ds::empty(rt(), {n, c}, acc, x->device(), false, false, role));
-      kernel_tensors.push_back(ds::empty(rt(), {n, c}, acc, x->device(), false, false, role));
+      kernel_tensors.push_back(ds::empty(rt(), {n, c}, acc, x->device(), false, tl_virtual, role));
+      kernel_tensors.push_back(ds::empty(rt(), {n, c}, acc, x->device(), false, tl_virtual, role));
       if (dx) {
-        kernel_tensors.push_back(ds::empty(rt(), {n, groups}, acc, x->device(), false, false, role));
-        kernel_tensors.push_back(ds::empty(rt(), {n, groups}, acc, x->device(), false, false, role));
-        if (w && hxw != 1) kernel_tensors.push_back(ds::empty(rt(), {n, c}, acc, x->device(), false, false, role));
+        kernel_tensors.push_back(ds::empty(rt(), {n, groups}, acc, x->device(), false, tl_virtual, role));
+        kernel_tensors.push_back(ds::empty(rt(), {n, groups}, acc, x->device(), false, tl_virtual, role));
+        if (w && hxw != 1) kernel_tensors.push_back(ds::empty(rt(), {n, c}, acc, x->device(), false, tl_virtual, role));
       }
     }
-    std::vector<T> ds_buf(size_t(n * c)), db_buf(size_t(n * c));
-    ds::group_norm_backward<T>(n, c, hxw, groups, dyi.get(), xi.get(), mi.get(), ri.get(), wi.get(), ds_buf.data(),
+    std::vector<T> ds_buf(tl_virtual ? 0 : size_t(n * c)), db_buf(tl_virtual ? 0 : size_t(n * c));
+    if (!tl_virtual) ds::group_norm_backward<T>(n, c, hxw, groups, dyi.get(), xi.get(), mi.get(), ri.get(), wi.get(), ds_buf.data(),
                            db_buf.data(), dx ? dx->get() : nullptr, dw ? dw->get() : nullptr, db ? db->get() : nullptr);
     return py::make_tuple(dx ? py::cast(dx->finish()) : py::none(), dw ? py::cast(dw->finish()) : py::none(),
                           db ? py::cast(db->finish()) : py::none());

@@ -17,7 +17,9 @@ def is_virtual(tensor):
 class virtual_mode:
     """`with devicescope.virtual_mode():` - every tensor created inside (parameters of modules built there
     too) is virtual, and in-place initialisers skip them: build a model far larger than this machine and
-    watch where .to() puts it. Forward passes still need real values (they raise on virtual tensors)."""
+    watch where .to() puts it, and run its training step: forward, backward and the optimizer step run
+    shape-only on virtual tensors, allocating exactly what the real step allocates (every device allocation
+    inside is virtual). What needs values (item(), tolist(), nonzero, printing) raises."""
 
     def __enter__(self):
         from torch import _default

@@ -234,9 +234,12 @@ def _fill(self, values):
     so that a virtual tensor (no bytes) never has its values generated: a 70B-parameter virtual model's
     initialisers would otherwise build and discard gigabytes of random numbers."""
     C.check_inplace(self)
-    if self._impl.is_virtual and _default.virtual_mode():
-        return self  # building a virtual model: initialisers have nothing to write
-    C.check_virtual(self)
+    if self._impl.is_virtual:
+        # building a virtual model (initialisers), or zero_() / fill_() in a virtual step: nothing to write,
+        # and the values are never generated
+        if not _default.virtual_mode():
+            self._impl.bump_version()
+        return self
     C.write(self, values() if callable(values) else values)
     return self
 

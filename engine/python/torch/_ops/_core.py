@@ -4,10 +4,12 @@ import numpy as np
 
 import _devicescope_C as _E
 
+from .. import _default
 from .. import _dtype as D
 from .._fp_quiet import fp_quiet
 from .._device import from_key
 from .._scratch import scratch
+from .._virtual_values import VirtualValues, VIRTUAL_READ
 from ..autograd import grad_mode
 
 _BF16 = 3
@@ -49,15 +51,28 @@ def _f32_to_bf16(values):
 
 
 def read(t):
-    """The tensor's values as a numpy array (a view for host/simulated memory; bfloat16 as float32 copy)."""
-    arr, _ = _E.numpy_view(t._impl)
+    """The tensor's values as a numpy array (a view for host/simulated memory; bfloat16 as float32 copy).
+    A virtual tensor reads as shape-only values (torch/_virtual_values.py): the op runs as on real values
+    and allocates the same, but computes nothing."""
+    impl = t._impl
+    if impl.is_virtual:
+        return VirtualValues(impl.sizes, np.float32 if impl.dtype_code == _BF16 else D.BY_CODE[impl.dtype_code]._np)
+    arr, _ = _E.numpy_view(impl)
     if t._impl.dtype_code == _BF16:
         return _bf16_to_f32(arr)
     return arr
 
 
 def write(t, values, bump=True):
-    """Writes values (broadcast to t's shape, cast like PyTorch's copy) into t's memory."""
+    """Writes values (broadcast to t's shape, cast like PyTorch's copy) into t's memory. A virtual t stores
+    nothing; shape-only values cannot be written into a real t (its values would be unknown)."""
+    if t._impl.is_virtual or isinstance(values, VirtualValues):
+        if not t._impl.is_virtual:
+            raise RuntimeError(VIRTUAL_READ + " (its values cannot be written into a real tensor)")
+        np.broadcast_shapes(np.shape(values), tuple(t._impl.sizes))
+        if bump:
+            t._impl.bump_version()
+        return
     view, is_copy = _E.numpy_view(t._impl)
     with fp_quiet():
         if t._impl.dtype_code == _BF16:
@@ -94,7 +109,15 @@ def check_storage_size(shape, dtype):
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
 
 
+def _virtual_on(device):
+    """Inside devicescope.virtual_mode() every device allocation is virtual (a virtual step): the values
+    computed from real CPU operands stay real on the host, but nothing lands in the device's real pool, so the
+    virtual run's blocks share segments exactly as the real run's do."""
+    return _default._state["virtual"] > 0 and getattr(device, "type", "cpu") == "cuda"
+
+
 def new_empty(shape, dtype, device, pin_memory=False, virtual=False):
+    virtual = virtual or _virtual_on(device)
     check_storage_size(shape, dtype)
     if dtype._code >= len(D.BY_CODE):
         raise NotImplementedError("DeviceScope does not model complex tensors")
@@ -104,10 +127,13 @@ def new_empty(shape, dtype, device, pin_memory=False, virtual=False):
 
 
 def make(values, dtype, device):
-    """A new tensor on `device` (a torch.device, or None for cpu) holding `values` converted to dtype."""
+    """A new tensor on `device` (a torch.device, or None for cpu) holding `values` converted to dtype.
+    Shape-only values (a virtual operand's) give a virtual tensor: the same allocation, no bytes."""
+    if isinstance(values, VirtualValues):
+        return wrap(_E.empty(values.shape, dtype._code, device, False, True))
     values = np.asarray(values)
-    impl = _E.empty(values.shape, dtype._code, device, False, False)
-    if values.size == 0:
+    impl = _E.empty(values.shape, dtype._code, device, False, _virtual_on(device))
+    if values.size == 0 or impl.is_virtual:
         return wrap(impl)  # nothing to write (an empty tensor's strides need not look contiguous to numpy)
     if dtype._code != _BF16 and values.dtype == dtype._np and values.flags.c_contiguous:
         _E.write_contiguous(impl, values)
@@ -127,7 +153,8 @@ def make_pointwise(values, dtype, device, operands):
     if all(i.is_contiguous and (1 not in i.sizes or tuple(i.strides) == layout.contiguous_strides(i.sizes))
            for i in tensors):
         return make(values, dtype, device)
-    values = np.asarray(values)
+    if not isinstance(values, VirtualValues):
+        values = np.asarray(values)
     # numbers take part as TensorIterator's wrapped 0-dim operands (they make the shapes differ)
     strides = layout.pointwise_strides(values.shape, [(t._impl.sizes, t._impl.strides, dtype_of(t).itemsize)
                                                       if isinstance(t, Tensor) else ((), (), 0)
@@ -140,9 +167,9 @@ def make_pointwise(values, dtype, device, operands):
 def make_strided(values, dtype, device, strides):
     """A new tensor holding `values` with the given (dense) strides."""
     numel = int(np.prod(values.shape, dtype=np.int64))
-    flat = _E.empty((numel,), dtype._code, device, False, False)
+    flat = _E.empty((numel,), dtype._code, device, False, isinstance(values, VirtualValues) or _virtual_on(device))
     t = wrap(_E.as_strided(flat, tuple(values.shape), tuple(strides), 0))
-    if numel:
+    if numel and not flat.is_virtual:
         write(t, values, bump=False)
     return t
 
@@ -341,10 +368,31 @@ def needs_grad(*tensors):
 
 
 def check_virtual(*tensors):
+    """For ops whose result depends on values (nonzero, unique, ...): virtual operands are refused. Ops that
+    only need shapes run on virtual tensors through shape-only values (read)."""
     for t in tensors:
         if isinstance(t, Tensor) and t._impl.is_virtual:
             raise RuntimeError("Cannot read the values of a virtual tensor: DeviceScope places, accounts and "
                                "moves it, but it has no bytes")
+
+
+def shape_only(*values):
+    """Whether any of these host values are a virtual tensor's shape-only values: value checks (index bounds,
+    division by zero) are skipped for them, as a CUDA kernel defers them to the device."""
+    for v in values:
+        if isinstance(v, VirtualValues):
+            return True
+    return False
+
+
+def elementwise_compute(compute, *values):
+    """compute(*values) for an elementwise op; with shape-only operands the result is shape-only values of
+    the broadcast shape (the compute, however it is written, is never run)."""
+    if shape_only(*values):
+        return VirtualValues(np.broadcast_shapes(*(np.shape(v) if not isinstance(v, VirtualValues) else v.shape
+                                                   for v in values)), values[0].dtype)
+    with fp_quiet():
+        return compute(*values)
 
 
 def check_inplace(t):

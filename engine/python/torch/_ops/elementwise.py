@@ -7,7 +7,6 @@ import numpy as np
 
 from .. import _dtype as D
 from .._scratch import scratch
-from .._fp_quiet import fp_quiet
 from ..autograd import graph
 from . import _core as C
 from . import out as O
@@ -73,14 +72,12 @@ def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=
         return O.write_out(_public_name(name), lambda: binary(name, a, b, compute, grad, out_dtype, math_dtype,
                                                               save=save, number_operand=number_operand), tensors, out)
     dev = C.elementwise_device(tensors)
-    C.check_virtual(*tensors)
     pt = C.result_type(a, b)
     odt = out_dtype(pt) if out_dtype else pt
     mdt = math_dtype(pt) if math_dtype else odt
     C.broadcast_shapes(C.shape_of(a), C.shape_of(b))
     npd = C.compute_dtype(mdt)
-    with fp_quiet():
-        res = compute(C.values_of(a, npd), C.values_of(b, npd))
+    res = C.elementwise_compute(compute, C.values_of(a, npd), C.values_of(b, npd))
     # number_operand=False: ATen runs this form as a unary op (pow.Tensor_Scalar): b takes no part in the layout
     result = C.make_pointwise(res, odt, dev, (a, b) if number_operand else tuple(tensors))
     if grad is not None and odt.is_floating_point and C.needs_grad(a, b):
@@ -103,7 +100,6 @@ def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_d
     tensors = [self] + ([other] if isinstance(other, C.Tensor) else [])
     overlap.check_write(self, tensors[1:])
     C.elementwise_device([t for t in tensors], outputs=[self])
-    C.check_virtual(*tensors)
     a, b = (other, self) if swapped else (self, other)
     # TensorIterator's order: shapes (self, an output that cannot resize, comes first), then dtypes
     bshape = C.broadcast_shapes(C.shape_of(self), C.shape_of(other))
@@ -130,8 +126,7 @@ def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_d
         self._grad_fn, self._output_nr = r._grad_fn, 0
         return self
     npd = C.compute_dtype(mdt)
-    with fp_quiet():
-        res = compute(C.values_of(a, npd), C.values_of(b, npd))
+    res = C.elementwise_compute(compute, C.values_of(a, npd), C.values_of(b, npd))
     C.write(self, res)
     return self
 
@@ -462,7 +457,6 @@ def where(condition, x=None, y=None):
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{scalar_name(C.dtype_of(condition))}")
     dev = C.elementwise_device(tensors)
-    C.check_virtual(*tensors)
     odt = C.result_type(x, y)
     C.broadcast_shapes(C.shape_of(condition), C.shape_of(x), C.shape_of(y))
     npd = C.compute_dtype(odt)

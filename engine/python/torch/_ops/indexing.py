@@ -23,12 +23,11 @@ def index_select(x, dim, index):
     if C.dtype_of(index) not in (D.int64, D.int32):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     d = C.wrap_dim(dim, x._impl.dim)
-    C.check_virtual(x)
     iv = C.read(index).reshape(-1)
     size = x._impl.sizes[d] if x._impl.dim else 1
     if size == 0 and iv.size and x._impl.dim > 1:  # (ATen's matrix path; vectors report the index)
         raise RuntimeError("index_select(): self indexing axis dim should be positive")
-    if iv.size and (iv.max() >= size or iv.min() < -size):
+    if iv.size and not C.shape_only(iv) and (iv.max() >= size or iv.min() < -size):
         bad = int(iv.max()) if iv.max() >= size else int(iv.min())
         raise IndexError(f"index out of range in self")
     xv = C.read(x)
@@ -55,7 +54,6 @@ def gather(x, dim, index, sparse_grad=False):
     if C.dtype_of(index) is not D.int64:
         raise RuntimeError("gather(): Expected dtype int64 for index")
     d = C.wrap_dim(dim, x._impl.dim)
-    C.check_virtual(x)
     iv = C.read(index)
     xv = C.read(x)
     if max(iv.ndim, 1) != max(xv.ndim, 1):  # (ATen's ensure_nonempty_dim: 0-dim counts as 1-dim)
@@ -63,7 +61,7 @@ def gather(x, dim, index, sparse_grad=False):
     out_shape = iv.shape
     xv, iv = xv.reshape(xv.shape or (1,)), iv.reshape(iv.shape or (1,))
     size = xv.shape[d]
-    if iv.size and (iv.max() >= size or iv.min() < -size):
+    if iv.size and not C.shape_only(iv) and (iv.max() >= size or iv.min() < -size):
         raise RuntimeError(f"index {int(iv.max())} is out of bounds for dimension {d} with size {size}")
     sl = tuple(slice(0, s) for s in iv.shape)
     base = xv[tuple(slice(0, s) if i != d else slice(None) for i, s in enumerate(iv.shape))]

@@ -30,7 +30,6 @@ def cat(tensors, dim=0, out=None):
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
                                    f"{ref._impl.sizes[k]} but got size {t._impl.sizes[k]} for tensor number {i} "
                                    "in the list.")
-    C.check_virtual(*live)
     odt = C.result_type(*live)
     npd = C.compute_dtype(odt)
     res = np.concatenate([C.values_of(t, npd) for t in live], axis=d)
@@ -91,7 +90,6 @@ def repeat(x, *sizes):
     if len(sizes) < x._impl.dim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
                            "tensor")
-    C.check_virtual(x)
     xv = C.read(x)
     xv = xv.reshape((1,) * (len(sizes) - xv.ndim) + xv.shape)
     out = C.new_empty(tuple(s * n for s, n in zip(sizes, xv.shape)), C.dtype_of(x), C.device_of(x))
@@ -114,7 +112,6 @@ def repeat(x, *sizes):
 
 def flip(x, dims):
     dims = C.dims_arg(list(dims) if isinstance(dims, (list, tuple)) else [dims], x._impl.dim)
-    C.check_virtual(x)
     # (a 0-dim tensor accepts dim 0 or -1 and flips nothing)
     out = C.make(np.flip(C.read(x), dims if x._impl.dim else ()).copy(), C.dtype_of(x), C.device_of(x))
     if C.needs_grad(x):
@@ -123,7 +120,6 @@ def flip(x, dims):
 
 
 def roll(x, shifts, dims=None):
-    C.check_virtual(x)
     if dims is not None:
         if x._impl.dim == 0:
             d0 = dims[0] if isinstance(dims, (list, tuple)) else dims
@@ -144,7 +140,6 @@ def _tri(x, diagonal, upper):
     if x._impl.dim == 0:
         raise IndexError("Dimension specified as -2 but tensor has no dimensions")
     C.wrap_dim(-2, x._impl.dim)  # tril/triu need a matrix: PyTorch's IndexError on 1-D input
-    C.check_virtual(x)
     f = np.triu if upper else np.tril
     out = C.make(f(C.read(x), diagonal), C.dtype_of(x), C.device_of(x))
     if C.needs_grad(x):
@@ -164,7 +159,6 @@ def tril(x, diagonal=0):
 def diag(x, diagonal=0):
     if x._impl.dim not in (1, 2):
         raise RuntimeError("matrix or a vector expected")
-    C.check_virtual(x)
     return C.make(np.diag(C.read(x), diagonal).copy(), C.dtype_of(x), C.device_of(x))
 
 

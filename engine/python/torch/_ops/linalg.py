@@ -123,7 +123,6 @@ def mm(a, b, out=None):
     if a._impl.sizes[1] != b._impl.sizes[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_str(a)} and {_shape_str(b)})")
     _same_dtype("self", a, "mat2", b)
-    C.check_virtual(a, b)
     r = C.make(_math(a) @ _math(b), C.dtype_of(a), dev)
     W.gemm(dev, a._impl.sizes[0], b._impl.sizes[1], a._impl.sizes[1])
     r = _attach_mm("MmBackward0", r, a, b)
@@ -158,7 +157,6 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_str(mat1)} and {_shape_str(mat2)})")
     _same_dtype("mat1", mat1, "mat2", mat2)
     _same_dtype("self", input, "mat2", mat2)
-    C.check_virtual(input, mat1, mat2)
     shape = (mat1._impl.sizes[0], mat2._impl.sizes[1])
     try:
         C.broadcast_shapes(C.shape_of(input), shape)
@@ -216,7 +214,6 @@ def bmm(a, b, out=None):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
                            f"but got: [{sb[0]}, {sb[1]}].")
     _same_dtype("self", a, "mat2", b)
-    C.check_virtual(a, b)
     r = C.make(_math(a) @ _math(b), C.dtype_of(a), dev)
     W.gemm(dev, sa[0] * sa[1], sb[2], sa[2])
     r = _attach_mm("BmmBackward0", r, a, b)
@@ -239,7 +236,6 @@ def dot(a, b):
     if C.dtype_of(a) is not C.dtype_of(b):
         raise RuntimeError("dot : expected both vectors to have same dtype, but found "
                            f"{scalar_name(C.dtype_of(a))} and {scalar_name(C.dtype_of(b))}")
-    C.check_virtual(a, b)
     r = C.make(np.asarray(_math(a) @ _math(b)), C.dtype_of(a), dev)
     W.dot(dev)
     return _attach_mm("DotBackward0", r, a, b)
@@ -256,7 +252,6 @@ def mv(a, v):
     if a._impl.sizes[1] != v._impl.sizes[0]:
         raise RuntimeError(f"size mismatch, got input ({a._impl.sizes[0]}), mat ({_shape_str(a)}), "
                            f"vec ({v._impl.sizes[0]})")
-    C.check_virtual(a, v)
     r = C.make(_math(a) @ _math(v), C.dtype_of(a), dev)
     W.gemm(dev, a._impl.sizes[0], 1, a._impl.sizes[1])
     return _attach_mm("MvBackward0", r, a, v)
@@ -299,7 +294,6 @@ def matmul(a, b, out=None):
             from .shape import reshape
             r = _unsafe_view(mm(reshape(a, (-1, ka)), b), tuple(sa[:-1]) + (sb[-1],))
             return out.copy_(r) if out is not None else r
-        C.check_virtual(a, b)
         r = C.make(np.matmul(_math(a), _math(b)), C.dtype_of(a), dev)
         W.gemm(dev, r._impl.numel // (sb[-1] if db > 1 else 1), sb[-1] if db > 1 else 1, ka)
         name = "SqueezeBackward1" if da == 1 else ("BmmBackward0" if da == 3 and db == 3 and sa[0] == sb[0]
@@ -352,7 +346,6 @@ def einsum(equation, *operands):
         operands = tuple(operands[0])
     tensors = list(operands)
     dev = C.elementwise_device(tensors)
-    C.check_virtual(*tensors)
     odt = C.result_type(*tensors)
     npd = C.compute_dtype(odt)
     vals = [C.values_of(t, npd) for t in tensors]

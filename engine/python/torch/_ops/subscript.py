@@ -299,7 +299,7 @@ def _order_strides(info, itemsize):
 def _check_bounds(info, itemsize):
     """The kernel's check, element by element in TensorIterator's order (the output's memory order), each
     index in turn: the first bad value is reported with its index's position among the indices."""
-    if 0 in info.src_sizes or all(a.size == 0 or (a.max() < n and a.min() >= -n)
+    if 0 in info.src_sizes or C.shape_only(*info.arrays) or all(a.size == 0 or (a.max() < n and a.min() >= -n)
                                   for a, n in zip(info.arrays, info.indexed_sizes)):
         return
     order_strides = _order_strides(info, itemsize)
@@ -323,7 +323,6 @@ def _np_index(info):
 
 def index(x, indices, check_devices=True):
     """at::index: the gathered copy, laid out by TensorIterator over the restrided source and the indices."""
-    C.check_virtual(x)
     info = _make_info(x, indices, check_devices)
     itemsize = C.dtype_of(x).itemsize
     _check_bounds(info, itemsize)
@@ -482,7 +481,6 @@ def index_put_(x, indices, value, value_on_host=None):
     if len(indices) > impl.dim:
         raise IndexError(f"too many indices for tensor of dimension {impl.dim} (got {len(indices)})")
     C.check_inplace(x)
-    C.check_virtual(x, value)
     number = not isinstance(value, C.Tensor)
     expanded = overlap.has_internal_overlap(impl)
     if expanded:

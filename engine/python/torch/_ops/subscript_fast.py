@@ -81,7 +81,7 @@ def _single(x, t):
     if code == _INT64 and x._impl.dim:
         iv = C.read(t)
         n = x._impl.sizes[0]
-        return iv if iv.max() < n and iv.min() >= -n else None
+        return iv if C.shape_only(iv) or iv.max() < n and iv.min() >= -n else None
     return None
 
 

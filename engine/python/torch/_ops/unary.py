@@ -5,7 +5,6 @@ import math
 import numpy as np
 
 from .. import _dtype as D
-from .._fp_quiet import fp_quiet
 from ..autograd import graph
 from . import _core as C
 from . import elementwise as B
@@ -36,7 +35,6 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
         C.check_inplace(out)
         overlap.assert_no_internal_overlap(out)
     dev = C.elementwise_device([x])
-    C.check_virtual(x)
     xdt = C.dtype_of(x)
     odt = out_dtype(xdt) if out_dtype else xdt
     if out is not None and not O.can_cast(odt, xdt):
@@ -47,8 +45,7 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
         npd = np.float64  # transcendental functions: compute wide, round once (PyTorch's are within 1 ulp)
     if _kernel_of(name) in _KERNEL_SUPPORT:  # the kernel refuses the dtype after the checks above
         _check_kernel(_kernel_of(name), x)
-    with fp_quiet():
-        res = compute(C.values_of(x, npd))
+    res = C.elementwise_compute(compute, C.values_of(x, npd))
     if out is not None:
         if grad is not None and C.needs_grad(out) and out is x and save != "x" and odt is C.dtype_of(out):
             # In place (relu_, sigmoid_, ...): the node continues x's old history and, when it saves its

@@ -71,7 +71,6 @@ def _convolution(fname, nd, input, weight, bias, stride, padding, dilation, grou
     else:
         padding = tuple(tup(padding))
     _check_conv_shape(x, weight, bias, stride, padding, dilation, groups, nd)
-    C.check_virtual(x, weight, bias)
     out = C.wrap(_E.nn_conv(x.contiguous()._impl, weight.contiguous()._impl, _impl(bias), stride, padding,
                             dilation, groups))
     if _wants_grad(x, weight, bias):
@@ -191,7 +190,6 @@ def _pool_shape(input, k, s, p, d, ceil_mode):
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     k, s, p, d = _pool_args("max_pool2d", kernel_size, stride, padding, dilation)
     oh, ow = _pool_shape(input, k, s, p, d, ceil_mode)
-    C.check_virtual(input)
     grad = _wants_grad(input)
     # max_pool2d_with_indices (and its int64 indices) on CUDA, with autograd, or when asked for the indices;
     # the CPU kernel without either keeps no indices.
@@ -225,7 +223,6 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     oh, ow = _pool_shape(input, k, s, p, (1, 1), ceil_mode)
-    C.check_virtual(input)
     divisor = divisor_override or 0
     out = C.wrap(_E.nn_avg_pool2d(input.contiguous()._impl, k, s, p, oh, ow, count_include_pad, divisor))
     if _wants_grad(input):
@@ -276,7 +273,6 @@ def adaptive_avg_pool2d(input, output_size):
     oh, ow = _adaptive_size("adaptive_avg_pool2d", input, output_size)
     if oh == 1 and ow == 1:
         return input.mean((-1, -2), keepdim=True)  # ATen: the mean over the spatial dims
-    C.check_virtual(input)
     out = C.wrap(_E.nn_adaptive_pool2d(input.contiguous()._impl, oh, ow, False)[0])
     if _wants_grad(input):
         x = input
@@ -318,7 +314,6 @@ def _attach_max_from_indices(name, out, x, indices, saved):
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     oh, ow = _adaptive_size("adaptive_max_pool2d", input, output_size)
-    C.check_virtual(input)
     out, idx = _E.nn_adaptive_pool2d(input.contiguous()._impl, oh, ow, True)
     out, indices = C.wrap(out), C.wrap(idx)
     if _wants_grad(input):

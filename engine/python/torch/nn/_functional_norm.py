@@ -65,7 +65,6 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean), ("running_var", running_var)):
         if t is not None and t.numel() != c:
             raise RuntimeError("{} should contain {} elements not {}".format(name, c, t.numel()))
-    C.check_virtual(input, weight, bias, running_mean, running_var)
     cudnn = _uses_cudnn(input, weight, bias, running_mean, running_var, training)
     stats = "cudnn" if cudnn else "native" if input.is_cuda else "cpu"
     x = input.contiguous()
@@ -123,7 +122,6 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
                            .format(list(normalized_shape), ", ".join(str(s) for s in normalized_shape),
                                    list(input.shape)))
     check_same_device("_native_layer_norm", [("input", input), ("weight", weight), ("bias", bias)])
-    C.check_virtual(input, weight, bias)
     axis = input.dim() - n
     m_rows, n_cols = 1, 1
     for s in input.shape[:axis]:
@@ -169,7 +167,6 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
                                "{} of shape {} and input of shape {}".format(name, name, list(t.shape),
                                                                            list(input.shape)))
     check_same_device("native_group_norm", [("input", input), ("weight", weight), ("bias", bias)])
-    C.check_virtual(input, weight, bias)
     hxw = input.numel() // max(n * c, 1)
     x = input.contiguous()
     y, mean, rstd = _wrap_all(_E.nn_group_norm(x._impl, _impl(weight), _impl(bias), n, c, hxw, num_groups,
