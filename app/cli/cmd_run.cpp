@@ -14,6 +14,7 @@
 #include "trace/export_chrome_trace.h"
 #include "trace/export_csv.h"
 #include "trace/export_names.h"
+#include "trace/export_roles.h"
 #include "trace/export_target.h"
 
 #ifdef DEVICESCOPE_HAVE_PYTHON
@@ -109,8 +110,12 @@ void write_outputs(Runtime& rt, const RunArgs& a) {
     meta.machine = machine_line(rt);
     meta.events_dropped = rt.log().totals().events_dropped;
     meta.transfers_dropped = rt.log().totals().transfers_dropped;
+    // Each storage's role, as record writes it, so that the app colours the opened trace as the window did.
+    StorageRoles live_roles;
+    for (const StoragePtr& s : rt.live_storages()) live_roles[s->id()] = s->role();
+    const StorageRoles roles = export_storage_roles(events, live_roles);
     write_file_atomically(a.trace_path, [&](std::ostream& out) {
-      write_chrome_trace(events, transfers, meta, out);
+      write_chrome_trace(events, transfers, meta, out, roles);
     });
   }
 }

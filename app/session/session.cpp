@@ -8,6 +8,7 @@
 
 #include "trace/atomic_file.h"
 #include "trace/export_chrome_trace.h"
+#include "trace/export_roles.h"
 
 namespace ds::gui {
 
@@ -173,7 +174,10 @@ RunOutcome export_trace(const Job& job, const std::deque<Event>& events, const S
                        picture.events_dropped,
                        picture.transfers_dropped};
   const std::deque<TransferRecord> transfers(picture.transfers.begin(), picture.transfers.end());
-  write_file_atomically(job.line, [&](std::ostream& out) { write_chrome_trace(events, transfers, meta, out); });
+  StorageRoles live_roles;  // the roles the window colours by, kept in the file (Memory view of an opened trace)
+  for (const StorageInfo& s : picture.storages) live_roles[s.id] = s.role;
+  const StorageRoles roles = export_storage_roles(events, live_roles);
+  write_file_atomically(job.line, [&](std::ostream& out) { write_chrome_trace(events, transfers, meta, out, roles); });
   RunOutcome o;
   o.output = "wrote " + job.line + "\n";
   return o;

@@ -7,6 +7,7 @@
 #include "core/errors.h"
 #include "trace/atomic_file.h"
 #include "trace/export_chrome_trace.h"
+#include "trace/export_roles.h"
 #include "trace/transfer_fields.h"
 
 namespace ds::python {
@@ -193,7 +194,10 @@ void bind_runtime(py::module_& m) {
     const uint64_t first_kept_id = kept_transfers.empty() ? 0 : kept_transfers.front().id;
     if (r.log().totals().transfers_dropped && first_kept_id && first_transfer_id < first_kept_id)
       meta.transfers_dropped = first_kept_id - std::max<uint64_t>(first_transfer_id, 1);
-    write_file_atomically(path, [&](std::ostream& out) { write_chrome_trace(events, transfers, meta, out); });
+    StorageRoles live_roles;  // roles as `devicescope run --trace` writes them
+    for (const StoragePtr& s : r.live_storages()) live_roles[s->id()] = s->role();
+    const StorageRoles roles = export_storage_roles(events, live_roles);
+    write_file_atomically(path, [&](std::ostream& out) { write_chrome_trace(events, transfers, meta, out, roles); });
   });
 }
 

@@ -286,7 +286,7 @@ void Runtime::BlockReturn::release(const Storage& s) noexcept {
   } catch (...) {
     // A destructor must not throw; a failed free leaves the block accounted, which the views show.
   }
-  rt.record_alloc_event(EventKind::Free, s.place(), s.id(), s.nbytes(), s.owner());
+  rt.record_alloc_event(EventKind::Free, s.place(), s.id(), s.nbytes(), s.owner(), s.role());
 }
 
 bool Runtime::release_host_backed_caches() {
@@ -298,7 +298,7 @@ bool Runtime::release_host_backed_caches() {
 }
 
 void Runtime::record_alloc_event(EventKind kind, Place place, uint64_t storage_id, uint64_t nbytes,
-                                 const std::string& label) {
+                                 const std::string& label, Role role) {
   if (!log_.enabled()) return;
   Event e;
   e.kind = kind;
@@ -307,6 +307,7 @@ void Runtime::record_alloc_event(EventKind kind, Place place, uint64_t storage_i
   e.storage_id = storage_id;
   e.bytes = nbytes;
   e.label = label;
+  e.role = role;
   if (place.kind == MemoryKind::Device) {
     const DeviceAllocatorStats st = device_allocators_[size_t(place.device)]->stats();
     e.allocated_after = st.allocated;

@@ -108,7 +108,8 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   StoragePtr register_storage(Place place, size_t nbytes, bool virtual_bytes, StorageBytes bytes,
                               std::unique_ptr<BlockReturn> block, Role role);
   StoragePtr allocate_scratch(Place place, size_t nbytes, bool virtual_bytes, std::unique_ptr<BlockReturn> block);
-  void record_alloc_event(EventKind kind, Place place, uint64_t storage_id, uint64_t nbytes, const std::string& label);
+  void record_alloc_event(EventKind kind, Place place, uint64_t storage_id, uint64_t nbytes, const std::string& label,
+                          Role role = Role::Tensor);
   // Note [Host memory budget]: a host-memory shortfall may be another allocator's cache; empties every
   // cache that holds host memory (simulated devices', pinned). True when that gave any back.
   bool release_host_backed_caches();

@@ -296,7 +296,7 @@ void write_metadata(TextOut& o, const TraceMeta& meta, size_t transfers, size_t 
 }  // namespace
 
 void write_chrome_trace(const std::deque<Event>& events, const std::deque<TransferRecord>& transfers,
-                        const TraceMeta& meta, std::ostream& out) {
+                        const TraceMeta& meta, std::ostream& out, const StorageRoles& roles) {
   const Layout L = lay_out(events, transfers);
   EventOut o(out);
   o.put("{\"displayTimeUnit\":\"ns\",\n\"traceEvents\":[\n");
@@ -358,7 +358,15 @@ void write_chrome_trace(const std::deque<Event>& events, const std::deque<Transf
     json_string(o, e.label);
     o.put(',').u64(e.allocated_after).put(',').u64(e.reserved_after).put(']');
   }
-  o.put("\n]}\n");
+  o.put("\n]");
+  if (!roles.empty()) {
+    const std::map<uint64_t, Role> sorted(roles.begin(), roles.end());  // the same file for the same run
+    o.put(",\n\"devicescopeRecorder\":{\"storage_roles\":{");
+    for (auto it = sorted.begin(); it != sorted.end(); ++it)
+      o.put(it == sorted.begin() ? "\"" : ",\"").u64(it->first).put("\":\"").put(role_name(it->second)).put('"');
+    o.put("}}");
+  }
+  o.put("}\n");
   o.flush();
 }
 

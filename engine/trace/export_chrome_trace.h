@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string>
 
+#include "trace/export_roles.h"
 #include "trace/records.h"
 
 namespace ds {
@@ -31,9 +32,11 @@ struct TraceMeta {
 // every TransferRecord field in args, "C" counters of allocated/reserved bytes from Alloc/Free events,
 // module moves as "B"/"E" and syncs/notes as "i" on the host's "python" thread. Timestamps are
 // microseconds with 3 decimals (exact nanoseconds). devicescopeEvents holds every Event (columns in
-// metadata.event_columns) so that the file reads back exactly.
+// metadata.event_columns) so that the file reads back exactly. `roles` (export_storage_roles), when not empty,
+// is written as "devicescopeRecorder":{"storage_roles":{"12":"parameter",...}}, where `devicescope record` writes
+// its roles, so that the app colours an opened file's storages by role whichever wrote it.
 void write_chrome_trace(const std::deque<Event>& events, const std::deque<TransferRecord>& transfers,
-                        const TraceMeta& meta, std::ostream& out);
+                        const TraceMeta& meta, std::ostream& out, const StorageRoles& roles = {});
 
 inline constexpr const char* kChromeTraceFormat = "devicescope-chrome-trace";
 inline constexpr int kChromeTraceFormatVersion = 1;

@@ -6,6 +6,7 @@
 
 #include "backend/backend.h"
 #include "core/place.h"
+#include "core/role.h"
 
 namespace ds {
 
@@ -47,6 +48,9 @@ const char* event_kind_name(EventKind k);
 struct Event {
   uint64_t seq = 0;        // strictly increasing
   EventKind kind = EventKind::Note;
+  // Free: the role the storage had when it was freed (its tag came after its Alloc), which an export's
+  // storage_roles keeps for storages no longer live. Not a column of any file; Tensor elsewhere.
+  Role role = Role::Tensor;
   uint64_t time_ns = 0;    // runtime clock
   Place place;             // where (alloc/free), or the destination (copy)
   uint64_t storage_id = 0;

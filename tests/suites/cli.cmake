@@ -14,4 +14,8 @@ if(TARGET ds_python)
   add_test(NAME cli_trace_names
            COMMAND ${DS_CLI_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_trace_names.py $<TARGET_FILE:devicescope>)
   set_tests_properties(cli_trace_names PROPERTIES TIMEOUT 600 LABELS "cli;python")
+  # run --trace writes storage_roles as record does, and the app colours the opened file by them.
+  add_test(NAME cli_run_trace_roles
+           COMMAND ${DS_CLI_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_run_trace_roles.py $<TARGET_FILE:devicescope>)
+  set_tests_properties(cli_run_trace_roles PROPERTIES TIMEOUT 600 LABELS "cli;python")
 endif()

@@ -11,6 +11,7 @@
 #include "session/pytorch_snapshot_session.h"
 #include "session/recording_session.h"
 #include "trace/export_chrome_trace.h"
+#include "trace/export_roles.h"
 
 namespace ds::gui {
 namespace {
@@ -56,6 +57,32 @@ TEST(OpenedRecording, RolesFromTheRecorderAndOwnersAsNames) {
     if (n.kind == ObjectKind::Name) names.push_back(n.label);
   EXPECT_EQ(names, (std::vector<std::string>{"model.fc.bias", "model.fc.weight"})) << "the unnamed storage has no name";
   ASSERT_EQ(pic->objects.holders.size(), 2u);
+  std::filesystem::remove(path);
+}
+
+// `devicescope run --trace` and the app's exports write the roles themselves (export_storage_roles): a storage
+// freed before the export keeps the role its Free event carries, a live one the role it has at the export.
+TEST(OpenedRecording, RolesAnExportWroteReadBack) {
+  Event freed_grad = alloc(3, 13, 512, "model.fc.weight.grad");
+  freed_grad.kind = EventKind::Free;
+  freed_grad.role = Role::Gradient;
+  std::deque<Event> events = {alloc(1, 11, 4096, "model.fc.weight"), alloc(2, 13, 512, "model.fc.weight.grad"),
+                              freed_grad, alloc(4, 14, 512, "x")};
+  const StorageRoles roles = export_storage_roles(events, {{11, Role::Parameter}, {14, Role::Tensor}});
+  EXPECT_EQ(roles, (StorageRoles{{11, Role::Parameter}, {13, Role::Gradient}})) << "tensors are left out";
+  std::ostringstream trace;
+  write_chrome_trace(events, {}, TraceMeta{"sim", true, "pcie4-x16", "0.1.0", "m"}, trace, roles);
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / ("ds_exported_" + std::to_string(getpid()) + ".json");
+  std::ofstream(path) << trace.str();
+  RecordingSession s(path.string());
+  s.wait_idle();
+  std::deque<FinishedJob> done = s.take_finished();
+  ASSERT_EQ(done.size(), 1u);
+  ASSERT_TRUE(done.front().outcome.ok) << done.front().outcome.error_message;
+  std::map<uint64_t, Role> shown;
+  for (const StorageInfo& st : s.snapshot()->storages) shown[st.id] = st.role;
+  // The file's end: the freed gradient is not shown, the parameter is coloured as one.
+  EXPECT_EQ(shown, (std::map<uint64_t, Role>{{11, Role::Parameter}, {14, Role::Tensor}}));
   std::filesystem::remove(path);
 }
 
