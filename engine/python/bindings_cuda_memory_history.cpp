@@ -15,6 +15,7 @@
 
 #include "bindings_common.h"
 #include "core/errors.h"
+#include "trace/export_names.h"  // pick_owner_name: the owner frames name storages as exports do
 
 namespace ds::python {
 namespace {
@@ -324,17 +325,6 @@ struct OwnerInfo {
   std::string name;
   std::string role;  // role_name(), or "" when the storage is gone and its role unknown
 };
-
-// The name a user calls a storage by: the module-qualified holder that ends with its tag ("weight" ->
-// "model.fc.weight"), else its first holder, else its tag.
-std::string pick_owner_name(const std::string& tag, const std::vector<std::string>& holders) {
-  if (!tag.empty()) {
-    for (const std::string& h : holders)
-      if (h == tag || (h.size() > tag.size() && h.ends_with(tag) && h[h.size() - tag.size() - 1] == '.')) return h;
-    return tag;
-  }
-  return holders.empty() ? std::string() : holders.front();
-}
 
 class SnapshotBuilder {
  public:

@@ -36,7 +36,8 @@ struct LiveStorageName {
 };
 
 // The name a user calls a storage by: the holder that is its tag qualified ("weight" -> "model.fc.weight"),
-// else its tag, else its first holder. The rule _dump_snapshot's owner frames follow.
+// else its tag, else its first holder. The one rule: _dump_snapshot's owner frames (bindings_cuda_memory_history.cpp)
+// call it too, so a snapshot and an export name a storage alike.
 std::string pick_owner_name(const std::string& tag, const std::vector<std::string>& holders);
 
 // storage id -> its one name (Note [Names in exports]); storages with no name are left out.

@@ -22,6 +22,7 @@ struct LoadedTrace {
   std::string format;                    // "chrome-trace" or "csv"
   // The "devicescopeRecorder" object `devicescope record` adds (raw JSON text, "" when absent): storage_roles
   // {storage id: role name}, transfer_lines, allocator, ... (engine/recorder/devicescope_recorder/trace_writer.py).
+  // `devicescope run --trace` and the app's exports write one too, with storage_roles only (export_roles.h).
   std::string recorder_json;
   // The run `devicescope record` saw (raw JSON object text, "" when absent): {"script", "script_args",
   // "exit_status", "ended_by"} from the file's metadata.
