@@ -63,6 +63,7 @@ struct Pool;
 
 struct Block {
   uintptr_t addr = 0;
+  uint64_t segment = 0;  // the segment's creation number (see BlockLess)
   size_t size = 0;
   size_t requested = 0;
   StreamId stream = kDefaultStream;
@@ -73,11 +74,16 @@ struct Block {
   bool is_split() const { return prev != nullptr || next != nullptr; }
 };
 
-// BlockComparatorSize: (stream, size, address).
+// BlockComparatorSize: (stream, size, address), with the address taken as a GPU's cudaMalloc gives them: a
+// later segment lies above an earlier one. So ties between equal free blocks go to the older segment, then
+// the lower offset, whatever addresses the backend hands out: a simulated device's real segments are host
+// mappings (placed by the kernel, often downwards, differently from run to run) and virtual ones are
+// placeholders; the same program then places its blocks the same way in both (issue 25's agreement check).
 struct BlockLess {
   bool operator()(const Block* a, const Block* b) const {
     if (a->stream != b->stream) return a->stream < b->stream;
     if (a->size != b->size) return a->size < b->size;
+    if (a->segment != b->segment) return a->segment < b->segment;
     return a->addr < b->addr;
   }
 };
@@ -100,6 +106,7 @@ struct CachingDeviceAllocator::Impl {
   int device;
   mutable std::mutex mutex;
   Pool pools[2][2];  // [virtual_bytes][small]
+  uint64_t segments_made = 0;  // segments obtained so far (Block::segment)
   // Live blocks by address, and segment heads in address order, per kind (real / virtual): the two
   // kinds may come from different address ranges of the backend, so they never share a key space.
   std::unordered_map<uintptr_t, Block*> live[2];
@@ -147,6 +154,7 @@ struct CachingDeviceAllocator::Impl {
     if (!ptr) return nullptr;
     auto* block = new Block;
     block->addr = reinterpret_cast<uintptr_t>(ptr);
+    block->segment = ++segments_made;
     block->size = alloc_size;
     block->stream = stream;
     block->pool = &pool;
@@ -334,6 +342,7 @@ DeviceAllocation CachingDeviceAllocator::allocate(size_t bytes, StreamId stream,
     // The request takes the front; the remainder stays cached on the same stream.
     auto* rest = new Block;
     rest->addr = block->addr + size;
+    rest->segment = block->segment;
     rest->size = block->size - size;
     rest->stream = block->stream;
     rest->pool = block->pool;

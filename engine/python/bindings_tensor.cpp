@@ -189,6 +189,8 @@ void bind_tensor(py::module_& m) {
       // Note [Growing a storage]: resize_ past the storage's end grows the storage every view shares
       .def("grow_storage", [](const TensorImpl& t, size_t nbytes) { rt().grow_storage(t.storage(), nbytes); });
 
+  // devicescope.virtual_mode() (its depth > 0): device allocations are virtual (tensor_ops.h).
+  m.def("set_virtual_device_allocations", [](bool on) { ds::set_virtual_device_allocations(on); });
   // Factories. device: a torch.device / str / int; resolved (index-less cuda -> current device) here.
   m.def("empty", [](py::handle sizes, int dtype, py::handle device, bool pin_memory, bool virtual_bytes) {
     Device d(DeviceType::CPU);

@@ -2,6 +2,7 @@
 #include "tensor/tensor_ops.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <numeric>
 
@@ -110,8 +111,14 @@ size_t storage_nbytes(const Shape& sizes, const Shape& strides, DType dtype) {
   return size_t(bytes);
 }
 
+// Inside devicescope.virtual_mode() (a virtual step, issue 25) every device allocation is virtual: a real host
+// tensor moved to the GPU, a kernel's buffers, a workspace. Nothing then lands in the device's real pool, so the
+// virtual run's blocks share segments exactly as the real run's do. One flag per process, like the Python mode.
+std::atomic<bool> g_virtual_device_allocations{false};
+
 TensorPtr empty_strided_on(Runtime& rt, const Shape& sizes, const Shape& strides, DType dtype, Place place,
                            bool virtual_bytes, Role role) {
+  if (!place.is_host() && g_virtual_device_allocations) virtual_bytes = true;
   StoragePtr storage = rt.allocate(place, storage_nbytes(sizes, strides, dtype), virtual_bytes, role);
   storage->set_view_info(dtype_name(dtype), sizes);
   return std::make_shared<TensorImpl>(std::move(storage), sizes, strides, 0, dtype);
@@ -169,6 +176,9 @@ void copy_within_place(Runtime& rt, const TensorPtr& dst, const TensorPtr& src, 
 }
 
 }  // namespace
+
+void set_virtual_device_allocations(bool on) { g_virtual_device_allocations = on; }
+bool virtual_device_allocations() { return g_virtual_device_allocations; }
 
 TensorPtr empty(Runtime& rt, const Shape& sizes, DType dtype, Device device, bool pin_memory, bool virtual_bytes,
                 Role role) {

@@ -26,6 +26,10 @@ struct ToOptions {
   CopyOrigin origin;  // who the copy is for (transfer owner) and the role of what it allocates
 };
 
+// Inside devicescope.virtual_mode(): every device allocation is virtual (empty_strided_on, so all of them).
+void set_virtual_device_allocations(bool on);
+bool virtual_device_allocations();
+
 // torch.empty(sizes, dtype, device, pin_memory); virtual_bytes: placed and accounted, never materialised.
 // `role`: what the new storage is (Role::Activation for what a forward makes).
 TensorPtr empty(Runtime& rt, const Shape& sizes, DType dtype, Device device, bool pin_memory = false,

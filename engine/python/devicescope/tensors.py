@@ -23,10 +23,10 @@ class virtual_mode:
 
     def __enter__(self):
         from torch import _default
-        _default._state["virtual"] += 1
+        _default.enter_virtual_mode(1)
         return self
 
     def __exit__(self, *exc):
         from torch import _default
-        _default._state["virtual"] -= 1
+        _default.enter_virtual_mode(-1)
         return False

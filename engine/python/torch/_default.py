@@ -14,6 +14,18 @@ def reset():
     _device.entered.clear()
     _state["dtype"] = _dtype.float32
     _state["virtual"] = 0
+    _engine_virtual(False)
+
+
+def enter_virtual_mode(step):
+    """devicescope.virtual_mode() entered (+1) or left (-1): inside, factories make virtual tensors and every
+    device allocation is virtual (the engine's flag), so a training step runs shape-only."""
+    _state["virtual"] += step
+    _engine_virtual(_state["virtual"] > 0)
+
+
+def _engine_virtual(on):
+    _devicescope_C.set_virtual_device_allocations(on)
 
 
 def virtual_mode():

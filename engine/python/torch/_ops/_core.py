@@ -37,7 +37,8 @@ def device_of(t):
 
 # ----------------------------------------------------------------------------- values
 def _bf16_to_f32(raw):
-    return (raw.astype(np.uint32) << 16).view(np.float32)
+    # (through a 1-d array: numpy cannot change a 0-dim array's dtype to another itemsize)
+    return (raw.astype(np.uint32).reshape(-1) << 16).view(np.float32).reshape(raw.shape)
 
 
 def _f32_to_bf16(values):
@@ -383,6 +384,23 @@ def shape_only(*values):
         if isinstance(v, VirtualValues):
             return True
     return False
+
+
+def as_array(values, dtype=None):
+    """np.asarray(values, dtype) that keeps shape-only values shape-only (numpy's asarray would ask for the
+    values)."""
+    if isinstance(values, VirtualValues):
+        return values if dtype is None else values.astype(dtype)
+    return np.asarray(values, dtype=dtype)
+
+
+def host_zeros(shape, np_dtype, *grads):
+    """np.zeros(shape) for a backward that scatters its gradient into zeros; shape-only values when a gradient
+    is virtual (the scatter then stores nothing)."""
+    for g in grads:
+        if g is not None and (isinstance(g, VirtualValues) or (isinstance(g, Tensor) and g._impl.is_virtual)):
+            return VirtualValues(shape, np_dtype)
+    return np.zeros(shape, dtype=np_dtype)
 
 
 def elementwise_compute(compute, *values):

@@ -39,7 +39,7 @@ def index_select(x, dim, index):
         del xv
 
         def fn(gs):
-            gx = np.zeros(shape, dtype=np.float64)
+            gx = C.host_zeros(shape, np.float64, gs[0])
             gv = C.read(gs[0])
             moved = np.moveaxis(gx, d, 0)
             np.add.at(moved, C.read(index).reshape(-1), np.moveaxis(gv, d, 0))
@@ -73,7 +73,7 @@ def gather(x, dim, index, sparse_grad=False):
         del xv, base
 
         def fn(gs):
-            gx = np.zeros(shape, dtype=np.float64)
+            gx = C.host_zeros(shape, np.float64, gs[0])
             iv = C.read(index)
             iv = iv.reshape(iv.shape or (1,))
             gv = C.read(gs[0]).reshape(iv.shape)
@@ -198,7 +198,7 @@ def masked_select(x, mask):
 
         def fn(gs):
             m = np.broadcast_to(C.read(mask).astype(bool), full_shape)
-            g = np.zeros(full_shape, dtype=np.float64)
+            g = C.host_zeros(full_shape, np.float64, gs[0])
             g[m] = C.read(gs[0])
             while g.ndim > len(shape):
                 g = g.sum(0)
@@ -258,7 +258,7 @@ def sort(x, dim=-1, descending=False, stable=False):
         del xv, key
 
         def fn(gs):
-            gx = np.zeros(shape, dtype=np.float64)
+            gx = C.host_zeros(shape, np.float64, gs[0])
             np.put_along_axis(gx, C.read(indices), C.read(gs[0]), axis=d)
             return (C.make(gx, xdt, xdev),)
         graph.attach("SortBackward0", [values], [x], fn,

@@ -43,7 +43,7 @@ def cat(tensors, dim=0, out=None):
             outs, s = [], 0
             for n, dt, dv in metas:
                 part = gv[(slice(None),) * d + (slice(s, s + n),)]
-                outs.append(C.make(np.ascontiguousarray(part), dt, dv))
+                outs.append(C.make(C.as_array(part) if C.shape_only(part) else np.ascontiguousarray(part), dt, dv))
                 s += n
             return outs
         graph.attach("CatBackward0", [result], live, fn, saved={"dim": dim})

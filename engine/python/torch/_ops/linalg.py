@@ -236,7 +236,7 @@ def dot(a, b):
     if C.dtype_of(a) is not C.dtype_of(b):
         raise RuntimeError("dot : expected both vectors to have same dtype, but found "
                            f"{scalar_name(C.dtype_of(a))} and {scalar_name(C.dtype_of(b))}")
-    r = C.make(np.asarray(_math(a) @ _math(b)), C.dtype_of(a), dev)
+    r = C.make(C.as_array(_math(a) @ _math(b)), C.dtype_of(a), dev)
     W.dot(dev)
     return _attach_mm("DotBackward0", r, a, b)
 
@@ -351,7 +351,7 @@ def einsum(equation, *operands):
     vals = [C.values_of(t, npd) for t in tensors]
     eq = equation.replace(" ", "")
     res = np.einsum(eq, *vals, optimize=len(vals) > 2)
-    r = C.make(np.asarray(res), odt, dev)
+    r = C.make(C.as_array(res), odt, dev)
     if odt.is_floating_point and C.needs_grad(*tensors):
         lhs, _, out_spec = eq.partition("->")
         specs = lhs.split(",")

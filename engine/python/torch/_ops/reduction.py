@@ -242,7 +242,7 @@ def _extreme(x, dim, keepdim, is_max, name):
     del xv  # the backward below needs only the indices (saved) and the input's sizes
 
     def back(g, out):
-        gx = np.zeros(shape, dtype=np.float64)
+        gx = C.host_zeros(shape, np.float64, g)
         gv = C.read(g)
         ii = C.read(indices) if keepdim else np.expand_dims(C.read(indices), d)
         np.put_along_axis(gx, ii, gv if keepdim else np.expand_dims(gv, d), axis=d)
@@ -318,7 +318,7 @@ def _arg(x, dim, keepdim, f, name):
         r = f(xv, axis=d) if x._impl.dim else np.asarray(0)
         if keepdim and x._impl.dim:
             r = np.expand_dims(r, d)
-    return C.make(np.asarray(r, dtype=np.int64), D.int64, dev)
+    return C.make(r.astype(np.int64) if C.shape_only(r) else np.asarray(r, dtype=np.int64), D.int64, dev)
 
 
 def argmax(x, dim=None, keepdim=False):

@@ -364,7 +364,7 @@ def _meta(x):
 def _embed_grad(g, meta, index):
     """Gradient of a view taken with numpy `index`: zeros of the input's shape with g placed at index."""
     sizes, dtype, device = meta
-    gx = np.zeros(sizes, dtype=C.compute_dtype(C.dtype_of(g)))
+    gx = C.host_zeros(sizes, C.compute_dtype(C.dtype_of(g)), g)
     gx[index] = C.read(g)
     return C.make(gx, dtype, device)
 
@@ -440,7 +440,7 @@ def diagonal(x, offset=0, dim1=0, dim2=1):
     meta = _meta(x)
 
     def backward(g):
-        gx = C.make(np.zeros(meta[0], dtype=C.compute_dtype(meta[1])), meta[1], meta[2])
+        gx = C.make(C.host_zeros(meta[0], C.compute_dtype(meta[1]), g), meta[1], meta[2])
         C.write(diagonal(gx, offset, d1, d2), C.read(g), bump=False)
         return gx
     return _view(x, new_sizes, new_strides, start, "DiagonalBackward0", backward,
@@ -466,7 +466,7 @@ def unfold(x, dimension, size, step):
 
     def backward(g):
         gv = C.read(g)
-        gx = np.zeros(meta[0], dtype=np.float64)
+        gx = C.host_zeros(meta[0], np.float64, g)
         if nd == 0:
             gx = gx + gv.sum()
         else:
@@ -522,7 +522,7 @@ def _split_views(x, d, sections, name, saved=None):
         xdt, xdev = C.dtype_of(x), C.device_of(x)  # split saves sizes only: the closure must not hold x
 
         def fn(gs):
-            gx = np.zeros(tuple(sizes), dtype=np.float64)
+            gx = C.host_zeros(tuple(sizes), np.float64, *gs)
             for (a, b), g in zip(bounds, gs):
                 if g is not None:
                     gx[(slice(None),) * d + (slice(a, b),)] = C.read(g)
@@ -574,7 +574,7 @@ def unbind(x, dim=0):
         xdt, xdev = C.dtype_of(x), C.device_of(x)  # unbind saves only dim: the closure must not hold x
 
         def fn(gs):
-            gx = np.zeros(tuple(sizes), dtype=np.float64)
+            gx = C.host_zeros(tuple(sizes), np.float64, *gs)
             for i, g in enumerate(gs):
                 if g is not None:
                     gx[(slice(None),) * d + (i,)] = C.read(g)

@@ -343,7 +343,7 @@ def index(x, indices, check_devices=True):
         shape, perm = tuple(x._impl.sizes), info.perm
 
         def fn(gs):
-            gx = np.zeros(shape, dtype=np.float64)
+            gx = C.host_zeros(shape, np.float64, gs[0])
             np.add.at(np.transpose(gx, perm), npi, C.read(gs[0]))
             return (C.make(gx, dt, dev),)
         graph.attach("IndexBackward0", [out], [x], fn, saved={"indices": tuple(indices), "self_sym_sizes": shape})
@@ -572,7 +572,7 @@ def _attach_assign_grad(x, index_, value, name):
     vmeta = (tuple(value._impl.sizes), C.dtype_of(value), C.device_of(value)) if C.needs_grad(value) else None
 
     def fn(gs):
-        g = np.array(C.read(gs[0]), dtype=np.float64)
+        g = C.as_array(C.read(gs[0]), np.float64).copy()
         flat = g.reshape(-1)
         gv = flat[written]
         flat[written] = 0

@@ -7,6 +7,12 @@ import enum
 import warnings
 
 
+
+def _found(found_inf):
+    """found_inf's value; a virtual step (no values) takes the no-inf/NaN path, the usual one: the optimizer
+    steps and the scale's growth tracker counts (growing the scale allocates nothing)."""
+    return 0.0 if found_inf.is_virtual else found_inf.item()
+
 class OptState(enum.Enum):
     READY = 0
     UNSCALED = 1
@@ -120,7 +126,7 @@ class GradScaler:
                 p.grad is not None for g in optimizer.param_groups for p in g["params"]):
             raise AssertionError("No inf checks were recorded for this optimizer.")
         retval = None
-        if not sum(v.item() for v in state["found_inf_per_device"].values()):
+        if not sum(_found(v) for v in state["found_inf_per_device"].values()):
             retval = optimizer.step(*args, **kwargs)
         state["stage"] = OptState.STEPPED
         return retval
@@ -149,12 +155,12 @@ class GradScaler:
             for f in found_infs[1:]:
                 found_inf = found_inf + f
             # _amp_update_scale_: back off on inf/NaN, grow after growth_interval clean steps.
-            if found_inf.item() > 0:
+            if _found(found_inf) > 0:
                 scale.mul_(self._backoff_factor)
                 tracker.fill_(0)
             else:
                 tracker.add_(1)
-                if int(tracker.item()) == self._growth_interval:
+                if not tracker.is_virtual and int(tracker.item()) == self._growth_interval:
                     scale.mul_(self._growth_factor)
                     tracker.fill_(0)
         self._per_optimizer_states = {}

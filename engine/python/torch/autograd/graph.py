@@ -216,7 +216,14 @@ def attach_edges(name, outputs, edges, fn, saved=None):
         if o is not None:
             o._grad_fn = node
             o._output_nr = i
+    if attach_hook is not None:
+        attach_hook(node)
     return node
+
+
+# torch.utils.checkpoint's frame (non-reentrant checkpointing): called with every node made while it is set,
+# to let the forward drop what a node saved and the recomputation hand it back.
+attach_hook = None
 
 
 def _release(node):
