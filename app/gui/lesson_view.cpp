@@ -185,7 +185,7 @@ void LessonView::draw_browser(UiState& ui) {
     std::string sub = broken ? e.error
                              : count(e.steps, "step") + " \xc2\xb7 " + count(e.questions, "question") + " \xc2\xb7 " +
                                    count(e.verdicts, "verdict");
-    for (const std::string& r : e.requires_) sub += " \xc2\xb7 needs " + r;
+    for (const std::string& r : e.unmet) sub += " \xc2\xb7 needs " + r + " (not here)";
     sub = fit_text(fonts().small, sub, right - tx - 4);
     dl->AddText(fonts().small, fonts().small->FontSize, ImVec2(tx, p0.y + 5 + fonts().bold->FontSize), broken ? theme::kError : theme::kTextDim,
                 sub.c_str(), nullptr, 0, &clip);

@@ -6,6 +6,7 @@
 # | We run the article's three examples exactly as printed, then look at what really happens inside
 # | `nn.Module.to`: it converts every parameter in place (same Parameter, new data), replaces every buffer, and returns `self`.
 # seed: 000_5fced8feb2c5b451.txt
+# requires: torch.cuda.is_available()
 # verdict: FALSE | `model.to(device)` may leave other references pointing at the old location | `Module.to` moves every parameter in place and returns `self`: every name and every holder sees the move | Every reference sees the move
 # verdict: FALSE | `model = model.to(device)` creates a new model object | `to` returns the very same object; the assignment rebinds the name to what it already was | `to` returns `self`
 # verdict: FALSE | Example 1 prints "cuda:0" or "cpu" "depending on implementation details - unpredictable" | It always prints the device the model was moved to | Example 1 as written

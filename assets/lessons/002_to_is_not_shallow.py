@@ -7,6 +7,7 @@
 # | Both claims are false, and the article's own first example shows it: run as printed, it crashes. Its other
 # | advice - build layers in `__init__`, and know that plain tensor attributes do not move - is sound.
 # seed: 002_3d037eabfb1a1289.txt
+# requires: torch.cuda.is_available()
 # verdict: FALSE | `to()` is a shallow copy: weights move only when they are accessed after the move | `Module.to` converts every parameter and buffer of every submodule during the call | `to()` is eager and recursive
 # verdict: FALSE | A layer created in `forward` after `to()` inherits the device of the input | It is created on the CPU (the default device); its first use with a CUDA input raises | Example 1 as written
 # verdict: TRUE | Layers must be created before the move (in `__init__`) to move with the model | `to()` converts what is registered at the time of the call, nothing created later | Example 2 as written

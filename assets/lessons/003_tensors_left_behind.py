@@ -5,6 +5,7 @@
 # | does not recurse into submodules, and that a CUDA model fed a CPU input "typically" returns its output on
 # | the CPU - its own example raises an error instead.
 # seed: 003_7824067b18f9ca0f.txt
+# requires: torch.cuda.is_available()
 # verdict: TRUE | `Tensor.to(device)` returns a new tensor and leaves the original unchanged | Out of place; the one exception: it returns the tensor itself when nothing would change | `Tensor.to` is out of place
 # verdict: FALSE | Calling `.to(device)` on a parent module does not recursively move its submodules' parameters | `_apply` recurses into every registered child at any depth (ModuleList and ModuleDict included) | `parent.to()` recurses
 # verdict: FALSE | A CUDA model fed a CPU input "typically" returns the output on the CPU | The matmul raises RuntimeError; PyTorch never silently computes on the CPU | The first example as written

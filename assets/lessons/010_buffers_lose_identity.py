@@ -3,6 +3,7 @@
 # | identity: the same Python object now points at new storage. A buffer is *replaced*: the module's name is
 # | rebound to a brand-new tensor, and any reference you took earlier still points at the old one, on the old
 # | device. (In `Module._apply`: `param.data = fn(param)` versus `self._buffers[key] = fn(buf)`.)
+# requires: torch.cuda.is_available()
 # verdict: FALSE | References to a module's tensors all follow `model.to(device)` | References to Parameters do; references to buffers keep the old tensor on the old device | Move a BatchNorm
 # verdict: TRUE | Running statistics keep updating after the move | They do - in the new buffer; a stale reference never sees the updates | The stale reference misses the updates
 # verdict: FALSE | `model.half()` converts every tensor of the model to float16 | Only floating-point tensors: `num_batches_tracked` stays int64 | Dtype conversions skip integer buffers

@@ -3,6 +3,7 @@
 # | the optimizer holds the model's Parameter *objects*, and those keep their identity when the model moves.
 # | The other half is real: optimizer *state* (Adam's running averages) is made of ordinary tensors created by
 # | the optimizer, and `model.cuda()` knows nothing about them.
+# requires: torch.cuda.is_available()
 # verdict: FALSE | An optimizer created before `model.cuda()` keeps updating the old CPU parameters | It holds the same Parameter objects, which now live on the GPU | Parameters follow the move
 # verdict: TRUE | Adam state created before the move stays on the CPU | `exp_avg` / `exp_avg_sq` are plain tensors owned by the optimizer; `Module.to` never sees them | State created before the move stays behind
 # verdict: HALF-TRUE | Always create the optimizer after moving the model | Only required once the optimizer has state; before its first `step()` the order does not matter | Parameters follow the move

@@ -2,6 +2,7 @@
 # | Language models often *tie* the input embedding and the output projection: one weight matrix used twice.
 # | Tie them by sharing one Parameter object and `model.to(device)` keeps them tied, moving the matrix once.
 # | Tie them by sharing *storage* between two Parameters (via `.data`) and the move silently unties them.
+# requires: torch.cuda.is_available()
 # verdict: FALSE | Moving a model with tied weights copies the shared matrix twice | `_apply` converts each Parameter once, however many modules register it | One Parameter, two owners
 # verdict: TRUE | Parameters that share storage through `.data` are still shared after `model.to(device)` | Each Parameter is copied separately: two independent CUDA copies | Shared storage is not a tie
 # verdict: TRUE | `parameters()` lists a tied weight once, `state_dict()` under both names | `parameters()` deduplicates by identity; `state_dict()` lists every registered name | One Parameter, two owners

@@ -3,6 +3,7 @@
 # | `p.data`, `p.detach()` and views like `p[0]` are separate tensors that share the parameter's storage *at the
 # | time you took them*. The move gives the Parameter new storage; the old handles keep the old storage (and
 # | keep it alive).
+# requires: torch.cuda.is_available()
 # verdict: FALSE | `w.data` always refers to the weight's current storage | A `.data` tensor taken before the move keeps the old storage, device and values | Handles taken before the move
 # verdict: TRUE | A view shares memory with its base | Until the base is moved: the moved tensor is a copy, the view still looks at the old storage | A view of a plain tensor
 # verdict: TRUE | Re-reading `p.data` after the move gives the new storage | `.data` is computed on each access from the Parameter's current storage | Take handles after moving

@@ -6,6 +6,7 @@
 # |
 # | This lesson reads DeviceScope's transfer log (`devicescope.engine`, a DeviceScope extension - real PyTorch
 # | has no such module) to show each copy's route.
+# requires: torch.cuda.is_available()
 # verdict: FALSE | `pin_memory=True` moves batches to the GPU | Batches are copied into pinned CPU memory; `batch.device` is `cpu` | Pinned batches stay on the CPU
 # verdict: TRUE | Pinning works on nested batches (dicts, lists, tuples) | The pinning walks the collated batch recursively | Nested batches are pinned too
 # verdict: TRUE | A pinned batch can be copied to the GPU asynchronously | `non_blocking=True` from pinned memory is a direct async copy; from pageable memory it is staged and synchronous | The move: pinned vs pageable source

@@ -7,6 +7,7 @@
 # | On a real GPU that is a race: sometimes you win, sometimes you don't. DeviceScope's simulated devices make
 # | it deterministic - an unsynchronised read always sees the buffer *before* the copy (zeros) - so you can see
 # | the bug every time. (`devicescope.engine` is a DeviceScope extension used only to tell the two apart.)
+# requires: torch.cuda.is_available()
 # verdict: FALSE | A tensor returned by `.to("cpu", non_blocking=True)` holds the data as soon as the call returns | The copy is only queued; until a synchronisation the buffer may be stale | Reading too early
 # verdict: TRUE | `torch.cuda.synchronize()` (or an event) makes the non-blocking result safe to read | The host waits until the queued copy has finished | The fix: synchronise before reading
 # verdict: FALSE | `non_blocking=True` is always a free speed-up | For D2H it is only safe with an explicit synchronisation; for H2D from pageable memory the host still waits while the driver stages the source | The fix: synchronise before reading

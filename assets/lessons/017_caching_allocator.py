@@ -7,6 +7,7 @@
 # | ones get a segment of their own size rounded up to 2 MiB.
 # |
 # | The numbers below assume a fresh session (nothing allocated yet on cuda:0).
+# requires: torch.cuda.is_available()
 # verdict: FALSE | `del tensor` returns GPU memory to the driver | It returns the block to PyTorch's cache; `memory_reserved()` is unchanged until `empty_cache()` | `del` does not shrink the reservation
 # verdict: TRUE | `torch.cuda.empty_cache()` releases cached memory | Only whole segments with no live block in them | `empty_cache()` releases whole free segments
 # verdict: FALSE | A 4000-byte tensor uses 4000 bytes of GPU memory | It uses a 4096-byte block inside a 2 MiB segment | Small tensors share a 2 MiB segment

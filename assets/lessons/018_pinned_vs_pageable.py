@@ -7,6 +7,7 @@
 # | page-locked memory is a limited resource taken away from the OS. It pays off for buffers you copy often.
 # | The timings come from DeviceScope's transfer log (`devicescope.engine`, a DeviceScope extension); on the
 # | simulated devices they follow the link model, on a real GPU they are measured.
+# requires: torch.cuda.is_available()
 # verdict: TRUE | Copies from pinned memory to the GPU are faster than from pageable memory | No staging copy through a driver buffer; the copy engine reads the pinned pages directly | Pinned is faster
 # verdict: FALSE | `t.pin_memory()` pins `t` in place | It returns a new CPU tensor in newly allocated page-locked memory; `t` stays pageable | Pinning makes a copy
 # verdict: FALSE | Pinning everything is a free speed-up | Each `pin_memory()` is an extra host copy plus a page-locked allocation; worth it only for buffers reused or copied often | Pinning makes a copy

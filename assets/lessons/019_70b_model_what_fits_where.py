@@ -7,6 +7,7 @@
 # |
 # | The numbers in the narration are for DeviceScope's default simulated GPUs (16 GiB each); on other devices
 # | the expectations are computed from the device's own capacity.
+# requires: torch.cuda.is_available()
 # verdict: FALSE | A 70B model fits on one big GPU | In bfloat16 its weights alone are 128.5 GiB, more than an 80 GB GPU holds | Try the whole model on one GPU
 # verdict: TRUE | A failed `model.to("cuda")` can leave the model half on the GPU | `_apply` converts tensor by tensor; the ones converted before the OOM stay converted | Try the whole model on one GPU
 # verdict: HALF-TRUE | Quantizing to 4 bits makes a 70B model fit on a single GPU | The weights become ~32 GiB, which fits an 80 GB GPU but not a 16 or 24 GB one; activations and the KV cache need room too | Bytes per parameter decide

@@ -7,6 +7,7 @@
 # |
 # | Run it on a simulated H100 (`--link pcie5-x16`, sm_90) to see the 32 MiB; on another profile the numbers are
 # | that architecture's. The numbers below assume a fresh session (nothing allocated yet on cuda:0).
+# requires: torch.cuda.is_available()
 # verdict: FALSE | `memory_allocated()` counts only my tensors | cuBLAS's workspace is a caching-allocator block too, counted like a tensor | The first matmul
 # verdict: FALSE | `torch.cuda.empty_cache()` frees cuBLAS's workspace | The workspace is a live block, held per thread and stream until `torch._C._cuda_clearCublasWorkspaces()` | `empty_cache()` does not free it
 # verdict: TRUE | Backward can take another workspace | The autograd engine runs CUDA backward on its own thread, which has its own cuBLAS handle | Backward has its own

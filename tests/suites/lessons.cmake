@@ -8,6 +8,10 @@ if(TARGET ds_python)
   add_test(NAME lessons_check_cublas_workspace_h100
            COMMAND $<TARGET_FILE:devicescope> lessons --check --lesson 020 --backend sim --link pcie5-x16)
   set_tests_properties(lessons_check_cublas_workspace_h100 PROPERTIES TIMEOUT 300 LABELS "lessons;python")
+  # No devices at all: lessons that need a GPU say so and are checked on simulated devices, none fails.
+  add_test(NAME lessons_check_no_devices
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lessons/check_no_devices.sh $<TARGET_FILE:devicescope>)
+  set_tests_properties(lessons_check_no_devices PROPERTIES TIMEOUT 900 LABELS "lessons;python")
 endif()
 
 set(DS_LESSON_PYTHON /usr/bin/python3)

@@ -68,6 +68,7 @@ std::vector<LessonListEntry> parse_lesson_list(const std::string& text) {
     l.questions = num(e, "questions");
     l.verdicts = num(e, "verdicts");
     l.requires_ = strings(e, "requires");
+    l.unmet = strings(e, "unmet");
     out.push_back(std::move(l));
   }
   return out;

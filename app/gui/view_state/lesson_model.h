@@ -13,6 +13,7 @@ struct LessonListEntry {
   std::string name, path, title, seed, error;
   int steps = 0, questions = 0, verdicts = 0;
   std::vector<std::string> requires_;
+  std::vector<std::string> unmet;  // the requirements false in this session (the browser says only these)
 };
 
 struct LessonQuestion {

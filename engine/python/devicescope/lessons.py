@@ -1,7 +1,7 @@
 """Workshop lessons: find, load, run and check them (the API the app and `devicescope lessons` call).
 
     from devicescope import lessons
-    lessons.list_lessons()                 -> [{name, title, path, seed, steps, verdicts, requires, error}]
+    lessons.list_lessons()                 -> [{name, title, path, seed, steps, verdicts, requires, unmet, error}]
     lesson = lessons.load("000")           -> Lesson (name, stem prefix or path); lesson.to_dict() for the GUI
     runner = lessons.LessonRunner(lesson, namespace=None, echo=False)
     runner.run_step(i).to_dict()           -> {stdout, stderr, error, checks: [{kind, passed, expected, actual}]}
@@ -120,12 +120,14 @@ def list_lessons(directory=None):
     out = []
     for path in lesson_paths(directory):
         item = {"name": _stem(path), "path": path, "title": "", "seed": "", "steps": 0, "verdicts": 0,
-                "questions": 0, "requires": [], "error": ""}
+                "questions": 0, "requires": [], "unmet": [], "error": ""}
         try:
             lesson = load_file(path)
+            # unmet: the requirements false here, which the lesson browser shows (most lessons need a GPU, and
+            # the app's simulated ones meet that: saying so on every lesson would only be noise).
             item.update(title=lesson.title, seed=lesson.seed, steps=len(lesson.steps),
                         verdicts=len(lesson.verdicts), requires=list(lesson.requires),
-                        questions=sum(1 for s in lesson.steps if s.question))
+                        unmet=unmet_requirements(lesson), questions=sum(1 for s in lesson.steps if s.question))
         except LessonFormatError as e:
             item["error"] = str(e)
         out.append(item)

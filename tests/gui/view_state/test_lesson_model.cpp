@@ -39,6 +39,19 @@ TEST(LessonJson, ReadsTheLessonDoc) {
   EXPECT_EQ(d.verdicts[1].step_index, 1);
 }
 
+// devicescope.lessons.list_lessons(): the browser says only the requirements false in this session ("unmet").
+TEST(LessonJson, ListKeepsWhichRequirementsAreUnmet) {
+  const auto list = parse_lesson_list(R"J([
+    {"name": "000_a", "path": "/x/000_a.py", "title": "A", "seed": "", "steps": 2, "verdicts": 1, "questions": 0,
+     "requires": ["torch.cuda.is_available()"], "unmet": [], "error": ""},
+    {"name": "001_b", "path": "/x/001_b.py", "title": "B", "seed": "", "steps": 1, "verdicts": 0, "questions": 0,
+     "requires": ["torch.cuda.device_count() >= 2"], "unmet": ["torch.cuda.device_count() >= 2"], "error": ""}])J");
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0].requires_, std::vector<std::string>{"torch.cuda.is_available()"});
+  EXPECT_TRUE(list[0].unmet.empty());
+  EXPECT_EQ(list[1].unmet, std::vector<std::string>{"torch.cuda.device_count() >= 2"});
+}
+
 TEST(LessonJson, ReadsAStepResult) {
   const LessonStepResult r = parse_step_result(kResult);
   EXPECT_TRUE(r.ran);
