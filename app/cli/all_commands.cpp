@@ -4,6 +4,6 @@
 
 namespace ds::cli {
 
-std::vector<Command> all_commands() { return {devices_command(), run_command(), bench_command(), gui_flags_command(), lessons_command(), inspect_command(), record_command(), diff_command()}; }
+std::vector<Command> all_commands() { return {devices_command(), run_command(), bench_command(), gui_flags_command(), lessons_command(), inspect_command(), record_command(), diff_command(), estimate_command()}; }
 
 }  // namespace ds::cli

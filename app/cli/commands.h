@@ -36,6 +36,7 @@ Command lessons_command();  // devicescope lessons [--list] [--check] (cmd_lesso
 Command inspect_command();  // devicescope inspect FILE [--json] (cmd_inspect.cpp)
 Command record_command();  // devicescope record [--out FILE] [--python PY] -- SCRIPT [ARGS] (cmd_record.cpp)
 Command diff_command();  // devicescope diff A B [--json] (cmd_diff.cpp)
+Command estimate_command();  // devicescope estimate [--devices N] [--json] SCRIPT [ARGS] (cmd_estimate.cpp)
 
 // No subcommand: open the desktop app (or say why it cannot).
 int run_default(const BackendFlags& flags);

@@ -86,4 +86,5 @@ PYBIND11_EMBEDDED_MODULE(_devicescope_C, m) {
   bind_cuda(m);
   bind_ops(m);
   bind_nn(m);
+  bind_estimate(m);
 }

@@ -229,6 +229,19 @@ void Runtime::grow_storage(const StoragePtr& s, size_t nbytes) {
   }
 }  // `fresh` now holds the old bytes under the old id: dropping it frees them, logged as that id's free
 
+void Runtime::resize_storage(const StoragePtr& s, size_t nbytes) {
+  if (nbytes == s->nbytes()) return;
+  StoragePtr fresh = allocate(s->place(), nbytes, s->is_virtual(), s->role());
+  const size_t keep = std::min(nbytes, s->nbytes());
+  if (!s->is_virtual() && keep > 0) copy_bytes(*fresh, 0, *s, 0, keep, false);
+  s->swap_bytes(*fresh);
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex_);  // as grow_storage: the registry follows the ids
+    if (auto it = live_.find(s->id()); it != live_.end()) it->second = s;
+    if (auto it = live_.find(fresh->id()); it != live_.end()) it->second = fresh;
+  }
+}
+
 StoragePtr Runtime::register_storage(Place place, size_t nbytes, bool virtual_bytes, StorageBytes bytes,
                                      std::unique_ptr<BlockReturn> block, Role role) {
   uint64_t id = 0;

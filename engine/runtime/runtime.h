@@ -64,6 +64,10 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   // Note [Growing a storage] (runtime/storage.h): `s` gets new bytes of `nbytes` in its place, the old ones
   // copied over (a recorded copy where copies are), then freed; every view of `s` sees the new bytes.
   void grow_storage(const StoragePtr& s, size_t nbytes);
+  // UntypedStorage.resize_(nbytes) to any size, 0 included: as grow_storage, keeping the first min(old, new)
+  // bytes. FSDP frees an unsharded parameter's storage this way under every view autograd saved of it, and
+  // gives it bytes again before backward reads them.
+  void resize_storage(const StoragePtr& s, size_t nbytes);
   // Pageable host memory owned by someone else (torch.from_numpy shares the array's buffer): accounted and
   // logged like an allocation; `release` runs instead of free() when the last view dies.
   StoragePtr adopt_host_memory(void* data, size_t nbytes, std::function<void()> release);

@@ -334,6 +334,22 @@ class Tensor(TensorProtocols):
         hooks[handle.id] = hook
         return handle
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """hook(tensor) runs after autograd has accumulated into this leaf's .grad (PyTorch 2.1+; DDP's
+        reducer and FSDP hook the same point, AccumulateGrad's post hook)."""
+        if self._grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        from collections import OrderedDict
+        from torch.utils.hooks import RemovableHandle
+        hooks = self.__dict__.get("_post_accumulate_grad_hooks")
+        if hooks is None:
+            hooks = self._post_accumulate_grad_hooks = OrderedDict()
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        return handle
+
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         from . import autograd
         autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)

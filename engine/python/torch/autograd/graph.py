@@ -255,6 +255,11 @@ def _can_accumulate_inplace(slot):
             and is_non_overlapping_and_dense(impl.sizes, impl.strides))
 
 
+# Who watches backward run (devicescope/_estimate_track.py: which module's backward allocates what): None, or an
+# object with backward_begin(), node(n) before each node runs, and backward_end(). Observes, never changes.
+_observer = None
+
+
 def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumulate=True):
     """Runs the graph from `roots` [(node, output_nr)] with `root_grads` [(Tensor, owned)].
 
@@ -308,9 +313,14 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
 
     prev = grad_mode._enabled[0]
     grad_mode._enabled[0] = bool(create_graph)
+    observer = _observer
+    if observer is not None:
+        observer.backward_begin()
     try:
         while ready:
             node = heapq.heappop(ready)[2]
+            if observer is not None:
+                observer.node(node)
             buf = buffers.pop(node, None) or [[None, False] for _ in range(node._noutputs)]
             _apply_output_hooks(node, buf)
             if capture is not None:
@@ -319,7 +329,18 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
                         capture[(node, nr)] = slot[0]
             if isinstance(node, AccumulateGrad):
                 if accumulate:
-                    _accumulate(node.variable, buf[0][0], buf[0][1], create_graph)
+                    post = node.variable.__dict__.get("_post_accumulate_grad_hooks")
+                    if not post:
+                        _accumulate(node.variable, buf[0][0], buf[0][1], create_graph)
+                    elif buf[0][0] is not None:
+                        # Tensor.register_post_accumulate_grad_hook: the incoming gradient is let go first, as
+                        # AccumulateGrad moves it, so a hook that re-points .grad (DDP's bucket views) frees it.
+                        grad, owned = buf[0]
+                        buf[0][0] = None
+                        _accumulate(node.variable, grad, owned, create_graph)
+                        del grad
+                        for hook in tuple(post.values()):
+                            hook(node.variable)
                 continue
             grads = [slot[0] for slot in buf]
             if all(g is None for g in grads):
@@ -356,6 +377,8 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
                     push(m)
     finally:
         grad_mode._enabled[0] = prev
+        if observer is not None:
+            observer.backward_end()
 
 
 def _check_saved(node):
