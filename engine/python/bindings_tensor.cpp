@@ -165,7 +165,13 @@ void bind_tensor(py::module_& m) {
       .def_property_readonly("is_contiguous", &TensorImpl::is_contiguous)
       .def_property_readonly("is_pinned", &TensorImpl::is_pinned)
       .def_property_readonly("is_virtual", &TensorImpl::is_virtual)
-      .def_property_readonly("data_ptr", [](const TensorImpl& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
+      // A virtual tensor's address is where the allocator placed its block (a placeholder address, never read):
+      // unique, and adjacent blocks are adjacent, as on the real device (nn.RNN's flat-weights check uses it).
+      .def_property_readonly("data_ptr", [](const TensorImpl& t) {
+        if (t.is_virtual() && t.storage()->block_address())
+          return uintptr_t(t.storage()->block_address() + uint64_t(t.offset()) * itemsize(t.dtype()));
+        return reinterpret_cast<uintptr_t>(t.data_ptr());
+      })
       .def_property_readonly("storage_id", [](const TensorImpl& t) { return t.storage()->id(); })
       .def_property_readonly("storage_nbytes", [](const TensorImpl& t) { return t.storage()->nbytes(); })
       // How many tensors share the storage (c10's storage().use_count(): autograd adds a gradient in place only

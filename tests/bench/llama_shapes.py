@@ -9,7 +9,7 @@ import torch.nn.functional as F
 SHAPES = {  # hidden, intermediate, layers, heads, kv_heads, vocab
     "70b": (8192, 28672, 80, 64, 8, 128256),   # Llama-3-70B
     "8b": (4096, 14336, 32, 32, 8, 128256),    # Llama-3-8B
-    "1b": (2048, 8192, 16, 32, 8, 128256),     # Llama-3.2-1B (1.24 B parameters, lm_head untied)
+    "1b": (2048, 8192, 16, 32, 8, 128256),     # Llama-3.2-1B (its lm_head untied here: 1.50 B parameters)
     "tiny": (256, 688, 2, 8, 2, 4096),         # a small model for the agreement test
 }
 

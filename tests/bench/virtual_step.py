@@ -3,6 +3,7 @@
 # tensors: every allocation and free of the real step, no bytes, no values computed.
 #   build/app/devicescope --backend sim --sim-devices 1 --sim-memory 2TiB --link pcie5-x16 \
 #       run tests/bench/virtual_step.py -- --model 70b [--checkpoint] [--steps 1] [--seq 4096] [--real]
+#       [--layers N] [--vocab N] [--batch N] [--dtype bf16|fp16|fp32] [--json OUT]
 # Target (issue 25): the 70B step (batch 1, seq 4096, bf16 autocast, AdamW) in <= 10 s and <= 500 MB RSS.
 # --real runs the same step on real tensors (values computed; only for models that fit this machine): the
 # agreement of the peaks is checked by tests/bench/virtual_step_agreement.py.
@@ -29,6 +30,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--model", default="70b", choices=sorted(SHAPES))
     p.add_argument("--layers", type=int, default=None, help="override the layer count")
+    p.add_argument("--vocab", type=int, default=None, help="override the vocabulary size")
     p.add_argument("--batch", type=int, default=1)
     p.add_argument("--seq", type=int, default=4096)
     p.add_argument("--steps", type=int, default=1)
@@ -40,6 +42,8 @@ def main():
     shape = list(SHAPES[a.model])
     if a.layers is not None:
         shape[2] = a.layers
+    if a.vocab is not None:
+        shape[5] = a.vocab
     autocast = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": None}[a.dtype]
     mode = devicescope.virtual_mode() if not a.real else _NoMode()
     rss0, t0 = rss_mb(), time.perf_counter()
@@ -67,6 +71,8 @@ def main():
     print(f"  build + .to('cuda'): {t1 - t0:.2f} s   step: {(t2 - t1) / a.steps:.2f} s   (target <= 10 s)")
     print(f"  peak allocated {figures['peak']:,} B ({figures['peak'] / 2**30:.2f} GiB), allocated after "
           f"{figures['allocated']:,} B, reserved {figures['reserved']:,} B")
+    for where, i, peak, now in peaks:
+        print(f"  step {i + 1} after {where}: peak so far {peak:,} B, allocated {now:,} B")
     print(f"  RSS {rss0} MB before, {figures['rss_mb']} MB after, peak {figures['peak_rss_mb']} MB (target <= 500 MB)")
     if a.json:
         with open(a.json, "w") as f:

@@ -7,6 +7,7 @@ memory_reserved after every optimizer step and at the end, and the final snapsho
 --virtual runs the whole program inside devicescope.virtual_mode(): the model, its inputs and everything it
 makes are virtual tensors (no bytes, no values computed). A golden program (tests/goldens/programs) starts
 its measured window with _common.start(); any other program is recorded from its first line."""
+import gc
 import json
 import os
 import runpy
@@ -52,6 +53,10 @@ for name in list(torch.optim.__dict__):  # subclasses that define step themselve
         cls.step = wrapped
 
 torch.cuda.memory._record_memory_history(max_entries=1000000)
+# Python's cycle collector runs after a count of object allocations, which differs between a real run (numpy
+# arrays) and a virtual one: objects in reference cycles (a module and its methods) would be freed at different
+# moments. Off during the program, one collection at its end, in both runs.
+gc.disable()
 error = None
 try:
     if virtual:
@@ -62,6 +67,7 @@ try:
 except Exception:  # reported in the record: the comparer shows it
     error = traceback.format_exc()
 figures("end")
+gc.collect()
 snap = torch.cuda.memory._snapshot()
 trace = [(e["action"], e["size"], e["addr"]) for e in snap["device_traces"][0]
          if e["action"] in ("alloc", "free_requested", "free_completed", "segment_alloc", "segment_free")]
