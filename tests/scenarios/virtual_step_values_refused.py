@@ -32,3 +32,16 @@ with devicescope.virtual_mode():
     out = m(torch.randn(4, 8, device="cuda"))
     out.sum().backward()
 print("virtual_mode Linear: grad", tuple(m.weight.grad.shape), m.weight.grad.is_virtual)
+
+# Outside virtual_mode too: a virtual input with real weights gives virtual results through the kernels.
+q = torch.empty(2, 4, 16, 8, device="cuda", virtual=True, requires_grad=True)
+o = F.scaled_dot_product_attention(q, q, q, is_causal=True)
+o.sum().backward()
+print("sdpa:", o.is_virtual, q.grad.is_virtual)
+v = torch.empty(1, 3, 8, 8, device="cuda", virtual=True)
+print("conv2d + batch_norm:", torch.nn.BatchNorm2d(4).cuda()(torch.nn.Conv2d(3, 4, 3).cuda()(v)).is_virtual)
+a = torch.empty(4, 2, 8, device="cuda", virtual=True)
+print("multihead attention:", torch.nn.MultiheadAttention(8, 2).cuda()(a, a, a)[0].is_virtual)
+print("embedding of virtual indices:",
+      torch.nn.Embedding(10, 4).cuda()(torch.empty(3, dtype=torch.long, device="cuda", virtual=True)).is_virtual)
+print("layer_norm, gelu, dropout:", F.dropout(F.gelu(torch.nn.LayerNorm(8).cuda()(a)), 0.1).is_virtual)

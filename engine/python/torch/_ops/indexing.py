@@ -31,6 +31,8 @@ def index_select(x, dim, index):
         bad = int(iv.max()) if iv.max() >= size else int(iv.min())
         raise IndexError(f"index out of range in self")
     xv = C.read(x)
+    if C.shape_only(iv) and not C.shape_only(xv):  # (numpy's take does not dispatch on its indices)
+        xv = C.VirtualValues(xv.shape, xv.dtype)
     res = np.take(xv, iv, axis=d) if x._impl.dim else xv.reshape(1)[iv].reshape(())
     out = C.make(res, C.dtype_of(x), dev)
     if C.dtype_of(x).is_floating_point and C.needs_grad(x):

@@ -92,8 +92,9 @@ def repeat(x, *sizes):
                            "tensor")
     xv = C.read(x)
     xv = xv.reshape((1,) * (len(sizes) - xv.ndim) + xv.shape)
-    out = C.new_empty(tuple(s * n for s, n in zip(sizes, xv.shape)), C.dtype_of(x), C.device_of(x))
-    if out._impl.numel:
+    out = C.new_empty(tuple(s * n for s, n in zip(sizes, xv.shape)), C.dtype_of(x), C.device_of(x), False,
+                      x._impl.is_virtual)
+    if out._impl.numel and not out._impl.is_virtual:
         C.write(out, np.tile(xv, sizes), bump=False)
     if C.needs_grad(x):
         shape = xv.shape

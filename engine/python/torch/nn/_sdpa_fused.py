@@ -43,24 +43,26 @@ def select_backend(query, key, value, attn_mask):
     return None
 
 
-def _empty(shape, dtype, device):
-    return C.new_empty(tuple(shape), dtype, device)
+def _empty(shape, dtype, device, virtual=False):
+    return C.new_empty(tuple(shape), dtype, device, False, virtual)
 
 
-def _laid_like(t):
+def _laid_like(t, virtual=False):
     """at::empty_strided(t.sizes(), t.strides()) for a dense t, else contiguous."""
     from .._ops.layout import is_non_overlapping_and_dense
     impl = t._impl
     if is_non_overlapping_and_dense(impl.sizes, impl.strides):
-        base = _empty((impl.numel,), t.dtype, t.device)
+        base = _empty((impl.numel,), t.dtype, t.device, virtual)
         return C.wrap(_E.as_strided(base._impl, impl.sizes, impl.strides, 0))
-    return _empty(impl.sizes, t.dtype, t.device)
+    return _empty(impl.sizes, t.dtype, t.device, virtual)
 
 
 def attention(backend, math_fn, query, key, value, attn_mask, dropout_p, is_causal, scale):
     B, H, L, _ = query.shape
     Dv = value.size(-1)
     inputs = (query, key, value)
+    # (a virtual operand makes every buffer of the kernel virtual: its values are unknown)
+    virt = any(x._impl.is_virtual for x in inputs) or (attn_mask is not None and attn_mask._impl.is_virtual)
     wanted = [i for i, x in enumerate(inputs) if x.requires_grad]
     needs_grad = torch.is_grad_enabled() and bool(wanted)
     keep_graph = needs_grad and dropout_p > 0.0  # a recompute would draw another dropout mask
@@ -71,12 +73,12 @@ def attention(backend, math_fn, query, key, value, attn_mask, dropout_p, is_caus
         else:
             with torch.no_grad():
                 values = math_fn(query, key, value, attn_mask, dropout_p, is_causal, scale)
-    out = fill(_empty((B, L, H, Dv), query.dtype, query.device).transpose(1, 2), values)
+    out = fill(_empty((B, L, H, Dv), query.dtype, query.device, virt).transpose(1, 2), values)
     lse = None
     if backend == "flash":
-        lse = _empty((B, H, L), torch.float32, query.device)
+        lse = _empty((B, H, L), torch.float32, query.device, virt)
     elif needs_grad:
-        lse = _empty((B, H, _round(L, 32)), torch.float32, query.device)
+        lse = _empty((B, H, _round(L, 32)), torch.float32, query.device, virt)
     if not needs_grad:
         return out
     if not keep_graph:
@@ -88,16 +90,16 @@ def attention(backend, math_fn, query, key, value, attn_mask, dropout_p, is_caus
 
     def allocate_grads():
         if backend == "flash":
-            grads = [_laid_like(x) for x in kept]
-            temps = [_empty((B, H, _round(L, 128)), torch.float32, query.device),
-                     _empty((B, _round(L, 128), H, _round(query.size(-1), 32)), torch.float32, query.device)]
+            grads = [_laid_like(x, virt) for x in kept]
+            temps = [_empty((B, H, _round(L, 128)), torch.float32, query.device, virt),
+                     _empty((B, _round(L, 128), H, _round(query.size(-1), 32)), torch.float32, query.device, virt)]
             return grads, temps
         if qkv_chunk:
-            chunk = _empty((B, L, 3, H, query.size(-1)), query.dtype, query.device)
+            chunk = _empty((B, L, 3, H, query.size(-1)), query.dtype, query.device, virt)
             grads = [chunk.select(2, i).transpose(1, 2) for i in range(3)]
         else:
-            grads = [_laid_like(x) for x in kept]
-        return grads, [_empty((B, H, L), torch.float32, query.device)]
+            grads = [_laid_like(x, virt) for x in kept]
+        return grads, [_empty((B, H, L), torch.float32, query.device, virt)]
 
     def backward(grads):
         g = grads[0]

@@ -108,6 +108,12 @@ def _hyper(group):
     return beta1, beta2, group["lr"], group["eps"], group["weight_decay"], group["amsgrad"], group["maximize"]
 
 
+def _count(step_t):
+    """A step counter's value. A virtual counter (fused / capturable state on a device, in a virtual step) has
+    none; any count serves, as the bias corrections it gives only scale values a virtual step never computes."""
+    return 1.0 if step_t._impl.is_virtual else step_t.item()
+
+
 def _single_tensor(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, group, decoupled):
     """_single_tensor_adam(w) (non-capturable branch): per parameter, the temporaries of its expressions."""
     beta1, beta2, lr, eps, weight_decay, amsgrad, maximize = _hyper(group)
@@ -127,7 +133,7 @@ def _single_tensor(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps,
         with F._scratch():
             exp_avg.lerp_(grad, 1 - beta1)
             exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-        step = step_t.item()
+        step = _count(step_t)
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step
         step_size = lr / bias_correction1
@@ -176,8 +182,8 @@ def _multi_tensor(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, 
         F.mul_scalar_(device_exp_avg_sqs, beta2)
         F.addcmul_scalar_(device_exp_avg_sqs, device_grads, device_grads, 1 - beta2)
         del device_grads  # "Delete the local intermediate since it won't be used anymore to save on peak memory"
-        bias_correction1 = [1 - beta1 ** s.item() for s in device_steps]
-        bias_correction2 = [1 - beta2 ** s.item() for s in device_steps]
+        bias_correction1 = [1 - beta1 ** _count(s) for s in device_steps]
+        bias_correction2 = [1 - beta2 ** _count(s) for s in device_steps]
         step_size = [(lr / bc) * -1 for bc in bias_correction1]
         bias_correction2_sqrt = [bc ** 0.5 for bc in bias_correction2]
         if amsgrad:
