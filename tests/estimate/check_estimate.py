@@ -9,7 +9,10 @@ Usage: check_estimate.py DEVICESCOPE_BINARY
   are where a training step puts them;
 - out of memory: exit 3, PyTorch's message, the phase and module where it happened;
 - a script that raises: exit 1 and its traceback; a missing file, --devices 0, --backend cuda, --sim-devices: exit 2;
-- the README's command lines for estimate run.
+- the README's command lines for estimate run: the Llama-70B-shaped benchmark (tests/bench/estimate_70b.py) with
+  full sharding over 8 and 16 devices, with and without activation checkpointing, and on one device; sharding
+  divides parameters and AdamW state by the world size; out of memory is reported where it happens;
+- DDP and fully_shard runs: the estimate (virtual) equals the real run's peak on DeviceScope, to the byte.
 Ends with "N passed, M failed"; exits 1 on any failure.
 """
 import json
@@ -163,7 +166,129 @@ def case_devices(binary, tmp):
     return problems
 
 
-CASES = [case_agrees_with_real_run, case_text_output, case_out_of_memory, case_errors, case_devices]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BENCH = os.path.join(ROOT, "tests", "bench", "estimate_70b.py")
+
+
+def _json(out):
+    return json.loads(out[out.index("\n{") + 1:] if not out.startswith("{") else out)
+
+
+def case_readme_70b(binary, tmp):
+    problems = []
+    # README: `devicescope estimate --devices 8 tests/bench/estimate_70b.py --checkpoint` (and the variants)
+    for args, codes, fragment in (
+            (["--devices", "8", BENCH, "--checkpoint"], (0, 3), "world size 8"),
+            (["--devices", "8", BENCH], (3,), "OUT OF MEMORY during forward"),
+            (["--devices", "16", BENCH, "--checkpoint"], (0, 3), "world size 16"),
+            (["--devices", "1", BENCH], (3,), "OUT OF MEMORY during setup")):
+        code, out, err = run(binary, ["estimate"] + args, cwd=ROOT)
+        if code not in codes or fragment not in out or "cuda:0 peak" not in out:
+            problems.append(f"{args}: exit {code}, {fragment!r} in output: {fragment in out}; {err[-300:]}")
+    code, out, err = run(binary, ["estimate", "--json", "--devices", "8", BENCH, "--checkpoint"], cwd=ROOT)
+    try:
+        doc = _json(out)
+    except ValueError:
+        return problems + [f"--json: exit {code}, no JSON: {out[-300:]} {err[-300:]}"]
+    n = float(out.split(" B parameters")[0].split()[-1]) * 1e9  # "70b: 70.55 B parameters ..."
+    split = doc["devices"][0]["peak_by_category"]
+    shard = 2 * n / 8  # bf16 weights, world 8
+    if not (0.99 * shard <= split["parameter"] <= 1.3 * shard):
+        problems.append(f"8 ranks: parameters at the peak {split['parameter']}, a shard is {shard:.0f}")
+    if doc["devices"][0]["peak_at"]["phase"] == "optimizer step":
+        if abs(split["optimizer state"] - 2 * split["parameter"]) > 0.01 * split["parameter"]:
+            problems.append(f"AdamW state {split['optimizer state']} is not twice the shards {split['parameter']}")
+    if doc["world_size"] != 8 or len(doc["devices"]) != 8:
+        problems.append(f"world {doc['world_size']}, devices {len(doc['devices'])}")
+    return problems
+
+
+DDP_SCRIPT = """import torch, torch.nn as nn, torch.distributed as dist, sys
+from torch.nn.parallel import DistributedDataParallel as DDP
+dist.init_process_group("nccl")
+model = nn.Sequential(nn.Linear(512, 1024), nn.ReLU(), nn.Linear(1024, 2048), nn.ReLU(), nn.Linear(2048, 16)).cuda()
+ddp = DDP(model, gradient_as_bucket_view=sys.argv[1] == "view")
+opt = torch.optim.AdamW(ddp.parameters())
+x = torch.randn(32, 512, device="cuda")
+for _ in range(3):
+    ddp(x).sum().backward()
+    opt.step()
+    opt.zero_grad()
+print("MAX", torch.cuda.max_memory_allocated())
+"""
+
+FSDP_SCRIPT = """import torch, torch.nn as nn, torch.distributed as dist
+from torch.distributed.fsdp import fully_shard
+dist.init_process_group("nccl")
+class Block(nn.Module):
+    def __init__(s, d):
+        super().__init__(); s.a = nn.Linear(d, 4 * d); s.b = nn.Linear(4 * d, d)
+    def forward(s, x): return x + s.b(torch.relu(s.a(x)))
+class Net(nn.Module):
+    def __init__(s, d=256, n=3):
+        super().__init__(); s.inp = nn.Linear(d, d); s.layers = nn.ModuleList(Block(d) for _ in range(n))
+        s.out = nn.Linear(d, 10)
+    def forward(s, x):
+        x = s.inp(x)
+        for l in s.layers: x = l(x)
+        return s.out(x)
+m = Net()
+for l in m.layers: fully_shard(l)
+fully_shard(m)
+opt = torch.optim.AdamW(m.parameters())
+x = torch.randn(16, 256, device="cuda")
+for _ in range(2):
+    m(x).sum().backward(); opt.step(); opt.zero_grad()
+print("MAX", torch.cuda.max_memory_allocated())
+"""
+
+
+def _real_peak(binary, script, args, devices):
+    env = dict(os.environ, WORLD_SIZE=str(devices), RANK="0", LOCAL_RANK="0")
+    p = subprocess.run([binary, "--backend", "sim", "--sim-devices", str(devices), "--sim-memory", "80GiB",
+                        "--link", "pcie5-x16", "run", script] + args, capture_output=True, text=True,
+                       timeout=TIMEOUT_S, env=env, stdin=subprocess.DEVNULL)
+    if p.returncode != 0:
+        return None, p.stderr[-400:]
+    return int([l for l in p.stdout.splitlines() if l.startswith("MAX ")][0].split()[1]), ""
+
+
+def case_ddp_fsdp_agree_with_real_runs(binary, tmp):
+    problems = []
+    ddp = write(tmp, "ddp.py", DDP_SCRIPT)
+    fsdp = write(tmp, "fsdp.py", FSDP_SCRIPT)
+    for script, args, devices in ((ddp, ["view"], 2), (ddp, ["copy"], 2), (fsdp, [], 4)):
+        real, err = _real_peak(binary, script, args, devices)
+        if real is None:
+            problems.append(f"{os.path.basename(script)} {args}: real run failed: {err}")
+            continue
+        code, out, err = run(binary, ["estimate", "--json", "--devices", str(devices), script] + args)
+        if code != 0:
+            problems.append(f"{os.path.basename(script)} {args}: estimate exit {code}: {err[-300:]}")
+            continue
+        doc = _json(out)
+        peak = doc["devices"][0]["peak_bytes"]
+        if peak != real:
+            problems.append(f"{os.path.basename(script)} {args}: estimate {peak} != real run {real}")
+    # gradient_as_bucket_view keeps one copy of the gradients, without it two (.grad and the buckets)
+    code_v, out_v, _ = run(binary, ["estimate", "--json", "--devices", "2", ddp, "view"])
+    code_c, out_c, _ = run(binary, ["estimate", "--json", "--devices", "2", ddp, "copy"])
+    if code_v == 0 and code_c == 0:
+        # at the optimizer step (the peak of both): every gradient exists, once or twice
+        dv, dc = _json(out_v)["devices"][0], _json(out_c)["devices"][0]
+        if dv["peak_at"]["phase"] != "optimizer step" or dc["peak_at"]["phase"] != "optimizer step":
+            problems.append(f"DDP peaks not at the optimizer step: {dv['peak_at']} {dc['peak_at']}")
+        else:
+            params = dv["peak_by_category"]["parameter"]
+            grad_v, grad_c = dv["peak_by_category"]["gradient"], dc["peak_by_category"]["gradient"]
+            if grad_v != params or grad_c != 2 * params:
+                problems.append(f"bucket views: gradients {grad_v} (view), {grad_c} (copy), parameters {params}")
+    else:
+        problems.append(f"DDP estimates: exit {code_v} (view), {code_c} (copy)")
+    return problems
+
+
+CASES = [case_agrees_with_real_run, case_readme_70b, case_ddp_fsdp_agree_with_real_runs, case_text_output, case_out_of_memory, case_errors, case_devices]
 
 
 def main():

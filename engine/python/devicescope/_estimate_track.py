@@ -53,6 +53,7 @@ class Tracker:
         self._cp_seq = []        # autograd sequence numbers where the innermost running module changed ...
         self._cp_mod = []        # ... and the module from there on
         self._backward_depth = 0
+        self._stack_base = []    # len(self._stack) when each running backward began
         self._backward_module = ""
         self._step_depth = 0
         self.lost_events = False  # the bounded log dropped events before they were drained
@@ -211,15 +212,20 @@ class Tracker:
         if self._backward_depth == 0:
             self._set_phase(BACKWARD)
         self._backward_depth += 1
+        self._stack_base.append(len(self._stack))
 
     def node(self, node):
         self.drain()
+        # A node runs outside any recomputed forward: a checkpoint recomputation that stopped early (it raises
+        # to stop once it has what backward needs) never ran its modules' post hooks.
+        del self._stack[self._stack_base[-1]:]
         self._backward_module = self.module_of_node(node)
 
     def backward_end(self):
         self.drain()
         self._note_failure()
         self._backward_depth -= 1
+        del self._stack[self._stack_base.pop():]
         if self._backward_depth == 0:
             self._set_phase(AFTER_BACKWARD)
             self._backward_module = ""

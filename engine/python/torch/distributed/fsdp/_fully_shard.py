@@ -61,7 +61,10 @@ class _Param:
     def __init__(self, module, name, param, world, rank):
         self.module, self.name = module, name
         self.full_shape = tuple(param.shape) if param.dim() else (1,)
-        self.dtype, self.device = param.dtype, param.device
+        self.dtype = param.dtype
+        # FSDP2 moves the shards to the mesh's device (the current CUDA device): a model built on the CPU (or in
+        # virtual mode, anywhere) is sharded straight onto the GPU, never whole there
+        self.device = torch.device("cuda", torch.cuda.current_device()) if torch.cuda.is_available() else param.device
         dim0 = self.full_shape[0]
         self.rest = 1
         for s in self.full_shape[1:]:
@@ -76,6 +79,7 @@ class _Param:
             if rows:
                 src = param.detach().reshape(dim0, self.rest)[rank * self.chunk_rows:rank * self.chunk_rows + rows]
                 padded.view(self.chunk_rows, self.rest)[:rows].copy_(src)
+                del src
         self.padded_shard = padded
         local = padded.view((self.chunk_rows,) + self.full_shape[1:])[:rows]
         self.sharded = torch.nn.Parameter(local, requires_grad=param.requires_grad)
