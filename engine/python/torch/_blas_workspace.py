@@ -161,9 +161,8 @@ def _allocate(device, nbytes, owner):
             _E.scratch_exit()
             depth += 1
         try:
-            # inside devicescope.virtual_mode() (a virtual step) the workspace is virtual too: it lands in the
-            # virtual pool's segments exactly where the real run's lands in the real pool's
-            impl = _E.empty((nbytes,), _dtype.uint8._code, device, False, _virtual_mode())
+            # (inside devicescope.virtual_mode() the engine makes it virtual, as every device allocation)
+            impl = _E.empty((nbytes,), _dtype.uint8._code, device, False, False)
         finally:
             for _ in range(depth):
                 _E.scratch_enter()
@@ -174,11 +173,6 @@ def _allocate(device, nbytes, owner):
         _hooks.set_new_storage_role(previous_role)
     _E.tag(impl, "workspace", owner)
     return impl
-
-
-def _virtual_mode():
-    from . import _default  # (at call time: this leaf module imports nothing of the package's op layer)
-    return _default.virtual_mode()
 
 
 def _cublas_handle(device):

@@ -14,9 +14,9 @@ class TensorProtocols:
     __slots__ = ()
 
     # ------------------------------------------------------------------ values
-    def _host_values(self):
+    def _host_values(self, what=None):
         """Values for Python: a CUDA tensor is first copied to the host (a recorded transfer, like PyTorch)."""
-        C.check_virtual(self)
+        C.check_virtual(self, what=what)
         if self._impl.device_key >= 0:
             return C.read(C.wrap(_E.to_device_dtype(self._impl, "cpu", None, False, False)))
         return C.read(self)
@@ -25,23 +25,23 @@ class TensorProtocols:
         n = self._impl.numel
         if n != 1:
             raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
-        return self._host_values().reshape(()).item()
+        return self._host_values("item()").reshape(()).item()
 
     def tolist(self):
-        return self._host_values().tolist()
+        return self._host_values("tolist()").tolist()
 
     def numpy(self, *, force=False):
         if self._impl.device_key >= 0:
             if not force:
                 raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to "
                                 "copy the tensor to host memory first.")
-            return self._host_values()
+            return self._host_values("numpy()")
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                                "instead.")
         if self._impl.dtype_code == 3:
             raise TypeError("Got unsupported ScalarType BFloat16")
-        C.check_virtual(self)
+        C.check_virtual(self, what="numpy()")
         return C.read(self)
 
     def __array__(self, dtype=None):

@@ -469,7 +469,8 @@ _FUNCTIONS = {
     np.matmul: lambda a, b, **_: VirtualValues(_matmul_shape(a, b), np.result_type(_sample(a), _sample(b))),
     np.dot: lambda a, b, **_: VirtualValues(_matmul_shape(a, b), np.result_type(_sample(a), _sample(b))),
     np.concatenate: _concatenate, np.stack: _stack, np.take: _take, np.take_along_axis: _take_along_axis,
-    np.einsum: _einsum, np.tril: _same, np.triu: _same, np.ascontiguousarray: _ascontiguous, np.flip: _flip, np.shape: _shape_fn,
+    np.einsum: _einsum, np.tril: _same, np.triu: _same, np.sort: _same,
+    np.argsort: lambda a, axis=-1, kind=None, order=None: VirtualValues(_shape(a), np.int64), np.ascontiguousarray: _ascontiguous, np.flip: _flip, np.shape: _shape_fn,
     np.broadcast_arrays: _broadcast_arrays, np.full_like: _full_like, np.zeros_like: _full_like,
     np.ones_like: lambda a, dtype=None, **_: _full_like(a, 1, dtype), np.empty_like: lambda a, dtype=None, **_:
     _full_like(a, 0, dtype), np.put_along_axis: _put_along_axis, np.copyto: _copyto,

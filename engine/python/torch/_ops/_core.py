@@ -4,7 +4,6 @@ import numpy as np
 
 import _devicescope_C as _E
 
-from .. import _default
 from .. import _dtype as D
 from .._fp_quiet import fp_quiet
 from .._device import from_key
@@ -110,15 +109,7 @@ def check_storage_size(shape, dtype):
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
 
 
-def _virtual_on(device):
-    """Inside devicescope.virtual_mode() every device allocation is virtual (a virtual step): the values
-    computed from real CPU operands stay real on the host, but nothing lands in the device's real pool, so the
-    virtual run's blocks share segments exactly as the real run's do."""
-    return _default._state["virtual"] > 0 and getattr(device, "type", "cpu") == "cuda"
-
-
 def new_empty(shape, dtype, device, pin_memory=False, virtual=False):
-    virtual = virtual or _virtual_on(device)
     check_storage_size(shape, dtype)
     if dtype._code >= len(D.BY_CODE):
         raise NotImplementedError("DeviceScope does not model complex tensors")
@@ -133,7 +124,8 @@ def make(values, dtype, device):
     if isinstance(values, VirtualValues):
         return wrap(_E.empty(values.shape, dtype._code, device, False, True))
     values = np.asarray(values)
-    impl = _E.empty(values.shape, dtype._code, device, False, _virtual_on(device))
+    impl = _E.empty(values.shape, dtype._code, device, False, False)
+    # (inside devicescope.virtual_mode() the engine makes every device allocation virtual: nothing to write)
     if values.size == 0 or impl.is_virtual:
         return wrap(impl)  # nothing to write (an empty tensor's strides need not look contiguous to numpy)
     if dtype._code != _BF16 and values.dtype == dtype._np and values.flags.c_contiguous:
@@ -168,7 +160,7 @@ def make_pointwise(values, dtype, device, operands):
 def make_strided(values, dtype, device, strides):
     """A new tensor holding `values` with the given (dense) strides."""
     numel = int(np.prod(values.shape, dtype=np.int64))
-    flat = _E.empty((numel,), dtype._code, device, False, isinstance(values, VirtualValues) or _virtual_on(device))
+    flat = _E.empty((numel,), dtype._code, device, False, isinstance(values, VirtualValues))
     t = wrap(_E.as_strided(flat, tuple(values.shape), tuple(strides), 0))
     if numel and not flat.is_virtual:
         write(t, values, bump=False)
@@ -368,13 +360,13 @@ def needs_grad(*tensors):
     return False
 
 
-def check_virtual(*tensors):
-    """For ops whose result depends on values (nonzero, unique, ...): virtual operands are refused. Ops that
-    only need shapes run on virtual tensors through shape-only values (read)."""
+def check_virtual(*tensors, what=None):
+    """For ops whose result depends on values (nonzero, unique, item(), ...): virtual operands are refused
+    (`what` names the reader in the message). Ops that only need shapes run on virtual tensors through
+    shape-only values (read)."""
     for t in tensors:
         if isinstance(t, Tensor) and t._impl.is_virtual:
-            raise RuntimeError("Cannot read the values of a virtual tensor: DeviceScope places, accounts and "
-                               "moves it, but it has no bytes")
+            raise RuntimeError(VIRTUAL_READ + (f" ({what} depends on its values)" if what else ""))
 
 
 def shape_only(*values):

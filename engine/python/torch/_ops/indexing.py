@@ -213,7 +213,7 @@ def masked_select(x, mask):
 
 
 def nonzero(x, as_tuple=False):
-    C.check_virtual(x)
+    C.check_virtual(x, what="nonzero's result size")
     nz = np.nonzero(C.read(x))
     if as_tuple:
         if x._impl.dim == 0:
@@ -244,7 +244,6 @@ def take(x, index):
 
 
 def sort(x, dim=-1, descending=False, stable=False):
-    C.check_virtual(x)
     d = C.wrap_dim(dim, x._impl.dim)
     xv = C.read(x)
     if x._impl.dim == 0:
@@ -283,7 +282,7 @@ def topk(x, k, dim=-1, largest=True, sorted=True):  # noqa: A002
 
 
 def unique(x, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
-    C.check_virtual(x)
+    C.check_virtual(x, what="unique's result size")
     vals, inv, counts = np.unique(C.read(x), return_inverse=True, return_counts=True)
     dev = C.device_of(x)
     out = [C.make(vals, C.dtype_of(x), dev)]
