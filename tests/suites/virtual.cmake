@@ -23,3 +23,9 @@ add_test(NAME virtual_step_70b
          COMMAND $<TARGET_FILE:devicescope> --backend sim --sim-devices 1 --sim-memory 4TiB --link pcie5-x16
                  run ${CMAKE_CURRENT_SOURCE_DIR}/bench/virtual_step.py -- --model 70b --checkpoint)
 set_tests_properties(virtual_step_70b PROPERTIES TIMEOUT 600 LABELS "virtual;python;bench")
+
+# The shape-only values' rules against numpy on real arrays (shapes and dtypes of every operation the ops use
+# on a virtual tensor's values; value reads refused).
+add_test(NAME virtual_shape_rules
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/virtual/check_shape_rules.py)
+set_tests_properties(virtual_shape_rules PROPERTIES TIMEOUT 120 LABELS "virtual;python")
