@@ -97,7 +97,9 @@ bool MemoryView::legend(const Snapshot& snap, UiState& ui, const std::string& em
     x += w + 14;
   };
   for (Role r : kAllRoles) {
-    if (only_present && std::find(roles_present_.begin(), roles_present_.end(), r) == roles_present_.end()) continue;
+    // Allocator-only blocks come only from a real GPU's allocator snapshot (devicescope record): listed where shown.
+    const bool listed_if_present = only_present || r == Role::AllocatorOnly;
+    if (listed_if_present && std::find(roles_present_.begin(), roles_present_.end(), r) == roles_present_.end()) continue;
     item(role_label(r), [&](ImVec2 p) { dl->AddRectFilled(ImVec2(p.x, p.y + 3), ImVec2(p.x + 12, p.y + h - 2), role_color(r), 2); }, 12);
   }
   if (!only_present || free_present_) {

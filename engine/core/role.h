@@ -19,6 +19,7 @@ enum class Role : int8_t {
   Activation,       // op results / temporaries
   PinnedStaging,    // pinned buffers made by pin_memory / non_blocking D2H
   Workspace,        // library scratch the caching allocator hands out: cuBLAS / cuBLASLt workspaces
+  AllocatorOnly,    // a block a real allocator snapshot holds that no recorded tensor claims (devicescope record)
 };
 
 struct RoleNames {
@@ -41,6 +42,9 @@ inline constexpr RoleNames kRoles[] = {
     {Role::PinnedStaging, "pinned-staging", "pinned_staging", "pinned (page-locked) host"},
     // Held by a library, not by any tensor of the program (torch/cuda/_workspace.py): the legend says whose.
     {Role::Workspace, "workspace", "workspace", "library workspace (cuBLAS)"},
+    // Merged into a recording from torch.cuda.memory._snapshot() (devicescope_recorder/allocator.py): bytes the
+    // caching allocator handed out that no tensor the recorder saw owns (an extension's or a library's).
+    {Role::AllocatorOnly, "allocator-only", "allocator_only", "allocator only (no tensor)"},
 };
 static_assert([] {
   for (int i = 0; i < int(std::size(kRoles)); ++i)

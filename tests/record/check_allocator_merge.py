@@ -197,6 +197,27 @@ def check_session(allocator, work):
     return out
 
 
+def check_opened_in_app(devicescope, path):
+    """The app colours the merged recording's blocks by the roles the merge gave them: the live workspace as a
+    library workspace, the live block no tensor claims as "allocator only (no tensor)" (it showed as a tensor).
+    Skipped where xvfb-run is missing."""
+    import shutil
+    if not shutil.which("xvfb-run"):
+        print("skip the merged recording in the app: no xvfb-run")
+        return
+    png = path + ".png"
+    run = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1920x1200x24", devicescope, "--open-trace", path,
+                          "--screenshot", png, "--size", "1600x1000"], capture_output=True, text=True, timeout=120)
+    if run.returncode != 0:
+        fail("the app did not open the merged recording: " + run.stderr[-1000:])
+    vm = json.load(open(png + ".json"))
+    roles = {p["place"]: p.get("roles", {}) for p in vm["panes"]}.get("cuda:0", {})
+    if roles.get("allocator only (no tensor)") != 1 or roles.get("library workspace (cuBLAS)") != 1:
+        fail("the app's cuda:0 pane counts %s" % roles)
+    if "allocator only (no tensor)" not in vm.get("colors", {}):
+        fail("no legend colour for allocator-only blocks: %s" % vm.get("colors"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--recorder", required=True)
@@ -226,6 +247,7 @@ def main():
         owners = {o["owner"] for o in report["top_owners"]}
         if "workspace (allocator only) @ train.py:12" not in owners:
             fail("inspect's owners lack the workspace: %s" % owners)
+        check_opened_in_app(args.devicescope, path)
     print("ok")
 
 

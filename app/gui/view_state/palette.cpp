@@ -21,6 +21,8 @@ uint32_t role_color(Role r) {
     case Role::OptimizerState: return rgba(0xa2, 0x9b, 0xfe);
     case Role::Activation: return rgba(0xf6, 0xd1, 0x5c);
     case Role::Workspace: return rgba(0xe8, 0x5d, 0x75);  // rose: library scratch, no other role's hue
+    // tan: held by the allocator for no tensor the recorder saw; warm like workspace, but not its rose
+    case Role::AllocatorOnly: return rgba(0xc8, 0x9b, 0x6e);
     case Role::PinnedStaging: return rgba(0x7b, 0xd3, 0x89);
     case Role::Tensor: return rgba(0xa3, 0xb1, 0xc2);
   }

@@ -18,8 +18,8 @@ constexpr uint32_t rgba(uint8_t r, uint8_t g, uint8_t b, uint8_t a = 255) {
 std::string color_hex(uint32_t c);  // "#4c9aff"
 
 inline constexpr Role kAllRoles[] = {Role::Parameter,     Role::Buffer,        Role::Gradient,  Role::PlainAttribute,
-                                     Role::OptimizerState, Role::Activation,    Role::Workspace, Role::PinnedStaging,
-                                     Role::Tensor};
+                                     Role::OptimizerState, Role::Activation,    Role::Workspace, Role::AllocatorOnly,
+                                     Role::PinnedStaging, Role::Tensor};
 static_assert(std::size(kAllRoles) == std::size(kRoles), "every role has a place in the legend");
 
 uint32_t role_color(Role r);

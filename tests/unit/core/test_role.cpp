@@ -26,3 +26,11 @@ TEST(Role, EachRoleHasItsThreeSpellings) {
   EXPECT_EQ(ds::role_from_name("weights"), std::nullopt);
   EXPECT_STREQ(ds::role_name(ds::Role(42)), "unknown");
 }
+
+// What devicescope record's allocator merge writes for a block no tensor claims (devicescope_recorder/allocator.py)
+// is a role of its own, not an unknown name read as a tensor.
+TEST(Role, TheRecordersAllocatorOnlyBlocks) {
+  EXPECT_EQ(ds::role_from_name("allocator-only"), ds::Role::AllocatorOnly);
+  EXPECT_EQ(ds::role_from_name("allocator_only"), ds::Role::AllocatorOnly);
+  EXPECT_STREQ(ds::role_label(ds::Role::AllocatorOnly), "allocator only (no tensor)");
+}
