@@ -151,3 +151,32 @@ def _checkpoint_reentrant(function, *args):
             torch.autograd.backward([o for o, _ in pairs], [g for _, g in pairs])
             return tuple(x.grad if isinstance(x, torch.Tensor) else None for x in inputs)
     return CheckpointFunction.apply(*args)
+
+
+def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):  # noqa: A002
+    """torch.utils.checkpoint.checkpoint_sequential: `functions` (a Sequential or a list) cut into `segments`
+    runs; every run but the last is checkpointed, the last runs plainly (its activations are needed at once)."""
+    import torch
+    if use_reentrant is None:
+        warnings.warn(_MISSING_REENTRANT, stacklevel=2)
+        use_reentrant = True
+    preserve = kwargs.pop("preserve_rng_state", True)
+    if kwargs:
+        raise ValueError("Unexpected keyword arguments: " + ",".join(arg for arg in kwargs))
+
+    def run_function(start, end, functions):
+        def forward(x):
+            for j in range(start, end + 1):
+                x = functions[j](x)
+            return x
+        return forward
+
+    if isinstance(functions, torch.nn.Sequential):
+        functions = list(functions.children())
+    segment_size = len(functions) // segments
+    end = -1
+    for start in range(0, segment_size * (segments - 1), segment_size):
+        end = start + segment_size - 1
+        input = checkpoint(run_function(start, end, functions), input, use_reentrant=use_reentrant,
+                           preserve_rng_state=preserve)
+    return run_function(end + 1, len(functions) - 1, functions)(input)
