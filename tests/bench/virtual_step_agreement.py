@@ -22,7 +22,8 @@ def run(binary, args, real):
     with tempfile.TemporaryDirectory(prefix="ds_vstep_") as tmp:
         out = os.path.join(tmp, "figures.json")
         cmd = [binary, "--backend", "sim", "--sim-devices", "1", "--sim-memory", "4TiB", "--link", "pcie5-x16",
-               "run", os.path.join(HERE, "virtual_step.py"), "--"] + args + ["--json", out] + (["--real"] if real else [])
+               "run", os.path.join(HERE, "virtual_step.py"), "--"] + args + ["--json", out]
+        cmd += ["--real"] if real else []
         p = subprocess.run(cmd, capture_output=True, text=True)
         sys.stdout.write(p.stdout)
         if p.returncode != 0 or not os.path.exists(out):

@@ -217,10 +217,6 @@ class _Flags:
     writeable = True
 
 
-def is_virtual_values(x):
-    return isinstance(x, VirtualValues)
-
-
 def _dtype_of(x):
     return x.dtype if isinstance(x, (VirtualValues, np.ndarray)) else np.asarray(x).dtype
 
@@ -429,12 +425,6 @@ def _flip(a, axis=None):
     return VirtualValues(_shape(a), _dtype_of(a))
 
 
-def _tile_like_refusal(name):
-    def rule(*args, **kwargs):
-        refuse(f"numpy's {name}")
-    return rule
-
-
 def _shape_fn(a):
     return _shape(a)
 
@@ -470,7 +460,8 @@ _FUNCTIONS = {
     np.dot: lambda a, b, **_: VirtualValues(_matmul_shape(a, b), np.result_type(_sample(a), _sample(b))),
     np.concatenate: _concatenate, np.stack: _stack, np.take: _take, np.take_along_axis: _take_along_axis,
     np.einsum: _einsum, np.tril: _same, np.triu: _same, np.sort: _same,
-    np.argsort: lambda a, axis=-1, kind=None, order=None: VirtualValues(_shape(a), np.int64), np.ascontiguousarray: _ascontiguous, np.flip: _flip, np.shape: _shape_fn,
+    np.argsort: lambda a, axis=-1, kind=None, order=None: VirtualValues(_shape(a), np.int64),
+    np.ascontiguousarray: _ascontiguous, np.flip: _flip, np.shape: _shape_fn,
     np.broadcast_arrays: _broadcast_arrays, np.full_like: _full_like, np.zeros_like: _full_like,
     np.ones_like: lambda a, dtype=None, **_: _full_like(a, 1, dtype), np.empty_like: lambda a, dtype=None, **_:
     _full_like(a, 0, dtype), np.put_along_axis: _put_along_axis, np.copyto: _copyto,
