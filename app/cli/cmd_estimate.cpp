@@ -70,7 +70,8 @@ int run_estimate(BackendFlags flags, const EstimateArgs& a) {
   python::PythonSession session(options);
 
   std::string returned;
-  const std::string begin_args = "{\"script\": " + json_string(a.script) + ", \"virtual\": true}";
+  const std::string begin_args = "{\"script\": " + json_string(a.script) + ", \"virtual\": true, \"as_json\": " +
+                                 (a.json ? "true" : "false") + "}";
   python::RunResult r = session.call("devicescope.estimate", "begin", begin_args, &returned);
   if (!r.ok()) {
     std::cerr << r.error.traceback << std::flush;

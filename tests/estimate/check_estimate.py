@@ -73,7 +73,7 @@ def case_agrees_with_real_run(binary, tmp):
     code, out, err = run(binary, ["estimate", "--json", script])
     if code != 0:
         return [f"estimate: exit {code}: {err[-300:]}"]
-    doc = json.loads(out[out.index("{"):])
+    doc = _json(out)
     problems = []
     dev = doc["devices"][0]
     if dev["peak_bytes"] != real:
@@ -129,7 +129,7 @@ def case_out_of_memory(binary, tmp):
     if "OUT OF MEMORY during" not in out or "CUDA out of memory. Tried to allocate" not in out:
         problems.append(f"no OOM report with PyTorch's message: {out[-600:]}")
     code, out, err = run(binary, ["estimate", "--json", "--sim-memory", "1GiB", script])
-    doc = json.loads(out[out.index("{"):])
+    doc = _json(out)
     if not doc["oom"] or doc["fits"] or doc["device_capacity_bytes"] != 1 << 30:
         problems.append(f"json oom: {doc['oom']} fits {doc['fits']}")
     elif doc["oom"]["phase"] not in ("setup", "forward", "backward", "optimizer step"):
@@ -159,7 +159,7 @@ def case_devices(binary, tmp):
     code, out, err = run(binary, ["estimate", "--devices", "2", "--json", script])
     if code != 0:
         return [f"exit {code}: {err[-300:]}"]
-    doc = json.loads(out[out.index("{"):])
+    doc = _json(out)
     problems = []
     if doc["world_size"] != 2 or len(doc["devices"]) != 2 or doc["simulated_ranks"] != [0]:
         problems.append(f"world {doc['world_size']}, devices {len(doc['devices'])}, ranks {doc['simulated_ranks']}")
@@ -171,7 +171,7 @@ BENCH = os.path.join(ROOT, "tests", "bench", "estimate_70b.py")
 
 
 def _json(out):
-    return json.loads(out[out.index("\n{") + 1:] if not out.startswith("{") else out)
+    return json.loads(out)  # with --json, stdout is the document alone (the script's prints go to stderr)
 
 
 def case_readme_70b(binary, tmp):
@@ -190,7 +190,7 @@ def case_readme_70b(binary, tmp):
         doc = _json(out)
     except ValueError:
         return problems + [f"--json: exit {code}, no JSON: {out[-300:]} {err[-300:]}"]
-    n = float(out.split(" B parameters")[0].split()[-1]) * 1e9  # "70b: 70.55 B parameters ..."
+    n = float(err.split(" B parameters")[0].split()[-1]) * 1e9  # the script prints "70b: 70.55 B parameters ..."
     split = doc["devices"][0]["peak_by_category"]
     shard = 2 * n / 8  # bf16 weights, world 8
     if not (0.99 * shard <= split["parameter"] <= 1.3 * shard):

@@ -30,6 +30,15 @@ def _next_sequence_nr(graph):
     return int(text[text.index("(") + 1:-1])
 
 
+def _common_prefix(a, b):
+    """The innermost module path holding both: "M.layers.0.a", "M.layers.0.b" -> "M.layers.0"."""
+    pa, pb = a.split("."), b.split(".")
+    n = 0
+    while n < len(pa) and n < len(pb) and pa[n] == pb[n]:
+        n += 1
+    return ".".join(pa[:n])
+
+
 class Tracker:
     """Collects the device allocations of a run, each stamped with (module path, phase, iteration)."""
 
@@ -255,6 +264,8 @@ class Tracker:
         """Parameters, their gradients and an optimizer's state belong to the module that registers the
         parameter, whenever they were allocated (a model is built before any forward names its modules)."""
         owners = self.storage_module
+        seen = {}  # storage id -> path, this pass: one storage behind several parameters' gradients (a fully_shard
+        #            unit's reduce-scatter output) belongs to the innermost module holding them all
         for root in self._root_modules:
             for path, m in self._module_paths(root):
                 for p in m._parameters.values():
@@ -263,7 +274,9 @@ class Tracker:
                     owners[p._impl.storage_id] = path
                     g = p.grad
                     if g is not None:
-                        owners[g._impl.storage_id] = path
+                        sid = g._impl.storage_id
+                        path_g = _common_prefix(seen[sid], path) if sid in seen else path
+                        seen[sid] = owners[sid] = path_g
         if optimizer is not None:
             for p, state in optimizer.state.items():
                 path = self._param_module.get(id(p))

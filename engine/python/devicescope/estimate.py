@@ -118,19 +118,29 @@ class _Run:
 _current = None
 
 
-def begin(script, virtual=True):
-    """CLI: starts tracking (and virtual mode) for `script`, which the caller then runs as __main__."""
-    global _current
+_saved_stdout = None
+
+
+def begin(script, virtual=True, as_json=False):
+    """CLI: starts tracking (and virtual mode) for `script`, which the caller then runs as __main__. With
+    as_json the script's own prints go to stderr, so that stdout is the JSON document alone."""
+    global _current, _saved_stdout
     _current = _Run(script, virtual)
+    if as_json:
+        _saved_stdout = sys.stdout
+        sys.stdout = sys.stderr
     return True
 
 
 def finish(error_type="", error_message="", as_json=False):
     """CLI: ends tracking and prints the answer (text, or JSON); returns the result dict."""
-    global _current
+    global _current, _saved_stdout
     run, _current = _current, None
     if run is None:
         raise RuntimeError("devicescope estimate: finish() without begin()")
+    if _saved_stdout is not None:
+        sys.stdout.flush()
+        sys.stdout, _saved_stdout = _saved_stdout, None
     out = run.finish(error_type, error_message)
     if as_json:
         import json

@@ -375,6 +375,10 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
                 deps[m] -= 1
                 if deps[m] == 0:
                     push(m)
+            # engine.cpp moves a node's outputs into the next nodes' input buffers: nothing here keeps them
+            # (a gradient stolen as .grad and released by a post-accumulate hook, FSDP's, goes right then,
+            # not after the next node ran)
+            outs = g = None
     finally:
         grad_mode._enabled[0] = prev
         if observer is not None:
