@@ -95,7 +95,9 @@ struct __attribute__((visibility("hidden"))) PythonSession::Interp {
 };
 
 PythonSession::PythonSession(SessionOptions options) : options_(std::move(options)) {
-  prepare_blas_environment();  // before numpy loads the BLAS (tensor/blas_gemm.h)
+  // Loads the BLAS with OpenBLAS's settings before numpy loads it, leaving the user's environment as it was
+  // (a script's subprocesses inherit it; tensor/blas_gemm.h).
+  blas_available();
   runtime_ = Runtime::create(options_.runtime);
   // PEP 540 UTF-8 mode, as the python executable uses in a C/POSIX locale: a host program never calls
   // setlocale(), so without it print("café") would fail with an ASCII codec. PYTHONUTF8=0 turns it off.

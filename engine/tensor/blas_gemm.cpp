@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace ds {
 namespace {
@@ -30,11 +31,41 @@ struct Blas {
   char path[512] = "";
 };
 
+// Sets OpenBLAS's settings (prepare_blas_environment) and returns the names it set, not the user's own.
+std::vector<const char*> set_blas_settings() {
+  std::vector<const char*> set;
+  if (!std::getenv("OPENBLAS_CORETYPE")) {
+    __builtin_cpu_init();
+    const char* core = nullptr;
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+      core = "SkylakeX";
+    else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+      core = "Haswell";
+    if (core && setenv("OPENBLAS_CORETYPE", core, 0) == 0) set.push_back("OPENBLAS_CORETYPE");
+  }
+  if (!std::getenv("OPENBLAS_NUM_THREADS") && !std::getenv("OMP_NUM_THREADS")) {
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency() / 2);
+    if (setenv("OPENBLAS_NUM_THREADS", std::to_string(threads).c_str(), 0) == 0) set.push_back("OPENBLAS_NUM_THREADS");
+  }
+  return set;
+}
+
+// Takes back the settings set_blas_settings made once the library has read them: OpenBLAS reads its environment
+// once, in its constructor (dlopen), and a script's subprocesses must see the user's environment, not ours (a
+// child python3 with numpy would otherwise run on our core type and thread count without anybody asking).
+struct RestoreEnvironment {
+  std::vector<const char*> names;
+  ~RestoreEnvironment() {
+    for (const char* name : names) unsetenv(name);
+  }
+};
+
 const Blas& blas() {
   static Blas b;
   static std::once_flag once;
   std::call_once(once, [] {
-    prepare_blas_environment();
+    const RestoreEnvironment restore{set_blas_settings()};
     for (const char* name : {"libblas.so.3", "libcblas.so.3", "libopenblas.so.0"}) {
       void* h = dlopen(name, RTLD_NOW | RTLD_GLOBAL);
       if (!h) continue;
@@ -55,22 +86,7 @@ const Blas& blas() {
 
 }  // namespace
 
-void prepare_blas_environment() {
-  if (!std::getenv("OPENBLAS_CORETYPE")) {
-    __builtin_cpu_init();
-    const char* core = nullptr;
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
-      core = "SkylakeX";
-    else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-      core = "Haswell";
-    if (core) setenv("OPENBLAS_CORETYPE", core, 0);
-  }
-  if (!std::getenv("OPENBLAS_NUM_THREADS") && !std::getenv("OMP_NUM_THREADS")) {
-    const unsigned threads = std::max(1u, std::thread::hardware_concurrency() / 2);
-    setenv("OPENBLAS_NUM_THREADS", std::to_string(threads).c_str(), 0);
-  }
-}
+void prepare_blas_environment() { set_blas_settings(); }
 
 bool blas_available() { return blas().sgemm != nullptr; }
 const char* blas_library_path() { return blas().path; }

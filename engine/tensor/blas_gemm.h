@@ -16,14 +16,17 @@ struct GemmOperand {
   bool transposed = false;
 };
 
-// Settings OpenBLAS reads once, when it is loaded (by numpy or by gemm() below), so called before either:
-// unless the user set them, OPENBLAS_CORETYPE names the kernel family this CPU runs (OpenBLAS's own
-// detection falls back to its slowest kernels, Prescott, on CPUs it does not know by model number, as
-// virtual machines report them: 4-5x slower sgemm), and OPENBLAS_NUM_THREADS is one per physical core
-// (hardware threads / 2, at least 1), as PyTorch sizes its intra-op pool. No effect on other BLASes.
+// Settings OpenBLAS reads once, when it is loaded (by numpy or by gemm() below): unless the user set them,
+// OPENBLAS_CORETYPE names the kernel family this CPU runs (OpenBLAS's own detection falls back to its slowest
+// kernels, Prescott, on CPUs it does not know by model number, as virtual machines report them: 4-5x slower
+// sgemm), and OPENBLAS_NUM_THREADS is one per physical core (hardware threads / 2, at least 1), as PyTorch
+// sizes its intra-op pool. No effect on other BLASes. Sets them in the environment and leaves them there (a
+// benchmark's real-PyTorch child is meant to run with them); DeviceScope itself uses blas_available().
 void prepare_blas_environment();
 
-// True when a BLAS with cblas_sgemm/cblas_dgemm is loaded (the answer is cached).
+// True when a BLAS with cblas_sgemm/cblas_dgemm is loaded (the answer is cached). The first call loads it with
+// the settings above and then takes back those it set, so that they reach the library and not the processes a
+// script starts: called before numpy loads the same library (PythonSession does), it is what DeviceScope runs on.
 bool blas_available();
 // Which library provides them (its path), "" when none.
 const char* blas_library_path();

@@ -1,6 +1,7 @@
 # hostile: the C++ elementwise fast path (a + b, add_, relu, -x) on a small simulated GPU: results are
 # allocated through the engine (memory_allocated counts them), running out is torch.cuda.OutOfMemoryError,
-# in-place ops allocate nothing, virtual tensors and device mismatches raise PyTorch's errors, values match.
+# in-place ops allocate nothing, virtual tensors give virtual results (the Python path: shape-only) whose values
+# cannot be read, device mismatches raise PyTorch's errors, values match.
 # args: --sim-memory 64MiB --sim-devices 2
 # expect-exit: 0
 # expect-stdout: sum 2.0 3.0 relu 0.0 neg -2.0
@@ -8,7 +9,8 @@
 # expect-stdout: in place allocated nothing: True version +3
 # expect-stdout: OutOfMemoryError CUDA out of memory. Tried to allocate 24.00 MiB
 # expect-stdout: allocated after the failed op: 50331648
-# expect-stdout: virtual: RuntimeError Cannot read the values of a virtual tensor
+# expect-stdout: virtual: True (4,) cuda:0
+# expect-stdout: virtual values: RuntimeError Cannot read the values of a virtual tensor
 # expect-stdout: mixed: RuntimeError Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!
 # expect-stdout: two gpus: RuntimeError Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cuda:1!
 # expect-stdout: 0-dim cpu scalar: cuda:0 [4.0, 4.0]
@@ -33,10 +35,13 @@ except torch.cuda.OutOfMemoryError as e:
     print(type(e).__name__, str(e).split(". GPU")[0])
 print("allocated after the failed op:", torch.cuda.memory_allocated())
 vt = torch.empty(4, device="cuda", virtual=True)
+vr = vt + 1
+print("virtual:", vr.is_virtual, tuple(vr.shape), vr.device)
 try:
-    vt + 1
+    vr.tolist()
 except RuntimeError as e:
-    print("virtual:", type(e).__name__, str(e).split(":")[0])
+    print("virtual values:", type(e).__name__, str(e).split(":")[0])
+del vr
 try:
     torch.ones(2, device="cuda") + torch.ones(2)
 except RuntimeError as e:
