@@ -67,6 +67,11 @@ def format_text(result):
         if d["backward_peak_at"]:
             lines.append("  backward peak %s at %s" % (human(d["backward_peak_bytes"]),
                                                         _moment(d["backward_peak_at"])))
+    if result["world_size"] > 1 and result["devices"] and result["devices"][0]["peak_at"]:
+        n = result["world_size"] - 1
+        others = "cuda:1 (rank 1)" if n == 1 else "cuda:1..cuda:%d (ranks 1-%d)" % (n, n)
+        lines.append("%s: the same program on the same shapes as rank 0, so the same peak %s (not simulated)"
+                     % (others, human(result["devices"][0]["peak_bytes"])))
     for d in result["devices"]:
         for key, title in (("forward_peak", "forward peak"), ("backward_peak", "backward peak")):
             if not d[key + "_at"]:

@@ -65,6 +65,7 @@ class Tracker:
         self._stack_base = []    # len(self._stack) when each running backward began
         self._backward_module = ""
         self._step_depth = 0
+        self._step_name = ""
         self.lost_events = False  # the bounded log dropped events before they were drained
         self.transitions = []     # (first event seq of the phase, phase, iteration), in order
         self.storage_module = {}  # storage id -> module path of parameters, their gradients, optimizer state
@@ -111,7 +112,7 @@ class Tracker:
                 return
 
             def step(opt, *args, **kwargs):
-                tracker._step_enter()
+                tracker._step_enter(opt)
                 try:
                     return original(opt, *args, **kwargs)
                 finally:
@@ -159,6 +160,8 @@ class Tracker:
             return self._stack[-1]
         if self._backward_depth > 0:
             return self._backward_module
+        if self._step_depth > 0:
+            return self._step_name  # "AdamW.step": the optimizer's own allocations (state, foreach temporaries)
         return ""
 
     # ---------------------------------------------------------------- module names
@@ -241,10 +244,11 @@ class Tracker:
             self._note_owners()
 
     # ---------------------------------------------------------------- optimizer step
-    def _step_enter(self):
+    def _step_enter(self, optimizer):
         self.drain()
         if self._step_depth == 0:
             self._set_phase(OPTIMIZER)
+            self._step_name = type(optimizer).__name__ + ".step"
         self._step_depth += 1
 
     def _step_exit(self, optimizer):

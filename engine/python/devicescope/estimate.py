@@ -105,6 +105,13 @@ class _Run:
                "device_capacity_bytes": _capacity(0) if torch.cuda.device_count() else 0,
                "oom": None, "error": None}
         out.update(self.tracking.result())
+        # Every rank's answer: rank 0's, measured; the others run the same program on the same shapes (DDP and
+        # full sharding are symmetric), so their figures are rank 0's - said so by simulated: false.
+        first = out["devices"][0] if out["devices"] else None
+        out["ranks"] = [{"rank": r, "device": "cuda:%d" % r, "simulated": r == 0,
+                         "peak_bytes": first["peak_bytes"] if first else 0,
+                         "peak_by_category": first["peak_by_category"] if first else {}}
+                        for r in range(self.world_size)]
         is_oom = error_type.endswith("OutOfMemoryError")
         if is_oom:
             phase, module, iteration = where
