@@ -52,8 +52,9 @@ Command gui_flags_command() {
                    "with --lesson: pick answer K for the step's question and run the step (0: run it without a pick)")
         ->check(CLI::NonNegativeNumber);
     app.add_flag("--presenter", g_flags.presenter, "presenter mode: large fonts, lesson + memory + names only, keyboard driven");
-    app.add_option("--show", g_flags.show, "tabs or windows to open at start: timeline, bandwidth, table, console, builder, shortcuts")
-        ->check(CLI::IsMember({"timeline", "bandwidth", "table", "console", "builder", "shortcuts"}));
+    app.add_option("--show", g_flags.show, "tabs or windows to open at start: timeline, bandwidth, table, console, builder, shortcuts; "
+                   "by-category or by-source-line (an opened snapshot's Memory over time)")
+        ->check(CLI::IsMember({"timeline", "bandwidth", "table", "console", "builder", "shortcuts", "by-category", "by-source-line"}));
     app.add_flag("--bench-view", g_flags.bench_view,
                  "open the Bench window (transfer sweep); with --screenshot, run one sweep to completion first");
     app.add_option("--bench-sizes", g_flags.bench_sizes, "sizes of the Bench window's sweep, e.g. 4KiB:1MiB");

@@ -207,6 +207,8 @@ void App::show(const std::string& what) {
   if (what == "console") ui_.console_tab_request = 0;
   if (what == "builder") ui_.console_tab_request = 1;
   if (what == "shortcuts") ui_.show_shortcuts = true;
+  if (what == "by-category") ui_.memory_by_category = 1;  // Memory over time's stacking (an opened snapshot)
+  if (what == "by-source-line") ui_.memory_by_category = 0;
 }
 
 bool App::animating() const { return ImGui::GetTime() - last_change_ < 3.0; }

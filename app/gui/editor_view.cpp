@@ -10,6 +10,7 @@
 #include "gui/keys.h"
 #include "gui/view_state/script_statements.h"
 #include "gui/theme.h"
+#include "gui/wrapped_code_view.h"
 #include "render/embedded_files.h"
 
 namespace ds::gui {
@@ -45,17 +46,21 @@ void EditorView::toolbar(UiState& ui, Commands& cmds) {
   ImGui::SameLine(0, 4);
   if (tool_button("\xe2\x96\xa0 Stop", "Interrupt the running code (Ctrl+C while it runs)", !idle, theme::kError))
     cmds.push(Commands::Kind::Stop);
+  // The status goes on the toolbar's line when it fits there (presenter mode's big buttons leave less room).
+  std::string status;
+  if (!ui.running && ui.statement_count > 0)
+    status = ui.current_line > 0 ? "next: line " + std::to_string(ui.current_line) + "  (" + std::to_string(ui.statements_done + 1) + "/" +
+                                       std::to_string(ui.statement_count) + ")"
+                                 : "done (" + std::to_string(ui.statement_count) + "/" + std::to_string(ui.statement_count) + ")";
   ImGui::SameLine(0, 12);
+  if (!status.empty() && ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(status.c_str()).x) ImGui::NewLine();
   if (ui.running) {
     const float t = float(ImGui::GetTime() - ui.running_since);
     const char spin[] = "|/-\\";
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kWarning), "%c %s\xe2\x80\xa6 %.1f s", spin[int(t * 8) % 4],
                        ui.running_what.c_str(), t);
-  } else if (ui.statement_count > 0) {
-    if (ui.current_line > 0)
-      ImGui::TextDisabled("next: line %d  (%d/%d)", ui.current_line, ui.statements_done + 1, ui.statement_count);
-    else
-      ImGui::TextDisabled("done (%d/%d)", ui.statement_count, ui.statement_count);
+  } else if (!status.empty()) {
+    ImGui::TextDisabled("%s", status.c_str());
   }
 
   // Shortcuts (ignored while typing in another window's text field does not matter: they are F-keys).
@@ -88,6 +93,27 @@ void EditorView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
   ImGui::Separator();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   ImGui::PushFont(fonts().mono);
+  // Presenter mode: the code wrapped to the pane until it is clicked (a multi-line input cannot wrap).
+  if (ui.presenter && !editing_ && !ui.focus_editor) {
+    WrappedCodeMarks marks;
+    if (ui.current_line > 0 && !ui.running)
+      for (const Statement& s : split_statements(ui.script))
+        if (s.first_line == ui.current_line) marks.next_first = s.first_line, marks.next_last = s.last_line;
+    marks.error_line = ui.error_line;
+    bool clicked = false;
+    ui.editor_wrapped_rows = draw_wrapped_script(ui.script, marks, avail.x, avail.y - banner_h, &clicked);
+    if (clicked) editing_ = ui.focus_editor = true;
+  } else {
+    ui.editor_wrapped_rows = -1;
+    draw_editable(ui, avail, banner_h);
+  }
+  ImGui::PopFont();
+  draw_error_banner(ui, last, wrap, banner_h);
+  (void)snap;
+  ImGui::End();
+}
+
+void EditorView::draw_editable(UiState& ui, ImVec2 avail, float banner_h) {
   const float lh = ImGui::GetFontSize();
   const std::vector<std::string> lines = split_lines(ui.script);
   const int line_count = std::max<int>(1, int(lines.size()) + (ui.script.empty() || ui.script.back() == '\n' ? 1 : 0));
@@ -147,10 +173,12 @@ void EditorView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     ui.error_line = 0;
     ++edit_count_;
   }
+  if (ImGui::IsItemDeactivated()) editing_ = false;  // presenter mode: back to the wrapped view
   ImGui::PopStyleColor();
   ImGui::EndChild();
-  ImGui::PopFont();
+}
 
+void EditorView::draw_error_banner(const UiState& ui, const std::string& last, float wrap, float banner_h) {
   if (banner_h > 0) {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(0x3a, 0x16, 0x18, 0xff));
     ImGui::BeginChild("##error", ImVec2(0, banner_h - 4), false, ImGuiWindowFlags_NoScrollbar);
@@ -165,8 +193,6 @@ void EditorView::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
     ImGui::EndChild();
     ImGui::PopStyleColor();
   }
-  (void)snap;
-  ImGui::End();
 }
 
 }  // namespace ds::gui

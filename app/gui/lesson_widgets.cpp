@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "gui/view_state/code_wrap.h"
 #include "gui/view_state/lesson_markdown.h"
 #include "gui/theme.h"
 
@@ -92,54 +93,6 @@ void draw_markdown(const std::string& text, ImU32 color) {
   }
 }
 
-namespace {
-
-// Where a Python comment starts: a `#` outside quotes (npos when none).
-size_t comment_start(const std::string& l) {
-  char quote = 0;
-  for (size_t k = 0; k < l.size(); ++k) {
-    if (quote) {
-      if (l[k] == '\\') ++k;
-      else if (l[k] == quote) quote = 0;
-    } else if (l[k] == '"' || l[k] == '\'') {
-      quote = l[k];
-    } else if (l[k] == '#') {
-      return k;
-    }
-  }
-  return std::string::npos;
-}
-
-// Splits a line into pieces of at most `cols` characters (monospaced), breaking after a space in the
-// second half of a piece when there is one. Continuations are indented like the line, plus two.
-struct CodePiece {
-  size_t begin, end;  // bytes of the line
-  size_t indent;      // spaces before it (0 for the first piece)
-};
-std::vector<CodePiece> wrap_code_line(const std::string& l, size_t cols) {
-  std::vector<CodePiece> out;
-  const size_t lead = std::min(l.find_first_not_of(' ') == std::string::npos ? 0 : l.find_first_not_of(' '), cols / 2);
-  size_t pos = 0, indent = 0;
-  while (true) {
-    const size_t room = cols > indent + 8 ? cols - indent : 8;
-    if (l.size() - pos <= room) {
-      out.push_back({pos, l.size(), indent});
-      break;
-    }
-    size_t cut = pos + room;
-    const size_t space = l.rfind(' ', cut - 1);
-    if (space != std::string::npos && space > pos + room / 2) cut = space + 1;
-    while (cut > pos + 1 && cut < l.size() && (static_cast<unsigned char>(l[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
-    out.push_back({pos, cut, indent});
-    pos = cut;
-    while (pos < l.size() && l[pos] == ' ') ++pos;
-    indent = lead + 2;
-    if (pos >= l.size()) break;
-  }
-  return out;
-}
-
-}  // namespace
 
 int draw_code(const std::string& code, int first_line) {
   std::vector<std::string> lines;

@@ -11,6 +11,7 @@
 #include "gui/theme.h"
 #include "gui/view_state/owner_rows.h"
 #include "gui/view_state/palette.h"
+#include "gui/view_state/stacked_columns.h"
 
 namespace ds::gui {
 namespace {
@@ -19,7 +20,7 @@ namespace {
 // thing in every view; source lines (a snapshot's owners) in shades of one slate hue, lightest first, so
 // they never borrow a role's colour; "other" (the last) dim grey.
 ImU32 category_color(const std::vector<std::string>& categories, size_t c) {
-  if (c + 1 == categories.size() && categories[c] == "other") return IM_COL32(0x5a, 0x62, 0x6e, 0xff);
+  if ((c + 1 == categories.size() && categories[c] == "other") || categories[c] == "unknown") return IM_COL32(0x5a, 0x62, 0x6e, 0xff);
   for (Role r : kAllRoles)
     if (categories[c] == role_label(r) || categories[c] == role_name(r)) return role_color(r);
   const float t = categories.size() > 2 ? float(c) / float(categories.size() - 2) : 0.0f;  // 0 .. 1
@@ -51,14 +52,29 @@ void MemoryTimelineView::draw(const std::vector<snapshot::MemoryTimeline>& timel
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ui.recording_path.c_str());
   ImGui::SameLine();
   if (ImGui::SmallButton("back to live")) cmds.push(Commands::Kind::CloseTrace);
-  ImGui::SameLine();
-  ImGui::TextDisabled(ui.memory_moment_bucket < 0 ? "the panes show the snapshot's moment; click one below"
-                                                  : "the panes show the marked moment");
   if (timelines.empty()) {
     ImGui::TextDisabled("This snapshot has no trace (record it with torch.cuda.memory._record_memory_history()).");
     ImGui::End();
     return;
   }
+  // Stack by source line or by category; until the user picks, by category when the file names roles.
+  if (ui.memory_by_category < 0)
+    ui.memory_by_category = std::any_of(timelines.begin(), timelines.end(), [](const snapshot::MemoryTimeline& t) { return t.roles_known; });
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Stack by");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("source line", ui.memory_by_category == 0)) ui.memory_by_category = 0;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("category", ui.memory_by_category == 1)) ui.memory_by_category = 1;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("parameter, gradient, optimizer state, activation, ...: the roles a DeviceScope snapshot names;\n"
+                      "a PyTorch-written snapshot names none (\"unknown\")");
+  // Where the panes' moment comes from, when the line has room (the chart's "shown" mark says it too).
+  const char* hint = ui.memory_moment_bucket < 0 ? "the panes show the snapshot's moment; click the chart for another"
+                                                 : "the panes show the marked moment";
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize(hint).x) ImGui::TextDisabled("%s", hint);
+  else ImGui::NewLine();
   const float changes_h = ui.memory_mark_bucket >= 0 ? ImGui::GetTextLineHeightWithSpacing() * 8 : 0;
   // The devices that allocated anything share the height; an empty one takes a line.
   size_t drawn = 0;
@@ -82,19 +98,22 @@ void MemoryTimelineView::draw_device(const snapshot::MemoryTimeline& t, float he
     return;
   }
   ImGui::Text("cuda:%d  peak %s", t.device, fmt_bytes(t.peak).c_str());
+  const bool by_role = ui.memory_by_category == 1;
+  const std::vector<std::string>& cats = by_role ? t.roles : t.categories;
+  const std::vector<std::vector<uint64_t>>& rows = by_role ? t.role_bytes : t.bytes;
   // The legend: one swatch per owner, in the stacking order, wrapping onto more lines as needed.
   const float sw = ImGui::GetTextLineHeight() * 0.7f;
   const float right = ImGui::GetWindowContentRegionMax().x;
   const float room = std::min(ImGui::GetFontSize() * 16, right - ImGui::GetStyle().WindowPadding.x - sw - 12);
-  for (size_t c = 0; c < t.categories.size(); ++c) {
-    const std::string& name = t.categories[c];
+  for (size_t c = 0; c < cats.size(); ++c) {
+    const std::string& name = cats[c];
     const std::string shown = fit_owner(ImGui::GetFont(), name, room);
     const float w = sw + 3 + ImGui::CalcTextSize(shown.c_str()).x;
     ImGui::SameLine();
     if (ImGui::GetCursorPosX() + w > right) ImGui::NewLine();
     ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + sw * 0.25f), ImVec2(p.x + sw, p.y + sw * 1.25f),
-                                              category_color(t.categories, c));
+                                              category_color(cats, c));
     ImGui::Dummy(ImVec2(sw, sw));
     ImGui::SameLine(0, 3);
     ImGui::TextUnformatted(shown.c_str());
@@ -106,7 +125,7 @@ void MemoryTimelineView::draw_device(const snapshot::MemoryTimeline& t, float he
   const float axis_h = fs->FontSize + 6;
   const ImVec2 cursor = ImGui::GetCursorScreenPos();
   const ImVec2 full(std::max(100.0f, ImGui::GetContentRegionAvail().x), std::max(60.0f, height - (cursor.y - start_y) - 6));
-  const ImVec2 origin(cursor.x + axis_w, cursor.y);
+  const ImVec2 origin(std::floor(cursor.x + axis_w), std::floor(cursor.y));  // whole pixels: the chart image maps one texel a pixel
   const ImVec2 size(full.x - axis_w, full.y - axis_h);
   ImGui::SetCursorScreenPos(origin);
   ImGui::InvisibleButton("plot", size);
@@ -133,24 +152,22 @@ void MemoryTimelineView::draw_device(const snapshot::MemoryTimeline& t, float he
     const float lw = fs->CalcTextSizeA(fs->FontSize, FLT_MAX, 0, label.c_str()).x;
     dl->AddText(fs, fs->FontSize, ImVec2(origin.x - lw - 4, std::max(origin.y, y - fs->FontSize * 0.5f)), theme::kTextDim, label.c_str());
   }
-  // One stack per bucket, or per pixel column when buckets are narrower than a pixel (the bucket with the
-  // highest total in it): a software renderer pays for every pixel drawn, overdraw included.
-  const size_t step_b = bw >= 1.0f ? 1 : size_t(std::ceil(1.0f / bw));
-  for (size_t first = lo; first <= hi; first += step_b) {
-    size_t b = first;
-    uint64_t best = 0;
-    for (size_t k = first; k <= std::min(hi, first + step_b - 1); ++k)
-      if (t.bucket_max[k] >= best) best = t.bucket_max[k], b = k;
-    const float x0 = x_of(first), x1 = std::max(x0 + 1.0f, x_of(std::min(hi, first + step_b - 1)) + bw);
-    double cum = 0;
-    for (size_t c = 0; c < t.categories.size(); ++c) {
-      const double v = double(t.bytes[c][b]);
-      if (v > 0) dl->AddRectFilled(ImVec2(x0, y_of(cum + v)), ImVec2(x1, y_of(cum)), category_color(t.categories, c));
-      cum += v;
-    }
-    // The highest total inside the bucket: a peak between two bucket ends still shows.
-    if (double(t.bucket_max[b]) > cum) dl->AddLine(ImVec2(x0, y_of(double(t.bucket_max[b]))), ImVec2(x1, y_of(double(t.bucket_max[b]))), theme::kText);
+  // The stacked area: an image rasterized when the zoom, plot size or grouping changes, one quad a frame
+  // (a software renderer pays per triangle and per pixel; thousands of thin rectangles cost 20 ms a frame).
+  Chart& chart = charts_[t.device];
+  const int pw = std::max(1, int(size.x)), ph = std::max(1, int(size.y));
+  const Chart::Key key{&rows, lo, hi, pw, ph, top};
+  if (chart.tex.empty() || !(chart.key == key)) {
+    StackedSource src;
+    src.rows = &rows;
+    src.bucket_max = &t.bucket_max;
+    for (size_t c = 0; c < cats.size(); ++c) src.colors.push_back(category_color(cats, c));
+    src.peak_color = theme::kText;
+    const StackedImage img = rasterize_stacked(src, lo, hi, top, pw, ph);
+    chart.tex.upload(img.width, img.height, img.pixels.data());
+    chart.key = key;
   }
+  dl->AddImage(chart.tex.id(), origin, ImVec2(origin.x + float(pw), origin.y + float(ph)));
   // X ticks: a few moments, in time units when the trace is timed, else entry numbers.
   const int xticks = std::max(2, int(size.x / 140));
   for (int k = 0; k <= xticks; ++k) {
@@ -212,10 +229,10 @@ void MemoryTimelineView::draw_device(const snapshot::MemoryTimeline& t, float he
     const size_t b = bucket_at(mouse.x);
     std::string tip = timeline_moment_text(t, b) + (t.timed ? " into the trace\n" : " done\n");
     uint64_t total = 0;
-    for (size_t c = 0; c < t.categories.size(); ++c) total += t.bytes[c][b];
+    for (size_t c = 0; c < cats.size(); ++c) total += rows[c][b];
     tip += "active " + fmt_bytes(total) + " (highest in this stretch " + fmt_bytes(t.bucket_max[b]) + ")\n";
-    for (size_t c = 0; c < t.categories.size(); ++c)
-      if (t.bytes[c][b]) tip += "  " + fmt_bytes(t.bytes[c][b]) + "  " + t.categories[c] + "\n";
+    for (size_t c = 0; c < cats.size(); ++c)
+      if (rows[c][b]) tip += "  " + fmt_bytes(rows[c][b]) + "  " + cats[c] + "\n";
     if (!hovered_mark.empty()) tip += "mark: " + hovered_mark + "\n";
     tip += "click: show this moment in the memory panes; right click: mark it (A) to compare with;\ndrag: zoom into a stretch; double-click: the whole trace";
     ImGui::SetTooltip("%s", tip.c_str());

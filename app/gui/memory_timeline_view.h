@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gui/ui_state.h"
+#include "render/image_texture.h"
 #include "snapshot/memory_timeline.h"
 
 namespace ds::gui {
@@ -22,6 +23,18 @@ class MemoryTimelineView {
  private:
   void draw_device(const snapshot::MemoryTimeline& t, float height, UiState& ui, Commands& cmds);
   void draw_changes(UiState& ui);  // what changed between the marked moment and the panes' moment, by owner
+  // Per device: the stacked area's texture and what it was drawn for (redrawn when any of it changes).
+  struct Chart {
+    struct Key {
+      const void* rows = nullptr;  // the grouping's bytes (by owner or by category)
+      size_t lo = 0, hi = 0;
+      int width = 0, height = 0;
+      double top = 0;
+      bool operator==(const Key&) const = default;
+    } key;
+    render::ImageTexture tex;
+  };
+  std::map<int, Chart> charts_;
   std::map<int, std::pair<size_t, size_t>> zoom_;  // per device: the buckets shown [first, last]
   float drag_from_x_ = -1;                         // a zoom drag in progress (screen x), -1: none
   int drag_device_ = -1;

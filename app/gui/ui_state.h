@@ -82,6 +82,9 @@ struct UiState {
   // the Transfers window's place), and the bucket whose moment the memory panes show (-1: the snapshot's).
   std::shared_ptr<const std::vector<snapshot::MemoryTimeline>> memory_timelines;
   int memory_moment_bucket = -1;
+  // Memory over time stacks by source line (memory_viz's owners) or by category (parameter, gradient, ...);
+  // -1 until the user picks: by category when the file names roles (a DeviceScope snapshot), else by line.
+  int memory_by_category = -1;
   // Compare two moments: a right click marks one (A); the panes' moment (B) is then compared with it, by owner.
   int memory_mark_bucket = -1;
   struct MomentChange {
@@ -112,6 +115,7 @@ struct UiState {
   // names, keyboard only).
   bool show_lessons = false;
   bool presenter = false;
+  int editor_wrapped_rows = -1;  // presenter mode's wrapped editor: continuation rows drawn (-1: the editable text)
   bool show_bench = false;          // the Bench window (View > Bench)
 
   // File dialog (a path prompt; no native dialogs in ImGui 1.86).

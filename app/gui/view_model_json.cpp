@@ -24,6 +24,7 @@ void App::write_view_model(const std::string& path, int width, int height) const
                  {"statements_done", ui_.statements_done},
                  {"statement_count", ui_.statement_count},
                  {"error_line", ui_.error_line},
+                 {"editor_wrapped_rows", ui_.editor_wrapped_rows},
                  {"error", ui_.error_traceback}};
   json colors = json::object();
   for (Role r : kAllRoles) colors[role_label(r)] = color_hex(role_color(r));
@@ -118,10 +119,11 @@ void App::write_view_model(const std::string& path, int width, int height) const
   if (ui_.memory_timelines) {  // a PyTorch memory snapshot shown: the Memory over time window
     json timelines = json::array();
     for (const snapshot::MemoryTimeline& t : *ui_.memory_timelines)
-      timelines.push_back({{"device", t.device}, {"buckets", t.x.size()}, {"categories", t.categories}, {"peak", t.peak},
+      timelines.push_back({{"device", t.device}, {"buckets", t.x.size()}, {"categories", t.categories}, {"roles", t.roles}, {"peak", t.peak},
                            {"marks", t.marks.size()}});
     j["memory_timelines"] = timelines;
     j["memory_moment_bucket"] = ui_.memory_moment_bucket;
+    j["memory_stacked_by"] = ui_.memory_by_category == 1 ? "category" : "source line";
   }
   if (!snap.source.path.empty())  // the window shows a file opened for viewing
     j["recording"] = {{"path", snap.source.path}, {"transfers", snap.transfers.size()},

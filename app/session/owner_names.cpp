@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/format.h"
+#include "gui/view_state/size_text.h"
 
 namespace ds::gui {
 namespace {
@@ -34,7 +34,7 @@ void publish_owner_names(Snapshot& pic) {
       StorageInfo& s = pic.storages[i];
       s.holders = {owner};
       const uint64_t node = next_id++;
-      g.nodes.push_back({node, kind_of(s.role), std::string(role_name(s.role)) + " " + s.place.str() + " " + format_bytes(s.nbytes),
+      g.nodes.push_back({node, kind_of(s.role), std::string(role_name(s.role)) + " " + s.place.str() + " " + size_text(s.nbytes),
                          s.place.str(), s.id, false});
       g.edges.push_back({name_id, node, ""});
       g.holders.push_back({s.id, {owner}});

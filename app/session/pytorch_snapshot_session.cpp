@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <optional>
 
 #include "core/errors.h"
 #include "core/role.h"
@@ -12,6 +11,7 @@
 #include "snapshot/memory_timeline.h"
 #include "snapshot/snapshot_moments.h"
 #include "snapshot/snapshot_replay.h"
+#include "snapshot/stack_role.h"
 #include "snapshot/snapshot_summary.h"
 
 namespace ds::gui {
@@ -34,17 +34,6 @@ bool parse_moment(const std::string& text, Moment* m) {
     return false;
   }
 }
-
-// DeviceScope's own snapshots put the role in the owner frame's file name: "<devicescope parameter>".
-Role role_of(const snapshot::MemorySnapshot& s, snapshot::StackId stack) {
-  for (size_t i = 0; i < s.stack_size(stack); ++i) {
-    const std::string& file = s.strings[s.stack_frame(stack, i).filename];
-    if (!file.starts_with("<devicescope ")) continue;
-    if (std::optional<Role> role = role_from_name(std::string_view(file).substr(13, file.size() - 14))) return *role;
-  }
-  return Role::Tensor;
-}
-
 
 // Who wrote the file: DeviceScope's own dumps end each segment's stack with {"<devicescope backend>", 0,
 // "simulated CUDA" | "CUDA"} (bindings_cuda_memory_history.cpp); an older DeviceScope dump has owner frames
@@ -101,7 +90,7 @@ void add_device(Snapshot& pic, const snapshot::MemorySnapshot& s, int device, si
       storage.nbytes = blk.requested_size ? blk.requested_size : blk.size;
       storage.block_bytes = blk.size;
       storage.address = blk.address;
-      storage.role = role_of(s, blk.stack);
+      storage.role = snapshot::stack_role(s, blk.stack).value_or(Role::Tensor);
       storage.owner = snapshot::stack_owner(s, blk.stack);
       pic.storages.push_back(std::move(storage));
       info.blocks.push_back({blk.address, blk.size, true, int(seg.stream), next_id - 1});

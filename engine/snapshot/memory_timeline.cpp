@@ -2,10 +2,13 @@
 #include "snapshot/memory_timeline.h"
 
 #include <algorithm>
+#include <iterator>
+#include <optional>
 #include <unordered_map>
 
 #include "snapshot/snapshot_replay.h"
 #include "snapshot/snapshot_summary.h"
+#include "snapshot/stack_role.h"
 
 namespace ds::snapshot {
 namespace {
@@ -31,6 +34,32 @@ class Owners {
   std::unordered_map<std::string, uint32_t> by_name_;
   std::vector<std::string> names_;
 };
+
+// The category slot of each stack: its role's index in kRoles, or kUnknownRole (cached: one lookup per entry).
+constexpr size_t kUnknownRole = std::size(kRoles);
+class RoleSlots {
+ public:
+  explicit RoleSlots(const MemorySnapshot& s) : s_(s) {}
+  size_t of(StackId stack) {
+    if (auto it = by_stack_.find(stack); it != by_stack_.end()) return it->second;
+    const std::optional<Role> r = stack_role(s_, stack);
+    return by_stack_[stack] = r ? size_t(*r) : kUnknownRole;
+  }
+
+ private:
+  const MemorySnapshot& s_;
+  std::unordered_map<StackId, size_t> by_stack_;
+};
+
+// Keeps the role rows that hold bytes at some bucket's end, named by their labels, in kRoles' order.
+void keep_held_roles(std::vector<std::vector<uint64_t>>& rows, MemoryTimeline& t) {
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (std::all_of(rows[r].begin(), rows[r].end(), [](uint64_t v) { return v == 0; })) continue;
+    t.roles.push_back(r == kUnknownRole ? "unknown" : role_label(kRoles[r].role));
+    t.role_bytes.push_back(std::move(rows[r]));
+    t.roles_known |= r != kUnknownRole;
+  }
+}
 
 // The annotations and the user_metadata / compile_context changes of one device, as marks (at most 200).
 void add_marks(const MemorySnapshot& s, const TraceEntries& trace, MemoryTimeline& t) {
@@ -67,6 +96,7 @@ void add_marks(const MemorySnapshot& s, const TraceEntries& trace, MemoryTimelin
 std::vector<MemoryTimeline> memory_timelines(const MemorySnapshot& s, size_t buckets, size_t top) {
   std::vector<MemoryTimeline> out;
   Owners owners(s);
+  RoleSlots roles(s);
   for (int device : snapshot_devices(s)) {
     if (device < 0 || size_t(device) >= s.device_traces.size() || s.device_traces[size_t(device)].empty()) continue;
     const TraceEntries& trace = s.device_traces[size_t(device)];
@@ -117,20 +147,28 @@ std::vector<MemoryTimeline> memory_timelines(const MemorySnapshot& s, size_t buc
     const size_t nb = std::max<size_t>(1, std::min(buckets, n));
     t.bytes.assign(t.categories.size(), std::vector<uint64_t>(nb, 0));
     t.bucket_max.assign(nb, 0);
-    std::vector<int64_t> level(t.categories.size(), 0);
+    std::vector<int64_t> level(t.categories.size(), 0), role_level(kUnknownRole + 1, 0);
+    std::vector<std::vector<uint64_t>> role_rows(role_level.size(), std::vector<uint64_t>(nb, 0));
     int64_t sum = 0;
     DeviceReplay r(s, device);
     for (const auto& [addr, b] : r.blocks())
-      if (b.state == BlockState::ActiveAllocated) level[slot_of(owners.of(b.stack))] += int64_t(b.size), sum += int64_t(b.size);
+      if (b.state == BlockState::ActiveAllocated) {
+        level[slot_of(owners.of(b.stack))] += int64_t(b.size), sum += int64_t(b.size);
+        role_level[roles.of(b.stack)] += int64_t(b.size);
+      }
     size_t bucket = 0;
     uint64_t bucket_high = uint64_t(std::max<int64_t>(sum, 0));
     for (size_t i = 0; i < n; ++i) {
       const int64_t delta = r.step();
-      if (delta != 0 && r.last_block()) level[slot_of(owners.of(r.last_block()->stack))] += delta;
+      if (delta != 0 && r.last_block()) {
+        level[slot_of(owners.of(r.last_block()->stack))] += delta;
+        role_level[roles.of(r.last_block()->stack)] += delta;
+      }
       sum += delta;
       bucket_high = std::max(bucket_high, uint64_t(std::max<int64_t>(sum, 0)));
       if ((i + 1) * nb / n > bucket || i + 1 == n) {  // the last entry of bucket `bucket`
         for (size_t c = 0; c < t.categories.size(); ++c) t.bytes[c][bucket] = uint64_t(std::max<int64_t>(level[c], 0));
+        for (size_t c = 0; c < role_level.size(); ++c) role_rows[c][bucket] = uint64_t(std::max<int64_t>(role_level[c], 0));
         t.bucket_max[bucket] = bucket_high;
         t.x.push_back(t.timed ? trace[i].time_us : int64_t(i + 1));
         t.entries.push_back(i + 1);
@@ -138,6 +176,7 @@ std::vector<MemoryTimeline> memory_timelines(const MemorySnapshot& s, size_t buc
         if (++bucket == nb) break;
       }
     }
+    keep_held_roles(role_rows, t);
     add_marks(s, trace, t);
     out.push_back(std::move(t));
   }

@@ -1,5 +1,7 @@
 // Active memory over time for one device of a PyTorch memory snapshot (memory_viz's "Active Memory
-// Timeline"), stacked by owner: the few owners holding the most at the peak, then everything else. The
+// Timeline"), stacked by owner: the few owners holding the most at the peak, then everything else; and
+// stacked by category (parameter, gradient, optimizer state, ...: the roles DeviceScope's own snapshots name;
+// "unknown" for blocks whose stack names none, as every block of a PyTorch-written snapshot). The
 // trace is cut into buckets; each bucket keeps the bytes of every category at its end and the highest total
 // inside it, so a peak between two bucket ends is still drawn.
 #pragma once
@@ -27,6 +29,11 @@ struct MemoryTimeline {
   std::vector<size_t> entries;                // trace entries done at each bucket's end
   std::vector<std::string> categories;        // owners (stack_owner), largest at the peak first; "other" last
   std::vector<std::vector<uint64_t>> bytes;   // [category][bucket]: live bytes at the bucket's end
+  // By category: role labels ("parameter", "optimizer state") in core/role.h's order, then "unknown"; only
+  // those holding bytes at some bucket's end.
+  std::vector<std::string> roles;
+  std::vector<std::vector<uint64_t>> role_bytes;  // [role][bucket], as bytes
+  bool roles_known = false;                   // some block's stack names its role
   std::vector<uint64_t> bucket_max;           // the highest total inside each bucket
   uint64_t peak = 0;                          // the highest total over the whole trace (or its start)
   size_t peak_entries = 0;                    // entries done when it was reached

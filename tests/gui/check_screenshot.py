@@ -5,7 +5,7 @@ and the view model the app wrote beside it (out.png.json) against an expectation
 Expectation JSON (every key optional; values compare exactly unless noted):
   {"exit_code": 0,
    "panes": {"cuda:0": {"blocks": 7, "roles": {"parameter": 4}, "segments": 1}},   # subset of each pane
-   "script": {"current_line": 18, "error_line": 0},
+   "script": {"current_line": 18, "error_line": 0, "editor_wrapped_rows": {"min": 1}},  # wrapped: presenter
    "names_include": ["model", "w"], "names_exclude": ["x"],
    "names_graph": {"storages": 3, "fits": true, "zoom": {"min": 0.5}},           # the names graph's layout
    "modules": {"rows": 10, "stragglers": 1},
@@ -21,7 +21,9 @@ Expectation JSON (every key optional; values compare exactly unless noted):
    "held_labels": {"left_out": 0},                                                # "still held by" labels
    "lesson_min": {"code_wrapped_lines": 1},                                       # lesson keys, at least
    "windows_include": ["Editor"],                                                 # window name prefixes
-   "memory_timelines": [{"device": 0, "peak": 46661632, "categories_include": ["other"]}]}  # a PyTorch snapshot
+   "memory_timelines": [{"device": 0, "peak": 46661632, "categories_include": ["other"],   # a PyTorch snapshot
+                         "roles_include": ["parameter"]}],
+   "memory_stacked_by": "category"}                                               # or "source line"
 Every test also requires that no replacement character (U+FFFD, "???") was drawn or reported (check_text).
 """
 import argparse
@@ -211,6 +213,9 @@ def main():
     ap.add_argument("--extra", action="append", default=[], help="more devicescope arguments, e.g. --extra=--show=table")
     ap.add_argument("--pytorch-snapshot", metavar="FIXTURE",
                     help="open this fixture of tests/snapshot/make_fixtures.py (generated into OUT's folder)")
+    ap.add_argument("--history-snapshot", action="store_true",
+                    help="open a DeviceScope snapshot of tests/snapshot/history_model.py (made with devicescope run "
+                         "into OUT's folder): its blocks name their roles")
     ap.add_argument("--same-instant-recording", type=int, metavar="N",
                     help="write a transfers CSV of N copies that all start at one instant (OUT.csv) and open it")
     args = ap.parse_args()
@@ -241,6 +246,12 @@ def main():
         subprocess.run(["/usr/bin/python3", os.path.join(here, "..", "snapshot", "make_fixtures.py"), folder],
                        check=True, stdout=subprocess.DEVNULL)
         cmd += ["--open-trace", os.path.join(folder, args.pytorch_snapshot)]
+    if args.history_snapshot:
+        here = os.path.dirname(os.path.abspath(__file__))
+        pkl = args.out + ".history.pickle"
+        subprocess.run([args.devicescope, "run", os.path.join(here, "..", "snapshot", "history_model.py"), "--",
+                        pkl, args.out + ".history.json"], check=True, stdout=subprocess.DEVNULL, timeout=240)
+        cmd += ["--open-trace", pkl]
     if args.same_instant_recording:
         cmd += ["--open-trace", write_same_instant_csv(args.out + ".csv", args.same_instant_recording)]
     for extra in args.extra:
@@ -286,9 +297,10 @@ def main():
                         fail("pane %s %s[%s] = %s, expected %s" % (place, key, k, (got or {}).get(k, 0), v))
             elif got != value:
                 fail("pane %s %s = %s, expected %s" % (place, key, got, value))
-    for key, value in expect.get("script", {}).items():
-        if vm["script"].get(key) != value:
-            fail("script %s = %s, expected %s" % (key, vm["script"].get(key), value))
+    for key, value in expect.get("script", {}).items():  # a value, or {"min": a}
+        got = vm["script"].get(key)
+        if (got is None or got < value["min"]) if isinstance(value, dict) else got != value:
+            fail("script %s = %s, expected %s" % (key, got, value))
     for name in expect.get("names_include", []):
         if name not in vm["names"]["names"]:
             fail("name %s missing from the names graph %s" % (name, vm["names"]["names"]))
@@ -332,12 +344,15 @@ def main():
             fail("%d memory timelines, expected %d" % (len(got), len(expect["memory_timelines"])))
         for want, have in zip(expect["memory_timelines"], got):
             for key, value in want.items():
-                if key == "categories_include":
+                if key in ("categories_include", "roles_include"):
+                    field = key.split("_")[0]
                     for c in value:
-                        if c not in have["categories"]:
-                            fail("memory timeline of cuda:%s lacks category %s (%s)" % (have["device"], c, have["categories"]))
+                        if c not in have[field]:
+                            fail("memory timeline of cuda:%s lacks %s %s (%s)" % (have["device"], field, c, have[field]))
                 elif have.get(key) != value:
                     fail("memory timeline %s = %s, expected %s" % (key, have.get(key), value))
+    if "memory_stacked_by" in expect and vm.get("memory_stacked_by") != expect["memory_stacked_by"]:
+        fail("Memory over time stacked by %r, expected %r" % (vm.get("memory_stacked_by"), expect["memory_stacked_by"]))
     for key, value in expect.get("recording", {}).items():
         if (vm.get("recording") or {}).get(key) != value:
             fail("recording %s = %s, expected %s" % (key, (vm.get("recording") or {}).get(key), value))

@@ -51,6 +51,10 @@ if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
   gui_screenshot_test(pytorch_snapshot pytorch_snapshot --pytorch-snapshot v2_small.pickle)
   # Issue 24 item 7: the file view (no editor or console, Owners table) and the trace's marks on Memory over time.
   gui_screenshot_test(pytorch_snapshot_marks pytorch_snapshot_marks --pytorch-snapshot v2_newer.pickle)
+  # A DeviceScope snapshot names its blocks' roles: Memory over time stacks by category (issue 24), or by
+  # source line when asked; 1280x720 as on a projector.
+  gui_screenshot_test(snapshot_by_category snapshot_by_category --history-snapshot --size 1280x720)
+  gui_screenshot_test(snapshot_by_source_line snapshot_by_source_line --history-snapshot --extra=--show=by-source-line)
   # 80,000 copies that start at one instant: one folded timeline item (issue 14: 80,000 bars, 19 s a frame).
   gui_screenshot_test(recording_same_instant recording_same_instant --same-instant-recording 80000 --extra=--mouse=800,700)
   # A recording still loading (the loader held before it reads): progress strip and Cancel over the live view.
