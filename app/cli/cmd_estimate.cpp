@@ -1,4 +1,4 @@
-// `devicescope estimate [--devices N] [--json] SCRIPT.py [ARGS...]`: what fits where (issue 25). Runs a training
+// `devicescope estimate [--devices N] [--json] [--depth N] SCRIPT.py [ARGS...]`: what fits where (issue 25). Runs a training
 // script on N simulated devices with virtual tensors (no bytes held, no values computed) and prints each device's
 // peak, when it happens and what it is made of, and the module x category tables at the forward and backward peaks
 // (devicescope/estimate.py does the work in the embedded interpreter; this file parses and runs it).
@@ -23,6 +23,7 @@ struct EstimateArgs {
   std::string script;
   std::vector<std::string> script_args;
   int devices = 1;
+  int depth = 0;
   bool json = false;
 };
 
@@ -95,7 +96,8 @@ int run_estimate(BackendFlags flags, const EstimateArgs& a) {
   }
   const std::string finish_args = "{\"error_type\": " + json_string(error_type) +
                                   ", \"error_message\": " + json_string(error_message) +
-                                  ", \"as_json\": " + (a.json ? "true" : "false") + "}";
+                                  ", \"as_json\": " + (a.json ? "true" : "false") +
+                                  ", \"depth\": " + std::to_string(a.depth) + "}";
   python::RunResult f = session.call("devicescope.estimate", "finish", finish_args, &returned);
   if (!f.ok()) {
     std::cerr << f.error.traceback << std::flush;
@@ -130,6 +132,11 @@ Command estimate_command() {
         ->check(CLI::Range(1, 16))
         ->capture_default_str();
     sub->add_flag("--json", args->json, "print the result as JSON (keys in README.md)");
+    sub->add_option("--depth", args->depth,
+                    "group the tables' rows by the first N parts of the module path (Llama.layers.3 is 3); 0: every "
+                    "module (the JSON always has every module)")
+        ->check(CLI::Range(0, 64))
+        ->capture_default_str();
     *sub_ptr = sub;
     return sub;
   };

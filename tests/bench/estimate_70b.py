@@ -54,7 +54,7 @@ def main():
           f"{'fp32' if a.fp32_params else 'bf16'} weights, bf16 autocast, AdamW"
           f"{' (fused)' if a.fused else ' (foreach)'}{', activation checkpointing' if a.checkpoint else ''}")
     train_steps(model, opt, a.batch, a.seq, shape[5], a.steps, "cuda", torch.bfloat16)
-    print(f"step(s) done in {time.perf_counter() - t0:.2f} s")
+    print(f"step(s) done in {time.perf_counter() - t0:.2f} s; max_memory_allocated {torch.cuda.max_memory_allocated()}")
 
 
 main()

@@ -12,7 +12,8 @@ Usage: check_estimate.py DEVICESCOPE_BINARY
 - the README's command lines for estimate run: the Llama-70B-shaped benchmark (tests/bench/estimate_70b.py) with
   full sharding over 8 and 16 devices, with and without activation checkpointing, and on one device; sharding
   divides parameters and AdamW state by the world size; out of memory is reported where it happens;
-- DDP and fully_shard runs: the estimate (virtual) equals the real run's peak on DeviceScope, to the byte.
+- DDP and fully_shard runs, and the benchmark's Llama model cut to its tiny shape (full sharding, activation
+  checkpointing, bf16 autocast): the estimate (virtual) equals the real run's peak on DeviceScope, to the byte.
 Ends with "N passed, M failed"; exits 1 on any failure.
 """
 import json
@@ -117,6 +118,20 @@ def case_text_output(binary, tmp):
                      "fits:", "80.00 GiB"):
         if fragment not in out:
             problems.append(f"{fragment!r} not in the text output")
+    return problems
+
+
+def case_depth(binary, tmp):
+    script = write(tmp, "train.py", TRAIN)
+    code, out, err = run(binary, ["estimate", "--depth", "1", script])
+    if code != 0:
+        return [f"exit {code}: {err[-300:]}"]
+    problems = []
+    if "(modules to depth 1)" not in out:
+        problems.append("no '(modules to depth 1)' title")
+    rows = [l.split()[0] for l in out.splitlines() if l.startswith("  Sequential")]
+    if not rows or any(r != "Sequential" for r in rows):
+        problems.append(f"rows not grouped to depth 1: {rows}")
     return problems
 
 
@@ -288,7 +303,31 @@ def case_ddp_fsdp_agree_with_real_runs(binary, tmp):
     return problems
 
 
-CASES = [case_agrees_with_real_run, case_readme_70b, case_ddp_fsdp_agree_with_real_runs, case_text_output, case_out_of_memory, case_errors, case_devices]
+def case_llama_agrees_with_real_runs(binary, tmp):
+    """The benchmark's model cut to its tiny shape: full sharding over 4 ranks (with and without activation
+    checkpointing) and one device, bf16 weights under bf16 autocast: estimate == the real run, to the byte."""
+    problems = []
+    for devices, extra in ((4, []), (4, ["--checkpoint"]), (1, ["--checkpoint"])):
+        args = [BENCH, "--model", "tiny", "--seq", "128"] + extra
+        env = dict(os.environ, WORLD_SIZE=str(devices), RANK="0", LOCAL_RANK="0")
+        p = subprocess.run([binary, "--backend", "sim", "--sim-devices", str(devices), "--sim-memory", "80GiB",
+                            "--link", "pcie5-x16", "run"] + args, capture_output=True, text=True, timeout=TIMEOUT_S,
+                           env=env, stdin=subprocess.DEVNULL)
+        if p.returncode != 0:
+            problems.append(f"{devices} {extra}: real run exit {p.returncode}: {p.stderr[-300:]}")
+            continue
+        real = int(p.stdout.split("max_memory_allocated ")[1].split()[0])
+        code, out, err = run(binary, ["estimate", "--json", "--devices", str(devices)] + args)
+        if code != 0:
+            problems.append(f"{devices} {extra}: estimate exit {code}: {err[-300:]}")
+            continue
+        peak = _json(out)["devices"][0]["peak_bytes"]
+        if peak != real:
+            problems.append(f"{devices} {extra}: estimate {peak} != real run {real}")
+    return problems
+
+
+CASES = [case_agrees_with_real_run, case_llama_agrees_with_real_runs, case_depth, case_readme_70b, case_ddp_fsdp_agree_with_real_runs, case_text_output, case_out_of_memory, case_errors, case_devices]
 
 
 def main():

@@ -6,6 +6,8 @@ _SHORT = {"parameter": "param", "buffer": "buffer", "gradient": "grad", "optimiz
           "activation": "act", "temporary": "temp", "cuBLAS workspace": "cuBLAS ws", "other": "other"}
 _MAX_ROWS = 25
 
+import re  # noqa: E402
+
 
 def human(n):
     if n is None:
@@ -24,7 +26,28 @@ def _moment(at):
     return "%s, in %s (iteration %d)" % (at["phase"], where, at["iteration"])
 
 
-def _table(rows, categories, lines):
+def _natural(name):
+    return [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", name)]
+
+
+def _grouped(rows, categories, depth):
+    """Rows merged by the first `depth` parts of their module path ("Llama.layers.3" has 3); 0 keeps them."""
+    if not depth:
+        return rows
+    merged = {}
+    for r in rows:
+        name = r["module"]
+        if not name.startswith("("):
+            name = ".".join(name.split(".")[:depth])
+        m = merged.setdefault(name, dict(module=name, total=0, **dict.fromkeys(categories, 0)))
+        m["total"] += r["total"]
+        for c in categories:
+            m[c] += r[c]
+    return list(merged.values())
+
+
+def _table(rows, categories, lines, depth=0):
+    rows = sorted(_grouped(rows, categories, depth), key=lambda r: (-r["total"], _natural(r["module"])))
     used = [c for c in categories if any(r[c] for r in rows)]
     width = max([len("module")] + [len(r["module"]) for r in rows[:_MAX_ROWS]] + [len("(%d more modules)" % 0)])
     width = min(width, 60)
@@ -41,7 +64,7 @@ def _table(rows, categories, lines):
                      + "%12s" % human(sum(r["total"] for r in rest)))
 
 
-def format_text(result):
+def format_text(result, depth=0):
     cats = result["categories"]
     lines = []
     cap = result["device_capacity_bytes"]
@@ -77,8 +100,9 @@ def format_text(result):
             if not d[key + "_at"]:
                 continue
             lines.append("")
-            lines.append("%s at the %s (%s), by module x category:" % (d["device"], title, human(d[key + "_bytes"])))
-            _table(d[key + "_table"], cats, lines)
+            lines.append("%s at the %s (%s), by module x category%s:" % (
+                d["device"], title, human(d[key + "_bytes"]), " (modules to depth %d)" % depth if depth else ""))
+            _table(d[key + "_table"], cats, lines, depth)
     oom = result.get("oom")
     lines.append("")
     if oom:

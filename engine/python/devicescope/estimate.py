@@ -139,7 +139,7 @@ def begin(script, virtual=True, as_json=False):
     return True
 
 
-def finish(error_type="", error_message="", as_json=False):
+def finish(error_type="", error_message="", as_json=False, depth=0):
     """CLI: ends tracking and prints the answer (text, or JSON); returns the result dict."""
     global _current, _saved_stdout
     run, _current = _current, None
@@ -153,7 +153,7 @@ def finish(error_type="", error_message="", as_json=False):
         import json
         sys.stdout.write(json.dumps(out, indent=1) + "\n")
     else:
-        sys.stdout.write(format_text(out))
+        sys.stdout.write(format_text(out, depth))
     sys.stdout.flush()
     return {"fits": out["fits"], "oom": out["oom"] is not None}
 
@@ -190,6 +190,7 @@ def estimate_file(path, argv=None, virtual=True):
     return run.finish(error_type, error_message)
 
 
-def format_text(result):
+def format_text(result, depth=0):
+    """The CLI's text; depth > 0 groups the tables' rows by the first `depth` parts of the module path."""
     from ._estimate_format import format_text as fmt
-    return fmt(result)
+    return fmt(result, depth)
