@@ -258,6 +258,21 @@ print("MAX", torch.cuda.max_memory_allocated())
 """
 
 
+MP_SCRIPT = """import torch, torch.nn as nn, torch.distributed as dist
+from torch.distributed.fsdp import fully_shard, MixedPrecisionPolicy
+dist.init_process_group("nccl")
+mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
+m = nn.Sequential(*[nn.Sequential(nn.Linear(256, 1024), nn.GELU(), nn.Linear(1024, 256)) for _ in range(3)])
+for l in m: fully_shard(l, mp_policy=mp)
+fully_shard(m, mp_policy=mp)
+opt = torch.optim.AdamW(m.parameters())
+x = torch.randn(16, 256, device="cuda")
+for _ in range(2):
+    m(x).float().sum().backward(); opt.step(); opt.zero_grad()
+print("MAX", torch.cuda.max_memory_allocated())
+"""
+
+
 def _real_peak(binary, script, args, devices):
     env = dict(os.environ, WORLD_SIZE=str(devices), RANK="0", LOCAL_RANK="0")
     p = subprocess.run([binary, "--backend", "sim", "--sim-devices", str(devices), "--sim-memory", "80GiB",
@@ -272,7 +287,8 @@ def case_ddp_fsdp_agree_with_real_runs(binary, tmp):
     problems = []
     ddp = write(tmp, "ddp.py", DDP_SCRIPT)
     fsdp = write(tmp, "fsdp.py", FSDP_SCRIPT)
-    for script, args, devices in ((ddp, ["view"], 2), (ddp, ["copy"], 2), (fsdp, [], 4)):
+    mixed = write(tmp, "fsdp_mp.py", MP_SCRIPT)
+    for script, args, devices in ((ddp, ["view"], 2), (ddp, ["copy"], 2), (fsdp, [], 4), (mixed, [], 4)):
         real, err = _real_peak(binary, script, args, devices)
         if real is None:
             problems.append(f"{os.path.basename(script)} {args}: real run failed: {err}")

@@ -152,11 +152,16 @@ class _Group:
     # ---------------------------------------------------------------- hooks
     def pre_forward(self, module, args):
         self.unshard()
+        # FSDPState._pre_forward: with a param_dtype, floating-point inputs are cast to it (cast_forward_inputs)
+        if self.mp.param_dtype is not None and self.mp.cast_forward_inputs:
+            return tuple(_cast(a, self.mp.param_dtype) for a in args)
         return None
 
     def post_forward(self, module, args, output):
         if self.in_backward:  # activation-checkpoint recomputation: backward still needs the parameters
             return None
+        if self.mp.output_dtype is not None:
+            output = _cast(output, self.mp.output_dtype)
         if torch.is_grad_enabled():
             self.pending = sum(1 for p in self.params if p.sharded.requires_grad)
             for t in _tensors(output):
@@ -164,7 +169,7 @@ class _Group:
                     t.register_hook(self._pre_backward)
         if self.reshard_after_forward and not self.is_root:
             self.reshard()
-        return None
+        return output if self.mp.output_dtype is not None else None
 
     def _pre_backward(self, grad):
         self.in_backward = True
@@ -223,6 +228,16 @@ class _Group:
                     p.sharded.grad += piece
                 del piece
             del rs_output
+
+
+def _cast(obj, dtype):
+    if isinstance(obj, torch.Tensor):
+        return obj.to(dtype) if obj.is_floating_point() and obj.dtype != dtype else obj
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_cast(o, dtype) for o in obj)
+    if isinstance(obj, dict):
+        return {k: _cast(v, dtype) for k, v in obj.items()}
+    return obj
 
 
 def _numel(shape):
