@@ -55,6 +55,7 @@ thread_local BlasSeen t_blas_seen;
 // What one entry point computes; `fallback` is the Python implementation it stands in front of.
 struct Spec {
   bool matmul = false;  // 2-D @ 2-D through the system BLAS
+  bool sum = false;     // x.sum() / torch.sum(x) of a whole float tensor
   bool unary = false;
   BinaryKind binary_kind = BinaryKind::Add;
   UnaryKind unary_kind = UnaryKind::Relu;
@@ -444,6 +445,67 @@ Outcome matmul(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObj
   return result ? Outcome::Done : Outcome::Error;
 }
 
+// numpy's pairwise summation (loops_utils.h.src pairwise_sum), accumulating in T: the Python path sums with
+// np.sum, and scripts print sums to the last digit (a gradient that sums to -0.0 in PyTorch, as numpy's
+// order gives it too), so the fast path adds in exactly numpy's order.
+template <typename T>
+T pairwise_sum(const T* a, int64_t n) {
+  if (n < 8) {
+    T res = 0;
+    for (int64_t i = 0; i < n; ++i) res += a[i];
+    return res;
+  }
+  if (n <= 128) {
+    T r[8];
+    for (int k = 0; k < 8; ++k) r[k] = a[k];
+    int64_t i = 8;
+    for (; i < n - (n % 8); i += 8)
+      for (int k = 0; k < 8; ++k) r[k] += a[i + k];
+    T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += a[i];
+    return res;
+  }
+  int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
+}
+
+// np.sum of a contiguous array: the reduction starts from 0 and adds the pairwise sum of each block of the
+// ufunc buffer size (8192 elements, numpy's default) in turn.
+template <typename T>
+T numpy_sum(const T* a, int64_t n) {
+  constexpr int64_t kBuffer = 8192;
+  T acc = 0;
+  for (int64_t i = 0; i < n; i += kBuffer) acc += pairwise_sum(a + i, std::min(kBuffer, n - i));
+  return acc;
+}
+
+// x.sum() with no other argument, for a dense float32/float64 tensor without autograd: the 0-dim result the
+// Python path makes (one allocation), with np.sum's value.
+Outcome sum_all(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject*& result) {
+  if (nargs != 1 || kwnames) return Outcome::Fallback;
+  Operand x;
+  if (!classify(args[0], x) || !x.tensor || !plain_tensor(*x.tensor)) return Outcome::Fallback;
+  const DType dt = x.tensor->dtype();
+  if (dt != DType::Float32 && dt != DType::Float64) return Outcome::Fallback;
+  if (needs_autograd(&x, 1)) return Outcome::Fallback;
+  Runtime& r = rt();
+  const void* in = host_readable(r, TensorPtr(TensorPtr{}, x.tensor));
+  if (!in) return Outcome::Fallback;
+  const int64_t n = x.tensor->numel();
+  TensorPtr out = ds::empty(r, {}, dt, x.tensor->device(), false, false, current_storage_role());
+  void* o = host_writable(r, out);
+  if (dt == DType::Float32) {
+    const float* p = static_cast<const float*>(in);
+    *static_cast<float*>(o) = numpy_sum(p, n);
+  } else {
+    const double* p = static_cast<const double*>(in);
+    *static_cast<double*>(o) = numpy_sum(p, n);
+  }
+  result = wrap_tensor(std::move(out));
+  return result ? Outcome::Done : Outcome::Error;
+}
+
 PyObject* fast_call(PyObject* capsule, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   const Spec& spec = *static_cast<const Spec*>(PyCapsule_GetPointer(capsule, nullptr));
   const Py_ssize_t n = PyVectorcall_NARGS(nargs);
@@ -451,7 +513,8 @@ PyObject* fast_call(PyObject* capsule, PyObject* const* args, Py_ssize_t nargs, 
   Outcome outcome = Outcome::Fallback;
   if (g.tensor_type) {
     try {
-      outcome = spec.matmul  ? matmul(args, n, kwnames, result)
+      outcome = spec.sum      ? sum_all(args, n, kwnames, result)
+                : spec.matmul ? matmul(args, n, kwnames, result)
                 : spec.unary ? unary(spec, args, n, kwnames, result)
                              : binary(spec, args, n, kwnames, result);
     } catch (const Error& e) {
@@ -491,6 +554,11 @@ py::object make_entry(Spec spec, py::object fallback, bool as_method) {
 PyObject* intern(const char* s) { return PyUnicode_InternFromString(s); }
 
 }  // namespace
+
+// The BLAS view of a 2-D operand, for the kernels of bindings_fast_grad.cpp.
+bool fast_gemm_layout(const TensorImpl& t, GemmOperand& op) { return gemm_layout(t, op); }
+
+void bind_fast_grad(py::module_& m);  // bindings_fast_grad.cpp
 
 void bind_ops(py::module_& m) {
   m.def("_fast_ops_setup", [](py::object tensor_cls, py::list grad_enabled, py::dict default_state) {
@@ -541,6 +609,13 @@ void bind_ops(py::module_& m) {
     s.matmul = true;
     return make_entry(s, std::move(fallback), as_method);
   }, py::arg("fallback"), py::arg("as_method") = true);
+  // x.sum() of a whole float tensor
+  m.def("fast_sum", [](py::object fallback, bool as_method) {
+    Spec s;
+    s.sum = true;
+    return make_entry(s, std::move(fallback), as_method);
+  }, py::arg("fallback"), py::arg("as_method") = true);
+  bind_fast_grad(m);  // log_softmax kernels (bindings_fast_grad.cpp), registered with the fast path
   // The BLAS the fast matmul calls (a path), "" when none was found.
   m.def("blas_library", [] { return blas_available() ? std::string(blas_library_path()) : std::string(); });
 }

@@ -10,6 +10,7 @@
 #   _E.fast_binary(kind, reflected, inplace, fn, as_method)  (kind: add|sub|mul|div|eq|ne|lt|le|gt|ge)
 #   _E.fast_unary(kind, inplace, fn, as_method)              (kind: "relu" | "neg")
 #   _E.fast_matmul(fn, as_method)                            (2-D @ 2-D float32/float64 through the BLAS)
+#   _E.fast_sum(fn, as_method)                               (x.sum() of a whole float32/float64 tensor)
 # as_method=True returns a descriptor to assign on Tensor (binds self), False a plain callable for torch.*.
 import os
 import sys
@@ -45,6 +46,7 @@ _UNARY_METHODS = {"__neg__": ("neg", False), "neg": ("neg", False), "neg_": ("ne
 _BINARY_FUNCTIONS = {"add": "add", "sub": "sub", "subtract": "sub", "mul": "mul", "multiply": "mul",
                      "div": "div", "divide": "div", "true_divide": "div"}
 _UNARY_FUNCTIONS = {"relu": "relu", "neg": "neg", "negative": "neg"}
+_SUM = "sum"  # x.sum() / torch.sum(x) with no other argument (a whole float tensor)
 _MATMUL_METHODS = ("__matmul__", "matmul", "mm")
 _MATMUL_FUNCTIONS = ("matmul", "mm")
 
@@ -64,6 +66,8 @@ def install():
         _install(torch_module, name, lambda fn: _E.fast_binary(kind, False, False, fn, False))
     for name, kind in _UNARY_FUNCTIONS.items():
         _install(torch_module, name, lambda fn: _E.fast_unary(kind, False, fn, False))
+    _install(Tensor, _SUM, lambda fn: _E.fast_sum(fn, True))
+    _install(torch_module, _SUM, lambda fn: _E.fast_sum(fn, False))
     for name in _MATMUL_METHODS:
         _install(Tensor, name, lambda fn: _E.fast_matmul(fn, True))
     for name in _MATMUL_FUNCTIONS:

@@ -2,6 +2,8 @@
 # einsum. Device checks name the offending argument the way c10's generated wrappers do (SEMANTICS §5).
 import numpy as np
 
+import _devicescope_C as _E
+
 from .. import _dtype as D
 from ..autograd import graph
 from .. import _blas_workspace as W
@@ -164,10 +166,17 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
         raise RuntimeError(f"The expanded size of the tensor ({shape[1]}) must match the existing size "
                            f"({input._impl.sizes[-1]}) at non-singleton dimension 1.  Target sizes: "
                            f"[{shape[0]}, {shape[1]}].  Tensor sizes: {list(input._impl.sizes)}") from None
-    iv, av, bv = _math(input), _math(mat1), _math(mat2)
-    prod = av @ bv
-    res = (beta * iv if beta != 1 else iv) + (alpha * prod if alpha != 1 else prod) if beta != 0 else alpha * prod
-    r = C.make(np.broadcast_to(res, shape), C.dtype_of(mat1), dev)
+    # The C++ kernel (bindings_fast_grad.cpp) for nn.Linear's case: beta = alpha = 1, a bias or full-size input
+    plain = beta == 1 and alpha == 1 and not (input._impl.is_virtual or mat1._impl.is_virtual
+                                             or mat2._impl.is_virtual)
+    fast = _E.nn_addmm(input._impl, mat1._impl, mat2._impl) if plain else None
+    if fast is not None:
+        r = C.wrap(fast)
+    else:
+        iv, av, bv = _math(input), _math(mat1), _math(mat2)
+        prod = av @ bv
+        res = (beta * iv if beta != 1 else iv) + (alpha * prod if alpha != 1 else prod) if beta != 0 else alpha * prod
+        r = C.make(np.broadcast_to(res, shape), C.dtype_of(mat1), dev)
     W.addmm(dev, input, mat1, mat2, beta)
     if C.dtype_of(r).is_floating_point and C.needs_grad(input, mat1, mat2):
         # PyTorch's addmm saves mat1 only when mat2 needs a gradient and mat2 only when mat1 does; never
@@ -180,6 +189,12 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
         m1_shape, m2_shape = tuple(mat1._impl.sizes), tuple(mat2._impl.sizes)
 
         def fn(gs):
+            if plain and len(i_shape) == 1 and not gs[0]._impl.is_virtual:
+                fast = _addmm_backward_fast(gs[0], s1, s2, need_a, need_b, m1_col, m2_col,
+                                            (m1_meta[1], m1_shape[0], m1_shape[1], m2_shape[1]),
+                                            (m2_meta[1], m2_shape[0], m2_shape[1], m1_shape[0]))
+                if fast is not None:
+                    return fast
             gr = C.read(gs[0])
             gi = _reduce_to(gr.astype(np.float64) * beta, i_shape)
             # The products in the operands' dtype (a float32 gemm, as PyTorch's mm_mat1/mat2_backward): a
@@ -201,6 +216,44 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
                             "mat2_sym_sizes": tuple(mat2._impl.sizes),
                             "mat2_sym_strides": tuple(mat2._impl.strides) if need_b else ()})
     return out.copy_(r) if out is not None else r
+
+
+def _blas_layout(impl):
+    """bindings_ops.cpp gemm_layout: a 2-D operand the BLAS reads in place (row-major or its transpose)."""
+    if impl.dim != 2:
+        return False
+    (r, c), (s0, s1) = impl.sizes, impl.strides
+    return (((s1 == 1 or c == 1) and (r == 1 or s0 >= max(c, 1)))
+            or ((s0 == 1 or r == 1) and (c == 1 or s1 >= max(r, 1))))
+
+
+def _addmm_backward_fast(g, s1, s2, need_a, need_b, m1_col, m2_col, gemm_a, gemm_b):
+    """AddmmBackward0 for beta = alpha = 1 and a 1-D input, in C++ (bindings_fast_grad.cpp): mat1's gradient,
+    mat2's (each computed transposed for a column-major operand, as the numpy path), then the input's (the
+    gradient's column sums), allocated in that order as the numpy path allocates them. None when a kernel does
+    not apply (checked before anything is allocated; the numpy path then runs instead)."""
+    from . import shape as S
+    gi_ = g._impl
+    if gi_.dim != 2 or not gi_.is_contiguous or not all(
+            x is None or (not x._impl.is_virtual and _blas_layout(x._impl)) for x in (s1, s2)):
+        return None
+    ga = gb = None
+    if need_a:
+        ga = _E.nn_mm(s2._impl, g._impl, False, True) if m1_col else _E.nn_mm(g._impl, s2._impl, False, True)
+        if ga is None:
+            return None
+        W.gemm(*gemm_a)  # mm_mat1_backward's BLAS call (a GPU's workspace follows its result, as in numpy's path)
+    if need_b:
+        gb = _E.nn_mm(g._impl, s1._impl, True, False) if m2_col else _E.nn_mm(s1._impl, g._impl, True, False)
+        if gb is None:
+            return None
+        W.gemm(*gemm_b)  # mm_mat2_backward's
+    gi = _E.nn_sum_rows(g._impl)
+    if gi is None:
+        return None
+    ga = None if ga is None else (S.t(C.wrap(ga)) if m1_col else C.wrap(ga))
+    gb = None if gb is None else (S.t(C.wrap(gb)) if m2_col else C.wrap(gb))
+    return (C.wrap(gi), ga, gb)
 
 
 def bmm(a, b, out=None):

@@ -5,6 +5,8 @@ import warnings as _warnings
 
 import numpy as np
 
+import _devicescope_C as _E
+
 from .. import _dtype as D
 from .. import return_types
 from ..autograd import graph
@@ -446,19 +448,40 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
     if not xdt.is_floating_point:
         raise RuntimeError("\"log_softmax_lastdim_kernel_impl\" not implemented for 'Long'")
     d = C.wrap_dim(dim if dim is not None else _implicit_dim(x), x._impl.dim)
-    xv = C.values_of(x, np.float64)
     ax = d if x._impl.dim else None
+    fast = _E.nn_log_softmax(x._impl, d) if ax is not None and not x._impl.is_virtual else None
+    if fast is not None:  # the C++ kernel (bindings_fast_grad.cpp): a dense float tensor on host-readable memory
+        return _attach_log_softmax(C.wrap(fast), x, d, ax, xdt, dev)
+    xv = C.values_of(x, np.float64)
     m = np.max(xv, axis=ax, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
     with np.errstate(all="ignore"):
         res = xv - m - np.log(np.sum(np.exp(xv - m), axis=ax, keepdims=True))
 
     del xv, m
+    return _finish("LogSoftmaxBackward0", x, res, xdt, dev, _log_softmax_back(d, ax, xdt, dev),
+                   {"dim": d, "result": RESULT})
 
+
+def _log_softmax_back(d, ax, xdt, dev):
     def back(g, out):  # _log_softmax_backward_data(grad, result, dim): only the result is saved
+        if ax is not None and not g._impl.is_virtual and not out._impl.is_virtual:
+            fast = _E.nn_log_softmax_backward(g._impl, out._impl, d)
+            if fast is not None:
+                return C.wrap(fast)
         gv, rv = C.read(g).astype(np.float64), C.read(out).astype(np.float64)
         return C.make(gv - np.exp(rv) * np.sum(gv, axis=ax, keepdims=True), xdt, dev)
-    return _finish("LogSoftmaxBackward0", x, res, xdt, dev, back, {"dim": d, "result": RESULT})
+    return back
+
+
+def _attach_log_softmax(out, x, d, ax, xdt, dev):
+    """_finish's autograd half for a result the C++ kernel already allocated."""
+    if C.needs_grad(x):
+        back = _log_softmax_back(d, ax, xdt, dev)
+        rs = out._detached_alias()
+        graph.attach("LogSoftmaxBackward0", [out], [x], lambda gs: (back(gs[0], rs),),
+                     saved={"dim": d, "result": out})
+    return out
 
 
 def _implicit_dim(x):

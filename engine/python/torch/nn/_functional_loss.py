@@ -8,6 +8,7 @@ from ._checks import check_same_device
 from .._ops._core import materialize
 from .._scratch import scratch
 from ._composite import named
+from . import _loss_fast
 
 _SCALAR_NAMES = {}
 
@@ -96,6 +97,10 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if input.shape[0] != target.shape[0]:
         raise ValueError("Expected input batch_size ({}) to match target batch_size ({}).".format(
             input.shape[0], target.shape[0]))
+    if not unbatched:
+        fast = _loss_fast.nll_loss(input, target, weight, ignore_index, reduction)
+        if fast is not None:
+            return fast
     n_classes = input.shape[1]
     if target.device.type == "cpu":
         # The CPU kernel reports a bad class index; CUDA would hit a device-side assert instead.

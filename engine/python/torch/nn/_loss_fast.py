@@ -1,0 +1,108 @@
+# nll_loss (and so cross_entropy's second half) computed in a few numpy calls with its own NllLossBackward0
+# node, for the common case: a dense 2-D float input, a 1-D int64 target with every class index in range, an
+# optional 1-D weight. The composite path (_functional_loss.nll_loss through _composite.named) builds the loss
+# from ~10 torch ops and its backward recomputes them under a nested autograd.grad: in a 784-128-10 MLP step
+# that was about half of the step's time (issue 23). Anything else - virtual tensors, other ranks or dtypes, a
+# target out of range - returns None and takes the composite path, which stays the reference.
+#
+# Allocations are those of ATen's kernels, as the composite makes them: the loss (0-dim, or [N] for
+# reduction='none'), then total_weight (0-dim); backward allocates one input-sized gradient
+# (nll_loss_backward's zeros_like(self)). The node saves what PyTorch's NllLossBackward0 saves.
+import numpy as np
+
+import _devicescope_C as _E
+
+from .._ops import _core as C
+from ..autograd import graph, grad_mode
+
+_REDUCTION_ENUM = {"none": 0, "mean": 1, "sum": 2}
+_FLOAT_CODES = None
+
+
+def _plain(t):
+    impl = t._impl
+    return not impl.is_virtual and impl.is_contiguous and impl.numel > 0
+
+
+def _fresh(values, dtype, device):
+    """One real allocation holding `values` (materialize's layout: a flat block viewed as the shape)."""
+    values = np.asarray(values, dtype=dtype._np, order="C")  # (ascontiguousarray would make a 0-dim value 1-d)
+    base = C.new_empty((values.size,), dtype, device)
+    impl = _E.as_strided(base._impl, values.shape, _strides(values.shape), 0)
+    _E.write_contiguous(impl, values)
+    return C.wrap(impl)
+
+
+def _strides(shape):
+    out, s = [], 1
+    for n in reversed(shape):
+        out.append(s)
+        s *= max(n, 1)
+    return tuple(reversed(out))
+
+
+def nll_loss(input, target, weight, ignore_index, reduction):
+    """The loss tensor, or None when the fast path does not apply (the caller takes the composite path)."""
+    global _FLOAT_CODES
+    if _FLOAT_CODES is None:
+        from .. import _dtype as D
+        _FLOAT_CODES = {D.float32._code, D.float64._code}
+    if input._impl.dim != 2 or target._impl.dim != 1 or input._impl.dtype_code not in _FLOAT_CODES:
+        return None
+    if not (_plain(input) and _plain(target)) or (weight is not None and not (
+            _plain(weight) and weight._impl.dim == 1 and weight._impl.dtype_code == input._impl.dtype_code)):
+        return None
+    n, c = input._impl.sizes
+    if target._impl.sizes[0] != n or (weight is not None and weight._impl.sizes[0] != c):
+        return None
+    t = C.read(target)
+    valid = t != ignore_index
+    safe = np.where(valid, t, 0)
+    if safe.min() < 0 or safe.max() >= c:
+        return None  # the composite path reports it as PyTorch does
+    dtype, device = C.dtype_of(input), C.device_of(input)
+    np_dt = dtype._np
+    w = valid.astype(np_dt) if weight is None else C.read(weight)[safe] * valid
+    rows = np.arange(n)
+    x = C.read(input)
+    with np.errstate(all="ignore"):
+        loss = -x[rows, safe] * w
+        # total_weight: the weights' sum; reduction='none' leaves it zeroed (the kernels skip the sum)
+        tw = w.sum(dtype=np_dt) if reduction != "none" else np.zeros((), dtype=np_dt)
+        if reduction == "none":
+            value = loss
+        elif reduction == "sum":
+            value = loss.sum(dtype=np_dt)
+        else:
+            value = np.asarray(loss.sum(dtype=np_dt) / tw, dtype=np_dt)
+    result = _fresh(value, dtype, device)
+    total_weight = _fresh(tw, dtype, device)
+    if not (grad_mode._enabled[0] and (input._grad_fn is not None or input._requires_grad)):
+        return result
+    shape = (n, c)
+
+    def backward(grads):
+        g = grads[0]
+        if g is None:
+            return [None, None, None]
+        if grad_mode._enabled[0]:  # create_graph: a differentiable formula (the gradient is linear in g)
+            coef = np.where(valid, -w if reduction != "mean" else -w / tw, 0)  # +0 where ignored
+            gv = C.make(coef, dtype, device) * (g if reduction == "none" else g.reshape(1))
+            zeros = C.new_empty(shape, dtype, device)
+            C.write(zeros, 0.0, bump=False)
+            return [zeros.scatter(1, C.make(safe.reshape(n, 1), target.dtype, device), gv.reshape(n, 1)),
+                    None, None]
+        gval = C.read(g)
+        with np.errstate(all="ignore"):
+            if reduction == "mean":
+                picked = -w * (gval / tw)
+            else:
+                picked = -w * gval
+        out = np.zeros(shape, dtype=np_dt)
+        out[rows[valid], safe[valid]] = picked[valid]  # ignored rows stay +0, as the kernel skips them
+        return [_fresh(out, dtype, device), None, None]
+
+    graph.attach("NllLossBackward0", [result], [input, target, weight], backward,
+                 saved={"ignore_index": ignore_index, "reduction": _REDUCTION_ENUM[reduction], "self": input,
+                        "target": target, "total_weight": total_weight, "weight": weight})
+    return result
