@@ -343,7 +343,44 @@ def case_llama_agrees_with_real_runs(binary, tmp):
     return problems
 
 
-CASES = [case_agrees_with_real_run, case_llama_agrees_with_real_runs, case_depth, case_readme_70b, case_ddp_fsdp_agree_with_real_runs, case_text_output, case_out_of_memory, case_errors, case_devices]
+LAYOUT_SCRIPT = """import json, os, torch, torch.nn as nn, torch.distributed as dist
+from torch.distributed.fsdp import fully_shard
+dist.init_process_group("nccl")
+out = []
+for dim0, dim1 in ((10, 3), (8, 5), (1, 7), (13, 1), (4096, 2)):
+    m = nn.Linear(dim1, dim0)
+    fully_shard(m)
+    out.append([dim0, dim1, list(m.weight.shape), list(m.bias.shape)])
+print(json.dumps(out))
+"""
+
+
+def case_fsdp_shard_layout(binary, tmp):
+    """fully_shard's shards: dim 0 chunked as torch.chunk does (real torch 1.13 computes the expected rows)."""
+    script = write(tmp, "layout.py", LAYOUT_SCRIPT)
+    problems = []
+    for world in (2, 3, 4, 8):
+        env = dict(os.environ, WORLD_SIZE=str(world), RANK="0")
+        p = subprocess.run([binary, "--backend", "sim", "--sim-devices", "1", "run", script], capture_output=True,
+                           text=True, timeout=TIMEOUT_S, env=env, stdin=subprocess.DEVNULL)
+        if p.returncode != 0:
+            problems.append(f"world {world}: exit {p.returncode}: {p.stderr[-300:]}")
+            continue
+        got = json.loads(p.stdout)
+        code = ("import json, sys, torch; w = int(sys.argv[1]); print(json.dumps([[d0, d1, "
+                "list(torch.chunk(torch.empty(d0, d1), w)[0].shape), list(torch.chunk(torch.empty(d0), w)[0].shape)] "
+                "for d0, d1, _, _ in json.loads(sys.argv[2])]))")
+        real = subprocess.run(["/usr/bin/python3", "-c", code, str(world), json.dumps(got)], capture_output=True,
+                              text=True, timeout=TIMEOUT_S)
+        if real.returncode != 0:
+            problems.append(f"real torch: {real.stderr[-300:]}")
+            continue
+        if json.loads(real.stdout) != got:
+            problems.append(f"world {world}: shards {got}, torch.chunk's first chunks {real.stdout.strip()}")
+    return problems
+
+
+CASES = [case_agrees_with_real_run, case_fsdp_shard_layout, case_llama_agrees_with_real_runs, case_depth, case_readme_70b, case_ddp_fsdp_agree_with_real_runs, case_text_output, case_out_of_memory, case_errors, case_devices]
 
 
 def main():
