@@ -194,6 +194,7 @@ def case_readme_70b(binary, tmp):
     # README: `devicescope estimate --devices 8 tests/bench/estimate_70b.py --checkpoint` (and the variants)
     for args, codes, fragment in (
             (["--devices", "8", BENCH, "--checkpoint"], (0, 3), "world size 8"),
+            (["--devices", "8", BENCH, "--checkpoint", "--fused"], (0,), "fits:"),
             (["--devices", "8", BENCH], (3,), "OUT OF MEMORY during forward"),
             (["--devices", "16", BENCH, "--checkpoint"], (0, 3), "world size 16"),
             (["--devices", "1", BENCH], (3,), "OUT OF MEMORY during setup")):
