@@ -249,6 +249,60 @@ void bind_tensor(py::module_& m) {
     if (out == self) return py::none();
     return py::cast(std::move(out));
   });
+  // Module._apply's parameter half for a device move (Module.to(device), cuda(), cpu()): for each parameter of
+  // one module and its .grad, `param.data = param.to(device)` on the engine's impls, in the dict's order.
+  // Each copy gets its owner ("model.0.weight", "model.0.weight.grad") in the CopyOrigin it is passed, so
+  // per tensor nothing goes through the context variable and no Python Tensor is made (bench_python_to);
+  // the role is this thread's, read once. The owner variable is left naming the last tensor, as the
+  // per-tensor Python loop left it. Returns the parameters that are not DeviceScope tensors (for the
+  // general path), or None.
+  m.def("move_module_params", [](py::handle params, const std::string& prefix, py::handle device,
+                                 bool non_blocking) -> py::object {
+    static PyObject* impl_name = attr_name("_impl");
+    static PyObject* grad_name = attr_name("_grad");
+    ToOptions o;
+    Device d;
+    if (!device_from_py(device, d)) raise(ErrorKind::TypeError, "expected a device");
+    o.device = d;
+    o.non_blocking = non_blocking;
+    o.origin = current_copy_origin();
+    const auto move = [&](const TensorPtr& impl) {
+      TensorPtr out = ds::to(rt(), impl, o);
+      if (out != impl) impl->set_data(*out);
+    };
+    const auto impl_of_attr = [](PyObject* obj) {
+      PyObject* impl = PyObject_GetAttr(obj, impl_name);
+      if (!impl) throw py::error_already_set();
+      return py::reinterpret_steal<py::object>(impl).cast<TensorPtr>();
+    };
+    py::object rest = py::none();
+    bool moved_any = false;
+    for (py::handle item : params.attr("items")()) {
+      py::handle key = PyTuple_GET_ITEM(item.ptr(), 0), param = PyTuple_GET_ITEM(item.ptr(), 1);
+      if (param.is_none()) continue;
+      PyObject* impl = PyObject_GetAttr(param.ptr(), impl_name);
+      if (!impl) {  // not a DeviceScope tensor: the caller converts it through fn
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError)) throw py::error_already_set();
+        PyErr_Clear();
+        if (rest.is_none()) rest = py::dict();
+        rest[key] = param;
+        continue;
+      }
+      const TensorPtr pimpl = py::reinterpret_steal<py::object>(impl).cast<TensorPtr>();
+      o.origin.owner = prefix + key.cast<std::string>();
+      moved_any = true;
+      move(pimpl);
+      PyObject* grad = PyObject_GetAttr(param.ptr(), grad_name);
+      if (!grad) throw py::error_already_set();
+      py::object grad_obj = py::reinterpret_steal<py::object>(grad);
+      if (!grad_obj.is_none()) {
+        o.origin.owner += ".grad";
+        move(impl_of_attr(grad));
+      }
+    }
+    if (moved_any) set_current_copy_owner(o.origin.owner);
+    return rest;
+  });
   m.def("cuda", [](const TensorPtr& self, py::handle device, bool non_blocking) -> py::object {
     std::optional<int> index;
     if (!device.is_none()) {

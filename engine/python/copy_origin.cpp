@@ -28,6 +28,14 @@ Role current_storage_role() {
   return role ? Role(role.cast<int>()) : Role::Tensor;
 }
 
+void set_current_copy_owner(const std::string& owner) {
+  if (!g_owner_var) return;
+  py::str value(owner);
+  PyObject* token = PyContextVar_Set(g_owner_var, value.ptr());
+  if (!token) throw py::error_already_set();
+  Py_DECREF(token);
+}
+
 CopyOrigin current_copy_origin() {
   CopyOrigin origin;
   if (py::object owner = value_of(g_owner_var)) origin.owner = owner.cast<std::string>();

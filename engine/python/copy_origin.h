@@ -14,6 +14,9 @@ namespace py = pybind11;
 // owner_var holds a str ("" = none), role_var an int(ds::Role).
 void register_copy_origin(py::handle owner_var, py::handle role_var);
 CopyOrigin current_copy_origin();
+// Sets this thread's copy owner (what torch._devicescope_hooks.set_owner_hint does), for C++ loops that pass
+// each copy's owner in its CopyOrigin and leave the variable as the Python loop would have.
+void set_current_copy_owner(const std::string& owner);
 Role current_storage_role();  // just the role: for factories and op outputs, which copy nothing
 
 }  // namespace ds::python

@@ -114,7 +114,8 @@ _TORCH_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 def impl_converter(device, non_blocking):
     """For Module.to(device): a function impl -> new impl (or None when unchanged) that skips building
     a Python Tensor per parameter. It is the engine's own Tensor.to(device) path, so the result is the
-    same. None when there is no device to move to."""
+    same; Module._apply hands its `device` and `non_blocking` to the engine's per-module loop
+    (_E.move_module_params). None when there is no device to move to."""
     if device is None:
         return None
     to_device_dtype = _E.to_device_dtype
@@ -122,4 +123,6 @@ def impl_converter(device, non_blocking):
     def convert_impl(impl):
         return to_device_dtype(impl, device, None, non_blocking, False)
 
+    convert_impl.device = device
+    convert_impl.non_blocking = bool(non_blocking)
     return convert_impl

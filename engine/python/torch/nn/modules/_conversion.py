@@ -2,6 +2,8 @@
 # settings looked up once). Kept apart from module.py so the Module class reads like PyTorch's.
 import threading
 
+import _devicescope_C as _E
+
 import torch
 from ... import _devicescope_hooks as _hooks
 from ..parameter import Parameter
@@ -42,7 +44,11 @@ def _apply_params(module, fn, params, prefix, hint, compat, overwrite):
     todo = params
     impl_fn = getattr(fn, "_ds_impl", None)
     if impl_fn is not None and not overwrite:
-        todo = _apply_params_impl(params, prefix, hint, impl_fn)
+        # Module.to(device) fast path: `param.data = param.to(device)` for every parameter and .grad of
+        # this module, done in C++ on the engine's tensor impls (same storages, same records, each copy's
+        # owner passed with it), without a Python Tensor or a context variable change per parameter.
+        # What it returns (parameters that are not DeviceScope tensors) takes the general path below.
+        todo = _E.move_module_params(params, prefix, impl_fn.device, impl_fn.non_blocking)
         if not todo:
             return
     for key, param in todo.items():
@@ -76,30 +82,3 @@ def _apply_params(module, fn, params, prefix, hint, compat, overwrite):
                 assert grad.is_leaf
                 out_param.grad = grad_applied.requires_grad_(grad.requires_grad)
 
-
-def _apply_params_impl(params, prefix, hint, impl_fn):
-    """Module.to(device) fast path: `param.data = param.to(device)` done on the engine's tensor impls
-    (same storage, same records) without a Python Tensor per parameter. Returns the parameters it
-    could not handle (not DeviceScope tensors), for the general path."""
-    rest = None
-    for key, param in params.items():
-        if param is None:
-            continue
-        try:
-            pimpl = param._impl
-        except AttributeError:
-            if rest is None:
-                rest = {}
-            rest[key] = param
-            continue
-        hint(prefix + key)
-        new = impl_fn(pimpl)
-        if new is not None:
-            pimpl.set_data(new)
-        grad = param._grad
-        if grad is not None:
-            hint(prefix + key + ".grad")
-            new = impl_fn(grad._impl)
-            if new is not None:
-                grad._impl.set_data(new)
-    return rest
