@@ -83,6 +83,26 @@ void bind_runtime(py::module_& m) {
   m.def("scratch_exit", [] { Runtime::exit_scratch(); });
   m.def("scratch_depth", [] { return Runtime::scratch_depth(); });
   m.def("now_ns", [] { return rt().backend().now_ns(); });
+  // torch.utils.benchmark on simulated devices: the id of the newest transfer recorded (0: none yet), and the
+  // host time measured for the copies after `after_id` that the modelled clock does not see (pin_memory's
+  // memcpy and other host-to-host transfers: simulated == false), newest scanned first, so a short timed
+  // block costs little however long the run. Returns (nanoseconds, copies counted).
+  m.def("last_transfer_id", [] {
+    const auto& ts = rt().log().transfers();
+    return ts.empty() ? uint64_t(0) : ts.back().id;
+  });
+  m.def("host_copy_ns_after", [](uint64_t after_id) {
+    const auto& ts = rt().log().transfers();
+    double ns = 0;
+    uint64_t copies = 0;
+    for (auto it = ts.rbegin(); it != ts.rend() && it->id > after_id; ++it) {
+      if (!it->simulated && it->complete) {
+        ns += it->measured_ns;
+        ++copies;
+      }
+    }
+    return py::make_tuple(ns, copies);
+  });
 
   // Engine hooks (torch._devicescope_hooks): names and roles for the views, never behaviour.
   m.def("note_module_move", [](bool begin, const std::string& module, const std::string& target) {

@@ -165,9 +165,9 @@ class Measurement:
         lines.append(f"  {n} measurement{'s' if n > 1 else ''}, {self.number_per_run} runs "
                      f"{'per measurement,' if n > 1 else ','} {threads}")
         sim = self.simulated_median
-        if sim:  # only statements that touched a simulated device have modelled time
-            lines.append("  Simulated CUDA: times are modelled device time (DeviceScope's simulated clock); "
-                         "the host's are in host_times")
+        if sim:  # only statements that copied (to, from or on a simulated device, or pin_memory) have one
+            lines.append("  Simulated CUDA: times are modelled device time (DeviceScope's simulated clock) plus "
+                         "measured host copies (pin_memory); wall times are in host_times")
         lines += list(self._warnings)
         return "\n".join(lines).strip()
 

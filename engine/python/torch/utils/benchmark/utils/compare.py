@@ -118,7 +118,8 @@ class _Table:
         if warn:
             out += "(! XX%) Measurement has high variance, where XX is the IQR / median * 100.\n"
         if sims:
-            out += "Simulated CUDA devices: times of device work above are modelled (DeviceScope's simulated clock).\n"
+            out += ("Simulated CUDA devices: times of device work above are modelled (DeviceScope's simulated clock), "
+                    "plus measured host copies (pin_memory).\n")
         return out
 
 

@@ -1,13 +1,18 @@
 # torch.utils.benchmark.Timer: timeit with PyTorch's warmup, block-size estimation and replicate loops, and
 # CUDA synchronisation around every timed block when a CUDA device exists (as PyTorch does).
-# On DeviceScope's simulated devices a block that does device work is timed on the modelled clock: its time
-# is what the simulated GPU takes (copies, kernels, launch overheads), as PyTorch's Timer on that GPU would
-# report it, and not the host's real cost of simulating it (a 4 MB copy costs the simulator about a ms of real
-# memcpy and bookkeeping; timed by wall clock, the tutorials' autorange loops ran for minutes, noisy). A block
-# that leaves the modelled clock where it was (host-only work: CPU tensors, pin_memory()) keeps its wall time,
-# which is real. The modelled times are also in Measurement.simulated_times, the host's in host_times, and
-# the Measurement says which its times are ("Simulated CUDA: ..."). Host work inside a block that also does
-# device work is not counted (the modelled clock does not see it).
+# On DeviceScope's simulated devices a block that copies is timed as a GPU machine would time it, not by the
+# host's real cost of simulating it (a 4 MB copy costs the simulator about a ms of real memcpy and
+# bookkeeping; timed by wall clock, the tutorials' autorange loops ran for minutes, noisy):
+#   - device work (copies, kernels, launch overheads) on the modelled clock: what the simulated GPU takes;
+#   - plus the host copies the modelled clock does not see (pin_memory()'s memcpy into page-locked memory),
+#     at their measured time: that memcpy is real host work on any machine, so `pin_memory().to("cuda")`
+#     costs the pin and the copy, as the pinned-memory tutorial shows on a real GPU. Added, not overlapped:
+#     a pin that would run while an earlier non_blocking copy is still in flight is counted in full.
+# A block that copies nothing (CPU tensor work, Python) keeps its wall time, which is real.
+# The modelled-plus-measured times are also in Measurement.simulated_times (0: the block copied nothing), the
+# wall times in host_times,
+# and the Measurement says which its times are ("Simulated CUDA: ..."). Other host work inside a block that
+# copies (Python, allocation) is not counted: the copies' own launch overheads stand for it.
 import enum
 import timeit
 
@@ -63,20 +68,24 @@ class Timer:
         self._simulated = bool(_E.device_count() > 0 and _E.backend_simulated())
 
     def _timeit(self, number, sim_times=None, host_times=None):
-        """Seconds for `number` executions: modelled on a simulated device when the block did device work."""
-        start_ns = 0
+        """Seconds for `number` executions: on a simulated device, a block that copied is timed as modelled
+        device time plus its measured host copies (see the top of this file); any other block by wall time."""
+        start_ns = first_transfer = 0
         if self._simulated:
             _synchronize_all()
             start_ns = _E.now_ns()
+            first_transfer = _E.last_transfer_id()
         wall = max(self._timer.timeit(number), 1e-9)
         if not self._simulated:
             return wall
         _synchronize_all()
-        modelled = (_E.now_ns() - start_ns) / 1e9
+        host_ns, host_copies = _E.host_copy_ns_after(first_transfer)
+        modelled = (_E.now_ns() - start_ns + host_ns) / 1e9
+        copied = modelled > 0 or host_copies > 0
         if sim_times is not None:
             sim_times.append(modelled)
             host_times.append(wall)
-        return modelled if modelled > 0 else wall
+        return max(modelled, 1e-9) if copied else wall
 
     def _measurement(self, number, times, sim_times, host_times):
         return common.Measurement(number_per_run=number, raw_times=times, task_spec=self._task_spec,
