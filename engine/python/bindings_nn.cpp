@@ -135,6 +135,23 @@ class HostOut {
   std::vector<T> buffer_;
 };
 
+// The (grad_input, grad_weight, grad_bias) of a norm's backward: each allocated only where output_mask asks for
+// it, in the order the caller calls want() (ATen's order: it decides the memory layout), and handed to Python as
+// None where it was not computed.
+template <typename T>
+struct GradTriple {
+  std::optional<HostOut<T>> input, weight, bias;
+  // Allocates `out` as `like` (its sizes, dtype and device) when wanted and `like` exists.
+  static void want(std::optional<HostOut<T>>& out, bool wanted, const TensorPtr& like) {
+    if (wanted && like) out.emplace(like->sizes(), like->dtype(), like->device());
+  }
+  static T* ptr(std::optional<HostOut<T>>& out) { return out ? out->get() : nullptr; }
+  py::tuple finish() {
+    auto one = [](std::optional<HostOut<T>>& out) -> py::object { return out ? py::cast(out->finish()) : py::none(); };
+    return py::make_tuple(one(input), one(weight), one(bias));
+  }
+};
+
 // int64 outputs (pooling indices): always int64, written directly or through a buffer.
 class IndexOut {
  public:
@@ -410,14 +427,14 @@ py::tuple layer_norm_backward(const TensorPtr& dy, const TensorPtr& x, const Ten
   return dispatch(x->dtype(), {&dy, &x, &mean, &rstd, &w}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> dyi(dy), xi(x), mi(mean), ri(rstd), wi(w);
-    std::optional<HostOut<T>> dx, dw, db;
-    if (mask[0]) dx.emplace(x->sizes(), x->dtype(), x->device());
-    if (mask[1] && w) dw.emplace(w->sizes(), w->dtype(), w->device());
-    if (mask[2] && b) db.emplace(b->sizes(), b->dtype(), b->device());
-    if (!tl_virtual) ds::layer_norm_backward<T>(m, n, dyi.get(), xi.get(), mi.get(), ri.get(), wi.get(), dx ? dx->get() : nullptr,
-                           dw ? dw->get() : nullptr, db ? db->get() : nullptr);
-    return py::make_tuple(dx ? py::cast(dx->finish()) : py::none(), dw ? py::cast(dw->finish()) : py::none(),
-                          db ? py::cast(db->finish()) : py::none());
+    GradTriple<T> d;
+    d.want(d.input, mask[0], x);
+    d.want(d.weight, mask[1], w);
+    d.want(d.bias, mask[2], b);
+    if (!tl_virtual)
+      ds::layer_norm_backward<T>(m, n, dyi.get(), xi.get(), mi.get(), ri.get(), wi.get(), d.ptr(d.input),
+                                 d.ptr(d.weight), d.ptr(d.bias));
+    return d.finish();
   });
 }
 
@@ -480,7 +497,7 @@ py::tuple batch_norm_backward(const TensorPtr& dy, const TensorPtr& x, const Ten
     using T = decltype(tag);
     HostIn<T> dyi(dy), xi(x), wi(w), rmi(rm), rvi(rv), smi(training ? save_mean : TensorPtr()),
         sii(training ? save_invstd : TensorPtr());
-    std::optional<HostOut<T>> dx, dw, db;
+    GradTriple<T> d;
     // native_batch_norm_backward in evaluation after cuDNN (no saved statistics): invstd from the running
     // variance, and the reduction's sum_dy / sum_dy_xmu, are tensors of the kernel (freed on return).
     TensorPtr eval_invstd, sum_dy, sum_dy_xmu;
@@ -490,18 +507,18 @@ py::tuple batch_norm_backward(const TensorPtr& dy, const TensorPtr& x, const Ten
         sum_dy = ds::empty(rt(), {c}, acc_dtype(x->dtype()), x->device(), false, tl_virtual, current_storage_role());
         sum_dy_xmu = ds::empty(rt(), {c}, acc_dtype(x->dtype()), x->device(), false, tl_virtual, current_storage_role());
       }
-      if (mask[1] && w) dw.emplace(w->sizes(), w->dtype(), w->device());
-      if (mask[2] && w) db.emplace(w->sizes(), w->dtype(), w->device());
-      if (mask[0]) dx.emplace(x->sizes(), x->dtype(), x->device());
+      d.want(d.weight, mask[1], w);  // this path allocates the parameter gradients first
+      d.want(d.bias, mask[2], w);
+      d.want(d.input, mask[0], x);
     } else {
-      if (mask[0]) dx.emplace(x->sizes(), x->dtype(), x->device());
-      if (mask[1] && w) dw.emplace(w->sizes(), w->dtype(), w->device());
-      if (mask[2] && w) db.emplace(w->sizes(), w->dtype(), w->device());
+      d.want(d.input, mask[0], x);
+      d.want(d.weight, mask[1], w);
+      d.want(d.bias, mask[2], w);
     }
-    if (!tl_virtual) ds::batch_norm_backward<T>(n, c, s, dyi.get(), xi.get(), wi.get(), rmi.get(), rvi.get(), smi.get(), sii.get(),
-                           training, eps, dx ? dx->get() : nullptr, dw ? dw->get() : nullptr, db ? db->get() : nullptr);
-    return py::make_tuple(dx ? py::cast(dx->finish()) : py::none(), dw ? py::cast(dw->finish()) : py::none(),
-                          db ? py::cast(db->finish()) : py::none());
+    if (!tl_virtual)
+      ds::batch_norm_backward<T>(n, c, s, dyi.get(), xi.get(), wi.get(), rmi.get(), rvi.get(), smi.get(), sii.get(),
+                                 training, eps, d.ptr(d.input), d.ptr(d.weight), d.ptr(d.bias));
+    return d.finish();
   });
 }
 
@@ -530,10 +547,10 @@ py::tuple group_norm_backward(const TensorPtr& dy, const TensorPtr& x, const Ten
   return dispatch(x->dtype(), {&dy, &x, &mean, &rstd, &w}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> dyi(dy), xi(x), mi(mean), ri(rstd), wi(w);
-    std::optional<HostOut<T>> dx, dw, db;
-    if (mask[0]) dx.emplace(x->sizes(), x->dtype(), x->device());
-    if (mask[1] && w) dw.emplace(w->sizes(), w->dtype(), w->device());
-    if (mask[2] && w) db.emplace(w->sizes(), w->dtype(), w->device());
+    GradTriple<T> d;
+    d.want(d.input, mask[0], x);
+    d.want(d.weight, mask[1], w);
+    d.want(d.bias, mask[2], w);
     const DType acc = acc_dtype(x->dtype());
     const Role role = current_storage_role();
     // The CUDA kernel's own tensors, in its order: ds, db; then for dX: c2, c3 (and c1 when gamma is given,
@@ -542,17 +559,17 @@ py::tuple group_norm_backward(const TensorPtr& dy, const TensorPtr& x, const Ten
     if (n > 0) {
       kernel_tensors.push_back(ds::empty(rt(), {n, c}, acc, x->device(), false, tl_virtual, role));
       kernel_tensors.push_back(ds::empty(rt(), {n, c}, acc, x->device(), false, tl_virtual, role));
-      if (dx) {
+      if (d.input) {
         kernel_tensors.push_back(ds::empty(rt(), {n, groups}, acc, x->device(), false, tl_virtual, role));
         kernel_tensors.push_back(ds::empty(rt(), {n, groups}, acc, x->device(), false, tl_virtual, role));
         if (w && hxw != 1) kernel_tensors.push_back(ds::empty(rt(), {n, c}, acc, x->device(), false, tl_virtual, role));
       }
     }
     std::vector<T> ds_buf(tl_virtual ? 0 : size_t(n * c)), db_buf(tl_virtual ? 0 : size_t(n * c));
-    if (!tl_virtual) ds::group_norm_backward<T>(n, c, hxw, groups, dyi.get(), xi.get(), mi.get(), ri.get(), wi.get(), ds_buf.data(),
-                           db_buf.data(), dx ? dx->get() : nullptr, dw ? dw->get() : nullptr, db ? db->get() : nullptr);
-    return py::make_tuple(dx ? py::cast(dx->finish()) : py::none(), dw ? py::cast(dw->finish()) : py::none(),
-                          db ? py::cast(db->finish()) : py::none());
+    if (!tl_virtual)
+      ds::group_norm_backward<T>(n, c, hxw, groups, dyi.get(), xi.get(), mi.get(), ri.get(), wi.get(), ds_buf.data(),
+                                 db_buf.data(), d.ptr(d.input), d.ptr(d.weight), d.ptr(d.bias));
+    return d.finish();
   });
 }
 

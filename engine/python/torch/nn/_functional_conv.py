@@ -226,24 +226,16 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     divisor = divisor_override or 0
     out = C.wrap(_E.nn_avg_pool2d(input.contiguous()._impl, k, s, p, oh, ow, count_include_pad, divisor))
     if _wants_grad(input):
-        x = input
+        def reference(a):
+            if ceil_mode or not count_include_pad:
+                raise NotImplementedError("DeviceScope: double backward through avg_pool2d needs ceil_mode=False "
+                                          "and count_include_pad=True")
+            return ref.avg_pool(a, k, s, p, divisor)
 
-        def backward(grads):
-            g = grads[0]
-            if g is None:
-                return [None]
-            if grad_mode._enabled[0]:
-                if ceil_mode or not count_include_pad:
-                    raise NotImplementedError("DeviceScope: double backward through avg_pool2d needs ceil_mode=False "
-                                              "and count_include_pad=True")
-                return ref.reference_grads(lambda a: ref.avg_pool(a, k, s, p, divisor), [x], [0], g)
-            return [C.wrap(_E.nn_avg_pool2d_backward(g.contiguous()._impl, x._impl, k, s, p, count_include_pad,
-                                                     divisor))]
-
-        graph.attach("AvgPool2DBackward0", [out], [input], backward,
-                     saved={"ceil_mode": ceil_mode, "count_include_pad": count_include_pad,
-                            "divisor_override": divisor_override, "kernel_size": k, "padding": p, "self": input,
-                            "stride": s})
+        _attach_pool("AvgPool2DBackward0", out, input, reference,
+                     lambda g: _E.nn_avg_pool2d_backward(g, input._impl, k, s, p, count_include_pad, divisor),
+                     {"ceil_mode": ceil_mode, "count_include_pad": count_include_pad,
+                      "divisor_override": divisor_override, "kernel_size": k, "padding": p, "self": input, "stride": s})
     return out
 
 
@@ -275,17 +267,8 @@ def adaptive_avg_pool2d(input, output_size):
         return input.mean((-1, -2), keepdim=True)  # ATen: the mean over the spatial dims
     out = C.wrap(_E.nn_adaptive_pool2d(input.contiguous()._impl, oh, ow, False)[0])
     if _wants_grad(input):
-        x = input
-
-        def backward(grads):
-            g = grads[0]
-            if g is None:
-                return [None]
-            if grad_mode._enabled[0]:
-                return ref.reference_grads(lambda a: ref.adaptive_avg(a, oh, ow), [x], [0], g)
-            return [C.wrap(_E.nn_adaptive_avg_pool2d_backward(g.contiguous()._impl, x._impl))]
-
-        graph.attach("AdaptiveAvgPool2DBackward0", [out], [input], backward, saved={"self": input})
+        _attach_pool("AdaptiveAvgPool2DBackward0", out, input, lambda a: ref.adaptive_avg(a, oh, ow),
+                     lambda g: _E.nn_adaptive_avg_pool2d_backward(g, input._impl), {"self": input})
     return out
 
 
@@ -295,21 +278,28 @@ def adaptive_avg_pool1d(input, output_size):
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _single(output_size)[0])).squeeze(-2)
 
 
-def _attach_max_from_indices(name, out, x, indices, saved):
-    """The node of a max pooling (plain or adaptive): its gradient goes to the input positions the int64
-    indices name (one kernel, max_pool2d_with_indices_backward); under create_graph, differentiable formulas.
-    The closure keeps out's shape, not out: out -> node -> closure -> out would keep the output alive."""
-    out_shape = tuple(out.shape)
-
+def _attach_pool(name, out, x, reference, kernel_backward, saved):
+    """The node of a pooling over one input (avg, adaptive avg, max from indices): `kernel_backward(g)` gives
+    the C++ backward's grad_input; under create_graph (grad mode on in backward) the differentiable
+    `reference(x)` gives it instead, so that double backward works. Closures must not hold `out`: out -> node
+    -> closure -> out would keep the pooled activation alive until the garbage collector ran."""
     def backward(grads):
         g = grads[0]
         if g is None:
             return [None]
         if grad_mode._enabled[0]:
-            return ref.reference_grads(lambda a: ref.max_pool_from_indices(a, indices, out_shape), [x], [0], g)
-        return [C.wrap(_E.nn_max_pool2d_backward(g.contiguous()._impl, x._impl, indices._impl))]
+            return ref.reference_grads(reference, [x], [0], g)
+        return [C.wrap(kernel_backward(g.contiguous()._impl))]
 
     graph.attach(name, [out], [x], backward, saved=saved)
+
+
+def _attach_max_from_indices(name, out, x, indices, saved):
+    """The node of a max pooling (plain or adaptive): its gradient goes to the input positions the int64
+    indices name (one kernel, max_pool2d_with_indices_backward). Its reference keeps out's shape, not out."""
+    out_shape = tuple(out.shape)
+    _attach_pool(name, out, x, lambda a: ref.max_pool_from_indices(a, indices, out_shape),
+                 lambda g: _E.nn_max_pool2d_backward(g, x._impl, indices._impl), saved)
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):

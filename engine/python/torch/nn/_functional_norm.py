@@ -30,6 +30,24 @@ def _mask(*tensors):
     return [t is not None and t.requires_grad for t in tensors]
 
 
+def _attach_norm(name, y, inputs, reference, kernel_backward, saved):
+    """The node of one norm kernel (the three share it): `kernel_backward(g, mask)` -> the C++ backward's
+    gradients; under create_graph (grad mode on in backward) the differentiable `reference(*inputs)` gives
+    them instead, so that double backward works. `inputs` are (input, weight, bias)."""
+    mask = _mask(*inputs)
+
+    def backward(grads):
+        g = grads[0]
+        if g is None:
+            return [None] * len(inputs)
+        if grad_mode._enabled[0]:
+            return ref.reference_grads(reference, list(inputs), [i for i in range(len(inputs)) if mask[i]], g)
+        return _wrap_all(kernel_backward(g.contiguous()._impl, mask))
+
+    graph.attach(name, [y], list(inputs), backward, saved=saved)
+    return y
+
+
 # ----------------------------------------------------------------------------- batch norm
 def _verify_batch_size(size):
     size_prods = size[0]
@@ -73,24 +91,16 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         float(momentum if momentum is not None else 0.0), float(eps), stats))
     if not _wants_grad(input, weight, bias):
         return y
-    mask = _mask(input, weight, bias)
 
-    def backward(grads):
-        g = grads[0]
-        if g is None:
-            return [None, None, None]
-        if grad_mode._enabled[0]:
-            wanted = [i for i in range(3) if mask[i]]
-            if training:
-                return ref.reference_grads(lambda a, w, b: ref.batch_norm_train(a, w, b, eps), [input, weight, bias],
-                                           wanted, g)
-            invstd = 1.0 / torch.sqrt(running_var.detach() + eps)
-            mean = running_mean.detach()
-            return ref.reference_grads(lambda a, w, b: ref.batch_norm(a, w, b, mean, invstd), [input, weight, bias],
-                                       wanted, g)
-        return _wrap_all(_E.nn_batch_norm_backward(
-            g.contiguous()._impl, input.contiguous()._impl, _impl(weight), _impl(running_mean), _impl(running_var),
-            _impl(save_mean), _impl(save_invstd), bool(training), float(eps), mask))
+    def reference(a, w, b):
+        if training:
+            return ref.batch_norm_train(a, w, b, eps)
+        return ref.batch_norm(a, w, b, running_mean.detach(), 1.0 / torch.sqrt(running_var.detach() + eps))
+
+    def kernel_backward(g, mask):
+        return _E.nn_batch_norm_backward(g, input.contiguous()._impl, _impl(weight), _impl(running_mean),
+                                         _impl(running_var), _impl(save_mean), _impl(save_invstd), bool(training),
+                                         float(eps), mask)
 
     if cudnn:
         saved = {"epsilon": eps, "input": input, "result1": save_mean, "result2": save_invstd,
@@ -100,8 +110,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         saved = {"eps": eps, "input": input, "result1": save_mean, "result2": save_invstd,
                  "running_mean": running_mean, "running_var": running_var, "training": training, "weight": weight}
         name = "NativeBatchNormBackward0"
-    graph.attach(name, [y], [input, weight, bias], backward, saved=saved)
-    return y
+    return _attach_norm(name, y, (input, weight, bias), reference, kernel_backward, saved)
 
 
 # ----------------------------------------------------------------------------- layer norm
@@ -135,22 +144,12 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     mean, rstd = mean.view(stat_shape), rstd.view(stat_shape)
     if not _wants_grad(input, weight, bias):
         return y
-    mask = _mask(input, weight, bias)
-
-    def backward(grads):
-        g = grads[0]
-        if g is None:
-            return [None, None, None]
-        if grad_mode._enabled[0]:
-            return ref.reference_grads(lambda a, w, b: ref.layer_norm(a, n, w, b, eps), [input, weight, bias],
-                                       [i for i in range(3) if mask[i]], g)
-        return _wrap_all(_E.nn_layer_norm_backward(g.contiguous()._impl, input.contiguous()._impl, mean._impl,
-                                                   rstd._impl, _impl(weight), _impl(bias), m_rows, n_cols, mask))
-
-    graph.attach("NativeLayerNormBackward0", [y], [input, weight, bias], backward,
-                 saved={"bias": bias, "input": input, "normalized_shape": normalized_shape, "result1": mean,
-                        "result2": rstd, "weight": weight})
-    return y
+    return _attach_norm(
+        "NativeLayerNormBackward0", y, (input, weight, bias), lambda a, w, b: ref.layer_norm(a, n, w, b, eps),
+        lambda g, mask: _E.nn_layer_norm_backward(g, input.contiguous()._impl, mean._impl, rstd._impl, _impl(weight),
+                                                  _impl(bias), m_rows, n_cols, mask),
+        {"bias": bias, "input": input, "normalized_shape": normalized_shape, "result1": mean, "result2": rstd,
+         "weight": weight})
 
 
 # ----------------------------------------------------------------------------- group norm
@@ -173,20 +172,10 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
                                                float(eps)))
     if not _wants_grad(input, weight, bias):
         return y
-    mask = _mask(input, weight, bias)
-
-    def backward(grads):
-        g = grads[0]
-        if g is None:
-            return [None, None, None]
-        if grad_mode._enabled[0]:
-            return ref.reference_grads(lambda a, w, b: ref.group_norm(a, num_groups, w, b, eps), [input, weight, bias],
-                                       [i for i in range(3) if mask[i]], g)
-        return _wrap_all(_E.nn_group_norm_backward(g.contiguous()._impl, input.contiguous()._impl, mean._impl,
-                                                   rstd._impl, _impl(weight), n, c, hxw, num_groups, mask))
-
     # native_group_norm's node keeps input, weight and the statistics (not the bias)
-    graph.attach("NativeGroupNormBackward0", [y], [input, weight, bias], backward,
-                 saved={"C": c, "HxW": hxw, "N": n, "eps": eps, "group": num_groups, "input": input,
-                        "result1": mean, "result2": rstd, "weight": weight})
-    return y
+    return _attach_norm(
+        "NativeGroupNormBackward0", y, (input, weight, bias), lambda a, w, b: ref.group_norm(a, num_groups, w, b, eps),
+        lambda g, mask: _E.nn_group_norm_backward(g, input.contiguous()._impl, mean._impl, rstd._impl, _impl(weight),
+                                                  n, c, hxw, num_groups, mask),
+        {"C": c, "HxW": hxw, "N": n, "eps": eps, "group": num_groups, "input": input, "result1": mean,
+         "result2": rstd, "weight": weight})
