@@ -9,8 +9,8 @@
 import os
 from enum import Enum
 
-from ._buckets import _DEFAULT_FIRST_BUCKET_BYTES
-from ._buckets import compute_bucket_assignment_by_size as _compute_bucket_assignment_by_size
+from ._buckets import _DEFAULT_FIRST_BUCKET_BYTES  # noqa: F401 - torch.distributed API (DDP reads it)
+from ._buckets import compute_bucket_assignment_by_size as _compute_bucket_assignment_by_size  # noqa: F401
 
 __all__ = ["is_available", "is_initialized", "init_process_group", "destroy_process_group", "get_rank",
            "get_world_size", "get_backend", "barrier", "all_reduce", "all_gather", "all_gather_into_tensor",
