@@ -50,8 +50,9 @@ def nll_loss(input, target, weight, ignore_index, reduction):
     if input._impl.dim != 2 or target._impl.dim != 1 or input._impl.dtype_code not in _FLOAT_CODES:
         return None
     if not (_plain(input) and _plain(target)) or (weight is not None and not (
-            _plain(weight) and weight._impl.dim == 1 and weight._impl.dtype_code == input._impl.dtype_code)):
-        return None
+            _plain(weight) and weight._impl.dim == 1 and weight._impl.dtype_code == input._impl.dtype_code
+            and weight._grad_fn is None and not weight._requires_grad)):
+        return None  # (a weight that requires grad: the composite path, which differentiates it)
     n, c = input._impl.sizes
     if target._impl.sizes[0] != n or (weight is not None and weight._impl.sizes[0] != c):
         return None
