@@ -6,7 +6,8 @@
 //
 // Both sides load the same BLAS (the libblas.so.3 alternative; OpenBLAS when installed), with the same
 // OpenBLAS settings: OPENBLAS_CORETYPE / OPENBLAS_NUM_THREADS are set in this process's environment
-// (tensor/blas_gemm.h prepare_blas_environment, as a PythonSession does) before real PyTorch is started from it.
+// (tensor/blas_gemm.h prepare_blas_environment, the settings a PythonSession loads the BLAS with) before real
+// PyTorch is started from it.
 #pragma once
 
 #include <algorithm>
@@ -23,6 +24,27 @@
 #include "tensor/blas_gemm.h"
 
 namespace bench {
+
+// The opening of every benchmark script: the device from argv[1], a fixed seed, and best_us(fn, n): after one
+// warm-up call, the best of REPS repetitions of the CPU time (time.process_time) per call, in microseconds.
+inline const char* kScriptPrologue = R"PY(
+import sys, time, torch, torch.nn as nn
+dev = sys.argv[1]
+torch.manual_seed(0)
+
+def best_us(fn, n, reps=REPS):
+    fn()
+    best = 1e9
+    for _ in range(reps):
+        t0 = time.process_time()
+        for _ in range(n):
+            fn()
+        best = min(best, (time.process_time() - t0) / n)
+    return best * 1e6
+)PY";
+
+// A benchmark's whole script: the prologue (best of `reps`), its own `body`, then the BLAS report below.
+inline std::string script(int reps, const char* body);
 
 // Appended to every benchmark script: which BLAS shared objects the process has mapped, and PyTorch's
 // BLAS_INFO when the torch is real.
@@ -41,6 +63,12 @@ if hasattr(torch, "__config__") and hasattr(torch.__config__, "show"):
             info = part.split()[-1] + "; "
 print("BLAS", info + (", ".join(sorted(libs)) or "no BLAS library mapped"))
 )PY";
+
+inline std::string script(int reps, const char* body) {
+  std::string prologue = kScriptPrologue;
+  prologue.replace(prologue.find("REPS"), 4, std::to_string(reps));
+  return prologue + body + kBlasReport;
+}
 
 struct Figures {
   std::map<std::string, double> us;  // case -> microseconds per call

@@ -13,21 +13,9 @@
 
 namespace {
 
+// After bench::kScriptPrologue (torch, nn, dev, best_us).
 const char* kScript = R"PY(
-import sys, time, torch, torch.nn as nn
 import torch.nn.functional as F
-dev = sys.argv[1]
-torch.manual_seed(0)
-
-def best_us(fn, n, reps=3):
-    fn()
-    best = 1e9
-    for _ in range(reps):
-        t0 = time.process_time()
-        for _ in range(n):
-            fn()
-        best = min(best, (time.process_time() - t0) / n)
-    return best * 1e6
 
 lenet = nn.Sequential(nn.Conv2d(1, 6, 5), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(6, 16, 5), nn.ReLU(), nn.MaxPool2d(2),
                       nn.Flatten(), nn.Linear(256, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(),
@@ -56,6 +44,6 @@ print("RESULT conv_fwd", best_us(lambda: F.conv2d(xf, wf, padding=1), 10))
 }  // namespace
 
 int main() {
-  return bench::compare("bench_python_conv", std::string(kScript) + bench::kBlasReport,
+  return bench::compare("bench_python_conv", bench::script(3, kScript),
                         {"lenet_step", "cifar_step", "conv_fwd"});
 }

@@ -21,20 +21,8 @@
 
 namespace {
 
+// After bench::kScriptPrologue (torch, nn, dev, best_us).
 const char* kScript = R"PY(
-import sys, time, torch, torch.nn as nn
-dev = sys.argv[1]
-torch.manual_seed(0)
-
-def best_us(fn, n, reps=5):
-    fn()
-    best = 1e9
-    for _ in range(reps):
-        t0 = time.process_time()
-        for _ in range(n):
-            fn()
-        best = min(best, (time.process_time() - t0) / n)
-    return best * 1e6
 
 a = torch.rand(10, 10, device=dev)
 b = torch.rand(10, 10, device=dev)
@@ -84,6 +72,6 @@ for name, fn, n in (("add", add, 4000), ("add_", add_, 4000), ("mul", mul, 4000)
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--no-fast-ops") setenv("DEVICESCOPE_NO_FAST_OPS", "1", 1);
-  return bench::compare("bench_python_ops", std::string(kScript) + bench::kBlasReport,
+  return bench::compare("bench_python_ops", bench::script(5, kScript),
                         {"add", "add_", "mul", "relu", "sum", "matmul", "linear", "mlp_step"});
 }
