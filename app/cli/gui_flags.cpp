@@ -53,8 +53,8 @@ Command gui_flags_command() {
         ->check(CLI::NonNegativeNumber);
     app.add_flag("--presenter", g_flags.presenter, "presenter mode: large fonts, lesson + memory + names only, keyboard driven");
     app.add_option("--show", g_flags.show, "tabs or windows to open at start: timeline, bandwidth, table, console, builder, shortcuts; "
-                   "by-category or by-source-line (an opened snapshot's Memory over time)")
-        ->check(CLI::IsMember({"timeline", "bandwidth", "table", "console", "builder", "shortcuts", "by-category", "by-source-line"}));
+                   "by-category or by-source-line (an opened snapshot's Memory over time); fits (What fits where, estimated at start)")
+        ->check(CLI::IsMember({"timeline", "bandwidth", "table", "console", "builder", "shortcuts", "by-category", "by-source-line", "fits"}));
     app.add_flag("--bench-view", g_flags.bench_view,
                  "open the Bench window (transfer sweep); with --screenshot, run one sweep to completion first");
     app.add_option("--bench-sizes", g_flags.bench_sizes, "sizes of the Bench window's sweep, e.g. 4KiB:1MiB");

@@ -207,6 +207,7 @@ void App::show(const std::string& what) {
   if (what == "console") ui_.console_tab_request = 0;
   if (what == "builder") ui_.console_tab_request = 1;
   if (what == "shortcuts") ui_.show_shortcuts = true;
+  if (what == "fits") ui_.show_fits = true, fits_.request();  // What fits where, estimated at start
   if (what == "by-category") ui_.memory_by_category = 1;  // Memory over time's stacking (an opened snapshot)
   if (what == "by-source-line") ui_.memory_by_category = 0;
 }
@@ -330,7 +331,13 @@ void App::poll_live() {
       if (f.job.kind == JobKind::ExportTrace) notice("Exported " + f.job.line);
       if (f.job.kind == JobKind::RunScript) console_add(ui_, ConsoleLine::Kind::Info, "\xe2\x9c\x93 finished in " + fmt_duration(f.seconds * 1e9));
     }
-    if (f.job.kind == JobKind::Call) lesson_call_finished(r);
+    if (f.job.kind == JobKind::Call && f.job.line == FitsView::kFunction) {
+      std::string why;
+      if (!r.ok) why = r.interrupted ? "Stopped (KeyboardInterrupt)" : r.error_type + (r.error_message.empty() ? "" : ": " + r.error_message);
+      fits_.on_result(r.ok, r.result_json, why);
+    } else if (f.job.kind == JobKind::Call) {
+      lesson_call_finished(r);
+    }
   }
 }
 
@@ -423,6 +430,14 @@ void App::frame() {
   }
   bench_.poll();  // a sweep that ended while the window was hidden still joins the runs
   if (ui_.show_bench) bench_.draw(snap, ui_, cmds);
+  if (ui_.show_fits) {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f), ImGuiCond_FirstUseEver, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(vp->Size.x * 0.8f, vp->Size.y * 0.8f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowBgAlpha(1.0f);  // it floats over the tiled views
+    fits_.draw(ui_);
+  }
+  feed_fits();
   menu_.draw_floating(ui_, cmds);
   status_.draw(snap, ui_, cmds);
   draw_open_error(ui_);

@@ -17,6 +17,7 @@
 #include "gui/layout.h"
 #include "gui/lesson_view.h"
 #include "gui/main_menu.h"
+#include "gui/fits_view.h"
 #include "gui/memory_timeline_view.h"
 #include "gui/memory_view.h"
 #include "gui/module_view.h"
@@ -98,6 +99,8 @@ class App {
   const std::string& timeout_report() const { return timeout_report_; }
   // The script kept running after both interrupts: its worker cannot be joined, so no clean shutdown.
   bool worker_stuck() const { return worker_stuck_; }
+  // Headless runs: a What fits where estimate asked for (--show fits) runs to its end before the screenshot.
+  void settle_fits();
 
   // What the views drew, as JSON (written next to headless screenshots; tests read it).
   void write_view_model(const std::string& path, int width, int height) const;
@@ -121,6 +124,7 @@ class App {
   void draw_presenter(const Snapshot& snap, Commands& cmds);
   void feed_lessons();
   void lesson_call_finished(const RunOutcome& r);
+  void feed_fits();  // the What fits where window's estimate, to the idle live session
 
   std::unique_ptr<Session> live_;
   std::unique_ptr<FileSession> opened_;   // a file shown instead of live_ while set
@@ -151,6 +155,7 @@ class App {
   StatusBar status_;
   LessonView lessons_;
   BenchView bench_;
+  FitsView fits_;  // What fits where: its estimate runs as a Call job on the live session
 };
 
 }  // namespace ds::gui

@@ -58,6 +58,25 @@ void App::feed_lessons() {
   }
 }
 
+void App::feed_fits() {
+  if (!fits_.pending() || live_->busy() || lessons_.in_flight) return;
+  const std::optional<FitsRequest> request = fits_.take_request();
+  Job job;
+  job.kind = JobKind::Call;
+  job.line = FitsView::kFunction;
+  job.call_args = request->kwargs_json();
+  if (submit_code(job, "Estimating a training step")) fits_.set_running();
+  else fits_.on_result(false, "", "the session was busy");
+}
+
+void App::settle_fits() {
+  if (!fits_.pending()) return;
+  live_->wait_idle();
+  feed_fits();
+  wait_idle_blocking();
+  poll_sessions();
+}
+
 void App::lesson_call_finished(const RunOutcome& r) {
   if (!lessons_.in_flight) return;
   const LessonCall call = *lessons_.in_flight;

@@ -155,6 +155,7 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session, const Headl
       trace_refused = true;
       if (o.screenshot.empty()) rc = 2;
     }
+    if (rc == 0 && !o.screenshot.empty()) app.settle_fits();
     if (rc == 0 && !o.screenshot.empty()) rc = trace_refused ? std::max(render_screenshot(window, app, o), 2) : render_screenshot(window, app, o);
     else if (rc == 0 && drive) rc = drive(window, app, o);
     else if (rc == 0) {

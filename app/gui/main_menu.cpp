@@ -95,6 +95,7 @@ void MainMenu::draw(const Snapshot& snap, UiState& ui, Commands& cmds) {
         ui.show_lessons = ui.show_lessons || ui.presenter;
       }
       ImGui::MenuItem("Bench (transfer sweep)", nullptr, &ui.show_bench);
+      ImGui::MenuItem("What fits where (training step estimate)", nullptr, &ui.show_fits);
       ImGui::Separator();
       if (ImGui::MenuItem("Reset layout")) ui.reset_layout = true;
       ImGui::EndMenu();

@@ -117,6 +117,7 @@ struct UiState {
   bool presenter = false;
   int editor_wrapped_rows = -1;  // presenter mode's wrapped editor: continuation rows drawn (-1: the editable text)
   bool show_bench = false;          // the Bench window (View > Bench)
+  bool show_fits = false;           // What fits where (lesson 019; View > What fits where)
 
   // File dialog (a path prompt; no native dialogs in ImGui 1.86).
   FileDialog dialog = FileDialog::None;

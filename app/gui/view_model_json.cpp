@@ -116,6 +116,18 @@ void App::write_view_model(const std::string& path, int width, int height) const
   for (const StorageInfo& st : snap.storages)
     if (st.in_flight) in_flight.push_back({{"id", st.id}, {"place", st.place.str()}, {"holders", st.holders}});
   j["in_flight_storages"] = in_flight;
+  if (ui_.show_fits && fits_.result()) {  // What fits where: the estimate the window shows
+    const FitsResult& r = *fits_.result();
+    json devices = json::array();
+    for (const FitsDevice& d : r.devices) {
+      json by = json::object();
+      for (const auto& [cat, bytes] : d.by_category) by[cat] = bytes;
+      devices.push_back({{"device", d.device}, {"peak", d.peak}, {"over_capacity", r.capacity && d.peak > r.capacity}, {"simulated", d.simulated},
+                         {"by_category", by}, {"table_rows", d.table.size()}});
+    }
+    j["fits"] = {{"model", r.model}, {"strategy", r.strategy}, {"checkpoint", r.checkpoint}, {"capacity", r.capacity},
+                 {"fits", r.fits}, {"oom", r.oom_message}, {"error", r.error}, {"devices", devices}};
+  }
   if (ui_.memory_timelines) {  // a PyTorch memory snapshot shown: the Memory over time window
     json timelines = json::array();
     for (const snapshot::MemoryTimeline& t : *ui_.memory_timelines)

@@ -23,7 +23,9 @@ Expectation JSON (every key optional; values compare exactly unless noted):
    "windows_include": ["Editor"],                                                 # window name prefixes
    "memory_timelines": [{"device": 0, "peak": 46661632, "categories_include": ["other"],   # a PyTorch snapshot
                          "roles_include": ["parameter"]}],
-   "memory_stacked_by": "category"}                                               # or "source line"
+   "memory_stacked_by": "category",                                               # or "source line"
+   "fits": {"model": "1b", "fits": false, "oom_contains": "CUDA out of memory",     # What fits where
+            "devices": [{"device": "cuda:0", "simulated": true, "categories_min": {"parameter": 1}}]}}
 Every test also requires that no replacement character (U+FFFD, "???") was drawn or reported (check_text).
 """
 import argparse
@@ -351,6 +353,23 @@ def main():
                             fail("memory timeline of cuda:%s lacks %s %s (%s)" % (have["device"], field, c, have[field]))
                 elif have.get(key) != value:
                     fail("memory timeline %s = %s, expected %s" % (key, have.get(key), value))
+    if "fits" in expect:  # What fits where (lesson 019): the estimate the window shows
+        want, got = expect["fits"], vm.get("fits")
+        if not got:
+            fail("no What fits where result in the view model")
+        for key in ("model", "strategy", "fits"):
+            if key in want and got.get(key) != want[key]:
+                fail("fits %s = %r, expected %r" % (key, got.get(key), want[key]))
+        if want.get("oom_contains", "") not in got.get("oom", ""):
+            fail("fits oom %r does not contain %r" % (got.get("oom"), want["oom_contains"]))
+        if len(got["devices"]) != len(want.get("devices", got["devices"])):
+            fail("fits shows %d devices, expected %d" % (len(got["devices"]), len(want["devices"])))
+        for wd, gd in zip(want.get("devices", []), got["devices"]):
+            if gd["device"] != wd["device"] or gd["simulated"] != wd["simulated"]:
+                fail("fits device %s (simulated %s), expected %s" % (gd["device"], gd["simulated"], wd))
+            for cat, least in wd.get("categories_min", {}).items():
+                if gd["by_category"].get(cat, 0) < least:
+                    fail("fits %s holds %s bytes of %s at its peak, expected >= %s" % (gd["device"], gd["by_category"].get(cat), cat, least))
     if "memory_stacked_by" in expect and vm.get("memory_stacked_by") != expect["memory_stacked_by"]:
         fail("Memory over time stacked by %r, expected %r" % (vm.get("memory_stacked_by"), expect["memory_stacked_by"]))
     for key, value in expect.get("recording", {}).items():

@@ -54,6 +54,10 @@ if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
   # A DeviceScope snapshot names its blocks' roles: Memory over time stacks by category (issue 24), or by
   # source line when asked; 1280x720 as on a projector.
   gui_screenshot_test(snapshot_by_category snapshot_by_category --history-snapshot --size 1280x720)
+  # Lesson 019's What fits where (issue 25): Llama 1B, full sharding over the two simulated 16 GiB GPUs, runs out
+  # of memory without activation checkpointing; cuda:0's bar by category, PyTorch's message; 1280x720 and 1600x1000.
+  gui_screenshot_test(fits_view fits_view --extra=--show=fits --size 1280x720)
+  gui_screenshot_test(fits_view_large fits_view --extra=--show=fits)
   gui_screenshot_test(snapshot_by_source_line snapshot_by_source_line --history-snapshot --extra=--show=by-source-line)
   # 80,000 copies that start at one instant: one folded timeline item (issue 14: 80,000 bars, 19 s a frame).
   gui_screenshot_test(recording_same_instant recording_same_instant --same-instant-recording 80000 --extra=--mouse=800,700)
