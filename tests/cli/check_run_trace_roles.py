@@ -19,7 +19,8 @@ import subprocess
 import sys
 import tempfile
 
-TIMEOUT_S = 300
+from checklist import TIMEOUT_S, report_checks, run_script
+
 
 SCRIPT = """import torch
 import torch.nn as nn
@@ -72,10 +73,7 @@ def main():
     binary = os.path.abspath(sys.argv[1])
     checks = []
     with tempfile.TemporaryDirectory() as tmp:
-        with open(os.path.join(tmp, "train.py"), "w") as f:
-            f.write(SCRIPT)
-        p = subprocess.run([binary, "--backend", "sim", "run", "--trace", "t.json", "train.py"], cwd=tmp,
-                           capture_output=True, text=True, timeout=TIMEOUT_S)
+        p = run_script(binary, tmp, SCRIPT, ["--trace", "t.json"])
         if p.returncode != 0 or "done" not in p.stdout:
             print(f"FAIL the run: exit {p.returncode}\n{p.stderr[-2000:]}")
             print("0 passed, 1 failed")
@@ -119,14 +117,7 @@ def main():
         else:
             print("skip the opened trace in the app: no xvfb-run")
 
-    failed = 0
-    for name, ok, detail in checks:
-        print(("ok   " if ok else "FAIL ") + name)
-        if not ok:
-            failed += 1
-            print("  " + detail)
-    print(f"{len(checks) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return report_checks(checks)
 
 
 if __name__ == "__main__":

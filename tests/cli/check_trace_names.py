@@ -23,7 +23,8 @@ import subprocess
 import sys
 import tempfile
 
-TIMEOUT_S = 300
+from checklist import TIMEOUT_S, report_checks, run_script
+
 
 SCRIPT = """import io
 import torch
@@ -83,10 +84,7 @@ def main():
     binary = os.path.abspath(sys.argv[1])
     checks = []
     with tempfile.TemporaryDirectory() as tmp:
-        with open(os.path.join(tmp, "train.py"), "w") as f:
-            f.write(SCRIPT)
-        p = subprocess.run([binary, "--backend", "sim", "run", "--trace", "t.json", "--csv", "t.csv", "train.py"],
-                           cwd=tmp, capture_output=True, text=True, timeout=TIMEOUT_S)
+        p = run_script(binary, tmp, SCRIPT, ["--trace", "t.json", "--csv", "t.csv"])
         if p.returncode != 0 or "done" not in p.stdout:
             print(f"FAIL the run: exit {p.returncode}\n{p.stderr[-2000:]}")
             print("0 passed, 1 failed")
@@ -139,14 +137,7 @@ def main():
     checks.append(("torch.load onto cuda:0 copies each storage", sorted(r["bytes"] for r in load_copies) == ["1024", "256"],
                    f"copies of 1024 and 256 bytes: {[(r['bytes'], r['owner']) for r in load_copies]}"))
 
-    failed = 0
-    for name, ok, detail in checks:
-        print(("ok   " if ok else "FAIL ") + name)
-        if not ok:
-            failed += 1
-            print("  " + detail)
-    print(f"{len(checks) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return report_checks(checks)
 
 
 if __name__ == "__main__":
