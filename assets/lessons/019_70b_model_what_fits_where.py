@@ -114,3 +114,32 @@ for name, size in formats.items():
 # > 257 GiB, 128 GiB, 64 GiB and 32 GiB. Training is far bigger: Adam with mixed precision keeps about
 # > 16 bytes per parameter (bf16 weights and gradients, fp32 master weights, two fp32 moments), ~1 TiB - which
 # > is why 70B models are trained sharded over dozens of GPUs.
+
+# %% step: A whole training step, estimated
+# | Weights are only the start: training also keeps gradients, AdamW's two moments and the activations that
+# | backward needs. `devicescope.fits.what_fits` runs a whole training step of a Llama-shaped model on virtual
+# | tensors (no bytes, no values) through `devicescope estimate`, on this session's GPUs, and returns each
+# | device's peak by category. **View > What fits where** draws the same estimate for any model, strategy
+# | (one device, DDP, full sharding) and checkpointing. Here: Llama 1B (1.5 billion parameters), sequence 4096,
+# | fully sharded (FSDP) over the GPUs, with and without activation checkpointing.
+# ? What does activation checkpointing shrink?
+# = the activations kept for backward: each layer's are recomputed in backward instead of stored
+# - the optimizer state: AdamW keeps one moment instead of two
+# - the parameters: each layer is gathered only while it runs
+model.to("cpu")
+torch.cuda.empty_cache()
+from devicescope import fits
+
+plain = fits.what_fits(model="1b", strategy="fsdp", checkpoint=False)
+ckpt = fits.what_fits(model="1b", strategy="fsdp", checkpoint=True)
+for label, r in (("without checkpointing", plain), ("with checkpointing", ckpt)):
+    d = r["devices"][0]
+    print(f"{label}: cuda:0 peak {d['peak_bytes'] / GiB:.1f} GiB in {d['peak_phase']}, "
+          f"activations {d['by_category']['activation'] / GiB:.1f} GiB -> {'fits' if r['fits'] else 'out of memory'}")
+# expect: plain["error"] is None and ckpt["error"] is None
+# expect: ckpt["devices"][0]["by_category"]["activation"] < plain["devices"][0]["by_category"]["activation"] / 2
+# expect: ckpt["devices"][0]["peak_bytes"] < plain["devices"][0]["peak_bytes"]
+# expect: ckpt["fits"] == (ckpt["oom"] is None)
+# > On two simulated 16 GiB GPUs the plain step runs out of memory in backward (about 15 GiB at its peak, most
+# > of it activations); with checkpointing the peak is about 11 GiB and it fits. The parameters, gradients and
+# > AdamW state are the same either way: sharding divides those, checkpointing divides the activations.

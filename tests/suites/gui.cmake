@@ -87,7 +87,7 @@ if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
   gui_screenshot_test(names_many names_many --script ${GUI_TEST_DIR}/scripts/many_objects.py)
   # Presenter mode on a 1280x720 projector (issue 17): every pane that holds memory draws labelled blocks
   # at least a label wide, no pane header is cut, the transfers strip shows the copies, lesson code wraps.
-  foreach(case "000;3;1" "003;4;0" "015;3;0" "016;1;2" "018;4;1")
+  foreach(case "000;3;1" "003;4;0" "015;3;0" "016;1;2" "018;4;1" "019;7;1")
     list(GET case 0 lesson)
     list(GET case 1 step)
     list(GET case 2 answer)
