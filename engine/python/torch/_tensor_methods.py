@@ -13,6 +13,7 @@ from ._ops import linalg as L
 from ._ops import reduction as R
 from ._ops import shape as S
 from ._ops import subscript as Sub
+from ._ops import subscript_assign as SubAssign
 from ._tensor import Tensor
 
 
@@ -139,7 +140,7 @@ for _name in ("add", "radd", "iadd", "sub", "rsub", "isub", "mul", "rmul", "imul
               "lt", "le", "gt", "ge"):
     setattr(Tensor, f"__{_name}__", _python_operand(getattr(Tensor, f"__{_name}__")))
 Tensor.__getitem__ = lambda self, index: Sub.getitem(self, index)
-Tensor.__setitem__ = lambda self, index, value: Sub.setitem(self, index, value)
+Tensor.__setitem__ = lambda self, index, value: SubAssign.setitem(self, index, value)
 
 
 def _cmp_ok(other):
