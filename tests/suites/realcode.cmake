@@ -25,3 +25,14 @@ if(TARGET devicescope)
                    $<TARGET_FILE:devicescope>)
   set_tests_properties(realcode_checkpoint_interop PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 LABELS "realcode;python")
 endif()
+
+# The corpus's speed against real PyTorch, net of start-up (README, Performance): tests/bench/realcode_speed.py
+# run on three scripts so the README's command is exercised; it prints figures and asserts no time.
+if(TARGET devicescope)
+  add_test(NAME realcode_speed_runs
+           COMMAND ${DS_REALCODE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/bench/realcode_speed.py --min-work 0.2
+                   $<TARGET_FILE:devicescope> ${CMAKE_CURRENT_SOURCE_DIR}/realcode/quickstart.py
+                   ${CMAKE_CURRENT_SOURCE_DIR}/realcode/mnist_cnn.py
+                   ${CMAKE_CURRENT_SOURCE_DIR}/realcode/cuda_semantics.py)
+  set_tests_properties(realcode_speed_runs PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 LABELS "realcode;python;bench")
+endif()

@@ -1,0 +1,209 @@
+#!/usr/bin/python3
+"""How much slower (or faster) the real-code corpus runs under DeviceScope than under real PyTorch, net of
+start-up (issue 23's target: median <= 1.0x, worst <= 2x over the scripts with at least 0.5 s of torch work).
+
+Usage: realcode_speed.py [--min-work S] [--repeat N] DEVICESCOPE_BINARY [PATH ...]
+    PATH: a .py file or a folder (default: tests/realcode). Only scripts marked `# reference: real` run: the
+    others need a GPU, or PyTorch 2.x, that Debian's CPU-only 1.13 does not have.
+
+Each script runs in a fresh temporary folder under `devicescope --backend sim --sim-devices 2 run [# args:]
+SCRIPT` (its "cuda" is a simulated GPU, computed on the host) and under /usr/bin/python3 with real PyTorch
+(override with DEVICESCOPE_REF_PYTHON; on the CPU-only build a script's `torch.cuda.is_available()` is False
+and it runs on the CPU). Both sides load Debian's OpenBLAS with the settings DeviceScope picks
+(tests/tools/blas_env.py with_openblas_settings), as the other benchmarks do.
+
+Start-up is measured apart on each side: an empty script (three times), and one that only imports torch (what
+every script pays before its first torch call; three times, then again before every script), the best of each. A script's torch work is its time less the import-torch
+start-up of its side. Both wall time and CPU time (user + system of the process and its children, from wait4)
+are taken; CPU time is the headline, since on a shared machine other processes add wall time to whichever side
+they happen to run beside. Scripts whose torch work under real PyTorch is under --min-work seconds (0.5) are
+listed but left out of the median and worst: their ratio is mostly noise.
+
+Prints one line per script, the start-up figures and the summary; exits 1 when a script fails on either side
+(a failed run has no meaningful time) or when no script had --min-work seconds of torch work, 77 when real
+PyTorch cannot be imported, 0 otherwise. No time is asserted. Plain Python 3; never imports torch. Under OpenBLAS, real PyTorch's regression_polynomial stops on a
+different batch and fails its own check (the BLAS-rounding sensitivity tests/tools/blas_env.py describes).
+"""
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tools"))
+from blas_env import with_openblas_settings  # noqa: E402
+from script_suite import collect  # noqa: E402
+
+REF_PYTHON = os.environ.get("DEVICESCOPE_REF_PYTHON", "/usr/bin/python3")
+TIMEOUT_S = int(os.environ.get("DEVICESCOPE_SCENARIO_TIMEOUT", "600"))
+
+
+def headers(path):
+    h = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"# (reference|args): ?(.*)$", line.rstrip("\n"))
+            if m and m.group(1) not in h:
+                h[m.group(1)] = m.group(2).strip()
+    return h
+
+
+def env():
+    e = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0")
+    e.pop("PYTHONPATH", None)
+    e.pop("LD_LIBRARY_PATH", None)  # the libblas.so.3 alternative (OpenBLAS), not a reference BLAS put first
+    return with_openblas_settings(e)
+
+
+def run(cmd):
+    """(exit code or None on timeout, wall seconds, CPU seconds, stderr) in a fresh temporary folder."""
+    with tempfile.TemporaryDirectory(prefix="ds-speed-") as cwd:
+        err_path = os.path.join(cwd, ".stderr")
+        with open(err_path, "w") as err:
+            for attempt in range(30):  # a binary being relinked by a build is missing or busy for a moment
+                try:
+                    start = time.monotonic()
+                    p = subprocess.Popen(cmd, cwd=cwd, env=env(), stdout=subprocess.DEVNULL, stderr=err)
+                    break
+                except OSError:
+                    if attempt == 29:
+                        raise
+                    time.sleep(2)
+            while True:
+                pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+                if pid:
+                    break
+                if time.monotonic() - start > TIMEOUT_S:
+                    p.kill()
+                    os.wait4(p.pid, 0)
+                    return None, time.monotonic() - start, 0.0, f"timed out after {TIMEOUT_S}s"
+                time.sleep(0.01)
+            wall = time.monotonic() - start
+            p.returncode = os.waitstatus_to_exitcode(status)  # reaped here, so Popen must not wait again
+        with open(err_path, errors="replace") as f:
+            stderr = f.read()
+        return p.returncode, wall, usage.ru_utime + usage.ru_stime, stderr
+
+
+def ds_command(binary, script, args=""):
+    return [binary, "--backend", "sim", "--sim-devices", "2", "run"] + shlex.split(args) + [script]
+
+
+def probe_files(folder):
+    """{what: path} of the start-up probes: an empty script, and one that only imports torch."""
+    paths = {}
+    for what, text in (("empty", ""), ("import torch", "import torch\n")):
+        paths[what] = os.path.join(folder, what.replace(" ", "_") + ".py")
+        with open(paths[what], "w") as f:
+            f.write(text)
+    return paths
+
+
+def probe(binary, path, startups, what):
+    """Runs one start-up probe on each side and keeps it in startups[(side, what)] (a list of (wall, cpu))."""
+    for side, cmd in (("devicescope", ds_command(binary, path)), ("real", [REF_PYTHON, path])):
+        for attempt in range(3):  # retried: a build beside this one can leave the binary unusable briefly
+            rc, wall, cpu, err = run(cmd)
+            if rc == 0:
+                break
+            if attempt == 2:
+                raise SystemExit(f"start-up probe failed: {shlex.join(cmd)}\n{err[-2000:]}")
+            time.sleep(10)
+        startups.setdefault((side, what), []).append((wall, cpu))
+
+
+def best(runs):
+    """(wall, cpu): each the minimum over the runs (a loaded machine only ever adds time)."""
+    return min(w for w, _ in runs), min(c for _, c in runs)
+
+
+def main(argv):
+    min_work, repeat = 0.5, 1
+    args = []
+    it = iter(argv[1:])
+    for a in it:
+        if a == "--min-work":
+            min_work = float(next(it))
+        elif a == "--repeat":
+            repeat = int(next(it))
+        else:
+            args.append(a)
+    if not args:
+        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+        return 2
+    binary = os.path.abspath(args[0])
+    if not os.access(binary, os.X_OK):
+        print(f"devicescope binary not found or not executable: {binary}")
+        return 1
+    probe_torch = subprocess.run([REF_PYTHON, "-c", "import torch"], capture_output=True, env=env())
+    if probe_torch.returncode != 0:  # nothing to compare with: skipped (ctest SKIP_RETURN_CODE), not failed
+        print(f"skipped: {REF_PYTHON} cannot import torch")
+        return 77
+    scripts = collect(args[1:] or [os.path.join(HERE, "..", "realcode")])
+    scripts = [s for s in scripts if headers(s).get("reference") == "real"]
+    if not scripts:
+        print("no script marked '# reference: real' among the paths given", file=sys.stderr)
+        return 2
+
+    # The import-torch probe runs again before every script and the best of all is the start-up: a single
+    # early measurement taken while something else loads the machine would be taken off every script.
+    startups, times, failed = {}, [], 0
+    with tempfile.TemporaryDirectory(prefix="ds-speed-probes-") as folder:
+        probes = probe_files(folder)
+        for _ in range(3):
+            probe(binary, probes["empty"], startups, "empty")
+            probe(binary, probes["import torch"], startups, "import torch")
+        for script in scripts:
+            probe(binary, probes["import torch"], startups, "import torch")
+            name = os.path.splitext(os.path.basename(script))[0]
+            sides = {}
+            for side, cmd in (("devicescope", ds_command(binary, script, headers(script).get("args", ""))),
+                              ("real", [REF_PYTHON, script])):
+                for _ in range(repeat):
+                    rc, wall, cpu, err = run(cmd)
+                    if rc != 0:
+                        print(f"FAIL {name}: {side} exit code {rc}\n  command: {shlex.join(cmd)}\n  " +
+                              "\n  ".join(err.rstrip().split("\n")[-10:]), flush=True)
+                        failed += 1
+                        break
+                    sides.setdefault(side, []).append((wall, cpu))
+            if len(sides) == 2:
+                times.append((name, best(sides["devicescope"]), best(sides["real"])))
+                print(f"ran  {name}", flush=True)
+
+    for what in ("empty", "import torch"):
+        (dw, dc), (rw, rc) = best(startups[("devicescope", what)]), best(startups[("real", what)])
+        print(f"start-up ({what} script, best of {len(startups[('real', what)])}): devicescope {dw:.2f}s wall / "
+              f"{dc:.2f}s CPU, real PyTorch {rw:.2f}s wall / {rc:.2f}s CPU")
+    ds0, ref0 = best(startups[("devicescope", "import torch")]), best(startups[("real", "import torch")])
+
+    rows = []  # (cpu ratio, wall ratio, name)
+    # Work under 0.05 s reads as 0.05 s, so a script that does almost nothing cannot give a huge ratio.
+    net = lambda t, t0: max(t - t0, 0.05)  # noqa: E731
+    for name, (dw, dc), (rw, rc_) in times:
+        cpu_ratio, wall_ratio = net(dc, ds0[1]) / net(rc_, ref0[1]), net(dw, ds0[0]) / net(rw, ref0[0])
+        counted = rc_ - ref0[1] >= min_work
+        print(f"{'ok  ' if counted else 'skip'} {name:32s} devicescope {dw:6.2f}s wall {dc:6.2f}s CPU | real "
+              f"{rw:6.2f}s wall {rc_:6.2f}s CPU | net ratio CPU x{cpu_ratio:.2f}, wall x{wall_ratio:.2f}"
+              + ("" if counted else f"  (under {min_work:g}s of torch work)"))
+        if counted:
+            rows.append((cpu_ratio, wall_ratio, name))
+
+    if rows:
+        for label, k in (("CPU time", 0), ("wall time", 1)):
+            ratios = sorted(rows, key=lambda r: r[k])
+            print(f"net of start-up, {label}, {len(rows)} scripts with >= {min_work:g}s of torch work: "
+                  f"median x{statistics.median(r[k] for r in rows):.2f}, "
+                  f"worst x{ratios[-1][k]:.2f} ({ratios[-1][2]})")
+    else:
+        print(f"no script had >= {min_work:g}s of torch work under real PyTorch: nothing measured")
+    print(f"{len(scripts) - failed} ran, {failed} failed")
+    return 1 if failed or not rows else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
