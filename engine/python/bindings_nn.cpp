@@ -141,6 +141,13 @@ class HostOut {
 template <typename T>
 struct GradTriple {
   std::optional<HostOut<T>> input, weight, bias;
+  GradTriple() = default;
+  // In the usual order: input, weight, bias (`bias_like`: the tensor the bias gradient is shaped as).
+  GradTriple(const std::vector<bool>& mask, const TensorPtr& x, const TensorPtr& w, const TensorPtr& bias_like) {
+    want(input, mask[0], x);
+    want(weight, mask[1], w);
+    want(bias, mask[2], bias_like);
+  }
   // Allocates `out` as `like` (its sizes, dtype and device) when wanted and `like` exists.
   static void want(std::optional<HostOut<T>>& out, bool wanted, const TensorPtr& like) {
     if (wanted && like) out.emplace(like->sizes(), like->dtype(), like->device());
@@ -427,10 +434,7 @@ py::tuple layer_norm_backward(const TensorPtr& dy, const TensorPtr& x, const Ten
   return dispatch(x->dtype(), {&dy, &x, &mean, &rstd, &w}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> dyi(dy), xi(x), mi(mean), ri(rstd), wi(w);
-    GradTriple<T> d;
-    d.want(d.input, mask[0], x);
-    d.want(d.weight, mask[1], w);
-    d.want(d.bias, mask[2], b);
+    GradTriple<T> d(mask, x, w, b);
     if (!tl_virtual)
       ds::layer_norm_backward<T>(m, n, dyi.get(), xi.get(), mi.get(), ri.get(), wi.get(), d.ptr(d.input),
                                  d.ptr(d.weight), d.ptr(d.bias));
@@ -547,10 +551,7 @@ py::tuple group_norm_backward(const TensorPtr& dy, const TensorPtr& x, const Ten
   return dispatch(x->dtype(), {&dy, &x, &mean, &rstd, &w}, [&](auto tag) {
     using T = decltype(tag);
     HostIn<T> dyi(dy), xi(x), mi(mean), ri(rstd), wi(w);
-    GradTriple<T> d;
-    d.want(d.input, mask[0], x);
-    d.want(d.weight, mask[1], w);
-    d.want(d.bias, mask[2], w);
+    GradTriple<T> d(mask, x, w, w);  // group norm's bias gradient is shaped as its weight
     const DType acc = acc_dtype(x->dtype());
     const Role role = current_storage_role();
     // The CUDA kernel's own tensors, in its order: ds, db; then for dX: c2, c3 (and c1 when gamma is given,
