@@ -41,6 +41,18 @@ int draw_wrapped_script(const std::string& script, const WrappedCodeMarks& marks
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(origin, ImVec2(origin.x + gutter - 6, origin.y + total_h), IM_COL32(0x14, 0x17, 0x1d, 0xff));
   const float scroll_y = ImGui::GetScrollY(), view_h = ImGui::GetWindowHeight();
+  // When the next statement changes, scroll it into view (a third down) if it is out of sight.
+  ImGuiStorage* memo = ImGui::GetStateStorage();
+  const ImGuiID last_key = ImGui::GetID("##last_next");
+  if (marks.next_first > 0 && memo->GetInt(last_key, 0) != marks.next_first) {
+    memo->SetInt(last_key, marks.next_first);
+    for (size_t r = 0; r < rows.size(); ++r)
+      if (rows[r].line == marks.next_first) {
+        const float y = pad_y + float(r) * lh;
+        if (y < scroll_y || y + lh > scroll_y + view_h) ImGui::SetScrollY(std::max(0.0f, y - view_h / 3));
+        break;
+      }
+  }
   int continuations = 0;
   for (size_t r = 0; r < rows.size(); ++r) {
     const Row& row = rows[r];
