@@ -1,8 +1,7 @@
-# A copy of tests/bench/llama_shapes.py shipped with the app (assets/ is installed, tests/ is not) for lesson 019's
-# what-fits-where view (fits_step.py). Keep the two in step.
-# A Llama-shaped decoder (Llama 2/3 layout, as Hugging Face's LlamaForCausalLM builds it) for the virtual-step
-# benchmarks and agreement checks: token embedding, per layer RMSNorm -> q/k/v projections (grouped-query
-# attention) -> rotary embedding -> causal scaled_dot_product_attention -> o projection, RMSNorm -> SiLU-gated
+# A Llama-shaped decoder (Llama 2/3 layout, as Hugging Face's LlamaForCausalLM builds it), shipped with the app
+# for lesson 019's what-fits-where view (fits_step.py); the virtual-step benchmarks and agreement checks in tests/
+# import it from here: token embedding, per layer RMSNorm -> q/k/v projections (grouped-query attention) ->
+# rotary embedding -> causal scaled_dot_product_attention -> o projection, RMSNorm -> SiLU-gated
 # MLP, final RMSNorm, lm_head, cross_entropy. Plain torch only, so the same file runs on real tensors.
 import torch
 from torch import nn

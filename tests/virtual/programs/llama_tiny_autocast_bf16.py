@@ -4,7 +4,7 @@ import sys
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "assets", "lessons", "fits"))
 from llama_shapes import SHAPES, Llama, train_steps  # noqa: E402
 
 model = Llama("tiny").to("cuda")
