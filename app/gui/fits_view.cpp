@@ -22,6 +22,11 @@ ImU32 category_color(const std::string& c) {
   return IM_COL32(0x5a, 0x62, 0x6e, 0xff);
 }
 
+// "step 2's forward" (the estimate runs two training steps: the second has AdamW's state).
+std::string moment(int step, const std::string& phase) {
+  return step > 0 ? "step " + std::to_string(step) + "'s " + phase : phase;
+}
+
 const char* strategy_label(const std::string& s) {
   return s == "single" ? "one device" : s == "ddp" ? "DDP (a replica per device)" : "full sharding (FSDP)";
 }
@@ -105,7 +110,7 @@ void FitsView::draw_devices(const FitsResult& r) {
     }
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
     std::string line = "peak " + fmt_bytes(d.peak) + (r.capacity ? " of " + fmt_bytes(r.capacity) : "");
-    if (!d.peak_phase.empty()) line += " \xc2\xb7 in " + d.peak_phase + (d.peak_module.empty() ? "" : " (" + d.peak_module + ")");
+    if (!d.peak_phase.empty()) line += " \xc2\xb7 in " + moment(d.peak_step, d.peak_phase) + (d.peak_module.empty() ? "" : " (" + d.peak_module + ")");
     if (over) {
       badge("OUT OF MEMORY", theme::kError);
       ImGui::SameLine();
@@ -193,7 +198,7 @@ void FitsView::draw(UiState& ui) {
     }
     if (!r.oom_message.empty()) {
       ImGui::PushTextWrapPos(0);
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kError), "Out of memory in %s%s: %s", r.oom_phase.c_str(),
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kError), "Out of memory in %s%s: %s", moment(r.oom_step, r.oom_phase).c_str(),
                          r.oom_module.empty() ? "" : (" (" + r.oom_module + ")").c_str(), r.oom_message.c_str());
       ImGui::PopTextWrapPos();
     } else if (r.error.empty()) {

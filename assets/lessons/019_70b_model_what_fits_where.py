@@ -140,6 +140,7 @@ for label, r in (("without checkpointing", plain), ("with checkpointing", ckpt))
 # expect: ckpt["devices"][0]["by_category"]["activation"] < plain["devices"][0]["by_category"]["activation"] / 2
 # expect: ckpt["devices"][0]["peak_bytes"] < plain["devices"][0]["peak_bytes"]
 # expect: ckpt["fits"] == (ckpt["oom"] is None)
-# > On two simulated 16 GiB GPUs the plain step runs out of memory in backward (about 15 GiB at its peak, most
-# > of it activations); with checkpointing the peak is about 11 GiB and it fits. The parameters, gradients and
+# > On two simulated 16 GiB GPUs the plain run peaks at about 15 GiB in the first step's backward, most of it
+# > activations, and runs out of memory in the second step's forward, once AdamW's state is there too; with
+# > checkpointing the peak is about 11 GiB and both steps fit. The parameters, gradients and
 # > AdamW state are the same either way: sharding divides those, checkpointing divides the activations.

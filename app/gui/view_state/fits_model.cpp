@@ -27,6 +27,7 @@ FitsResult parse_fits_result(const std::string& text) {
       r.oom_message = o.value("message", "");
       r.oom_phase = o["phase"].is_string() ? o["phase"].get<std::string>() : "";
       r.oom_module = o["module"].is_string() ? o["module"].get<std::string>() : "";
+      r.oom_step = o.contains("iteration") && o["iteration"].is_number_integer() ? o["iteration"].get<int>() : 0;
     }
     if (j.contains("error") && j["error"].is_object())
       r.error = j["error"].value("type", "") + ": " + j["error"].value("message", "");
@@ -38,6 +39,7 @@ FitsResult parse_fits_result(const std::string& text) {
       fd.note = d.value("note", "");
       fd.peak_phase = d.value("peak_phase", "");
       fd.peak_module = d.value("peak_module", "");
+      fd.peak_step = d.value("peak_step", 0);
       const json by = d.value("by_category", json::object());
       for (const std::string& c : r.categories) fd.by_category.emplace_back(c, by.value(c, uint64_t(0)));
       for (const json& row : d.value("table", json::array())) {

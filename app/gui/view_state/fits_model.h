@@ -23,6 +23,7 @@ struct FitsDevice {
   std::string note;    // a device not simulated: why it shows nothing ("idle", or "the other ranks run the same")
   uint64_t peak = 0;
   std::string peak_phase, peak_module;
+  int peak_step = 0;  // the training step (iteration, from 1) the peak is in; 0: unknown
   std::vector<std::pair<std::string, uint64_t>> by_category;  // in the result's category order
   struct Row {
     std::string module;
@@ -40,6 +41,7 @@ struct FitsResult {
   bool fits = false;
   std::vector<std::string> categories;
   std::string oom_message, oom_phase, oom_module;  // empty: no out-of-memory error
+  int oom_step = 0;                                // the training step it happened in (from 1; 0: unknown)
   std::string error;                               // another failure of the run ("TypeError: ...")
   std::vector<FitsDevice> devices;
 };

@@ -5,9 +5,9 @@
 
 runs a Llama-shaped training step (assets/lessons/fits/fits_step.py) through devicescope.estimate on virtual
 tensors - no bytes held, no values computed - on this session's devices, and returns what the view draws:
-    {model, strategy, checkpoint, world_size, capacity, fits, categories, oom {message, phase, module} | None,
+    {model, strategy, checkpoint, world_size, capacity, fits, categories, oom {message, phase, module, iteration} | None,
      error {type, message} | None,
-     devices: [{device, simulated, note (why a device not simulated shows nothing), peak_bytes, peak_phase, peak_module, by_category {cat: bytes}, table [{module, total, cat..}]}]}
+     devices: [{device, simulated, note (why a device not simulated shows nothing), peak_bytes, peak_phase, peak_step, peak_module, by_category {cat: bytes}, table [{module, total, cat..}]}]}
 """
 import os
 
@@ -46,11 +46,11 @@ def what_fits(model="1b", strategy="fsdp", checkpoint=False, seq=4096, batch=1, 
         idle = "idle: the step runs on cuda:0 only" if strategy == "single" else r.get("ranks_note", "")
         devices.append({"device": d["device"], "simulated": d["device"] in simulated,
                         "note": "" if d["device"] in simulated else idle,
-                        "peak_bytes": d["peak_bytes"], "peak_phase": at.get("phase", ""),
+                        "peak_bytes": d["peak_bytes"], "peak_phase": at.get("phase", ""), "peak_step": at.get("iteration", 0),
                         "peak_module": at.get("module", ""), "by_category": d.get("peak_by_category", {}),
                         "table": d.get("peak_table", [])[:_TABLE_ROWS]})
     oom = r.get("oom")
     return {"model": model, "strategy": strategy, "checkpoint": bool(checkpoint), "world_size": r.get("world_size", 1),
             "capacity": r.get("device_capacity_bytes", 0), "fits": r.get("fits"), "categories": r.get("categories", []),
-            "oom": {k: oom.get(k) for k in ("message", "phase", "module")} if oom else None,
+            "oom": {k: oom.get(k) for k in ("message", "phase", "module", "iteration")} if oom else None,
             "error": r.get("error") or None, "devices": devices}

@@ -23,10 +23,10 @@ TEST(FitsModel, RequestIsTheCallsKeywordArguments) {
 TEST(FitsModel, ReadsDevicesCategoriesTableAndOutOfMemory) {
   const char* text = R"({"model": "1b", "strategy": "fsdp", "checkpoint": false, "world_size": 2,
     "capacity": 17179869184, "fits": false, "categories": ["parameter", "gradient", "activation"],
-    "oom": {"message": "CUDA out of memory. Tried to allocate 418.00 MiB.", "phase": "backward", "module": null},
+    "oom": {"message": "CUDA out of memory. Tried to allocate 418.00 MiB.", "phase": "forward", "module": null, "iteration": 2},
     "error": null,
     "devices": [{"device": "cuda:0", "simulated": true, "note": "", "peak_bytes": 100, "peak_phase": "backward",
-                 "peak_module": "Llama.layers.3", "by_category": {"parameter": 60, "activation": 40},
+                 "peak_step": 1, "peak_module": "Llama.layers.3", "by_category": {"parameter": 60, "activation": 40},
                  "table": [{"module": "Llama", "total": 70, "parameter": 60, "activation": 10}]},
                 {"device": "cuda:1", "simulated": false, "note": "rank 0 simulated", "peak_bytes": 0,
                  "peak_phase": "", "peak_module": "", "by_category": {}, "table": []}]})";
@@ -34,7 +34,9 @@ TEST(FitsModel, ReadsDevicesCategoriesTableAndOutOfMemory) {
   EXPECT_TRUE(r.error.empty()) << r.error;
   EXPECT_FALSE(r.fits);
   EXPECT_EQ(r.world_size, 2);
-  EXPECT_EQ(r.oom_phase, "backward");
+  EXPECT_EQ(r.oom_phase, "forward");
+  EXPECT_EQ(r.oom_step, 2);
+  EXPECT_EQ(r.devices[0].peak_step, 1);
   EXPECT_EQ(r.oom_module, "");  // null: no module
   EXPECT_NE(r.oom_message.find("Tried to allocate"), std::string::npos);
   ASSERT_EQ(r.devices.size(), 2u);
