@@ -6,7 +6,7 @@ _SHORT = {"parameter": "param", "buffer": "buffer", "gradient": "grad", "optimiz
           "activation": "act", "temporary": "temp", "cuBLAS workspace": "cuBLAS ws", "other": "other"}
 _MAX_ROWS = 25
 
-import re  # noqa: E402
+from ._estimate_report import natural_key as _natural  # noqa: E402
 
 
 def human(n):
@@ -24,10 +24,6 @@ def _moment(at):
         return "-"
     where = at["module"] or "no module"
     return "%s, in %s (iteration %d)" % (at["phase"], where, at["iteration"])
-
-
-def _natural(name):
-    return [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", name)]
 
 
 def _grouped(rows, categories, depth):

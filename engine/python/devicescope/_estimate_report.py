@@ -11,6 +11,8 @@
 #   other - made outside forward, backward and step (inputs, targets, anything the script builds itself).
 # Bytes are the allocator's (what memory_allocated counts: 512-byte rounding, unsplit remainders), taken from its
 # figure after each event, so the rows of a moment add up to memory_allocated() then, to the byte.
+import re
+
 import _devicescope_C as _E
 
 from . import _estimate_track as T
@@ -143,8 +145,13 @@ def _table(cells, baseline):
         total = sum(row.values())
         if total:
             out.append(dict(module=module, total=total, **row))
-    out.sort(key=lambda r: (-r["total"], r["module"]))
+    out.sort(key=lambda r: (-r["total"], natural_key(r["module"])))
     return out
+
+
+def natural_key(name):
+    """Module paths in the order people count: layers.2 before layers.10."""
+    return [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", name)]
 
 
 def _by_category(rows):
