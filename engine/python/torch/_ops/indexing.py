@@ -82,7 +82,13 @@ def gather(x, dim, index, sparse_grad=False):
             idx = list(np.indices(iv.shape, sparse=True))
             idx[d] = iv
             np.add.at(gx, tuple(idx), gv)
-            return (C.make(gx.reshape(x_sizes), xdt, dev),)
+            gout = C.make(gx.reshape(x_sizes), xdt, dev)
+            if C.needs_grad(gs[0]):
+                # create_graph: PyTorch's gather_backward is zeros.scatter_add(dim, index, grad), whose node
+                # gives grad.gather(dim, index) back to grad
+                graph.attach("ScatterAddBackward0", [gout], [gs[0]], lambda ggs: (gather(ggs[0], d, index),),
+                             saved={"dim": d, "index": index})
+            return (gout,)
         graph.attach("GatherBackward0", [out], [x], fn,
                      saved={"dim": dim, "index": index, "self": x, "sparse_grad": sparse_grad})
     del sl

@@ -3,7 +3,7 @@
 # (views or the tensor itself), which hstack/vstack build on in ATen.
 import numpy as np
 
-from ..autograd import graph
+from ..autograd import grad_mode, graph
 from . import _core as C
 from .shape import _fmt, reshape, unbind, unsqueeze, _sizes_arg
 
@@ -39,6 +39,13 @@ def cat(tensors, dim=0, out=None):
         metas = [(t._impl.sizes[d], C.dtype_of(t), C.device_of(t)) for t in live]
 
         def fn(gs):
+            if grad_mode._enabled[0]:  # create_graph: the gradient's slices as differentiable views
+                outs, s = [], 0
+                for n, dt, dv in metas:
+                    part = gs[0].narrow(d, s, n)
+                    outs.append(part if part.dtype is dt else part.to(dt))
+                    s += n
+                return outs
             gv = C.read(gs[0])
             outs, s = [], 0
             for n, dt, dv in metas:

@@ -5,7 +5,7 @@ import numpy as np
 import _devicescope_C as _E
 
 from .. import _dtype as D
-from ..autograd import graph
+from ..autograd import grad_mode, graph
 from .. import _blas_workspace as W
 from . import _core as C
 from .elementwise import scalar_name
@@ -20,6 +20,32 @@ def _same_dtype(n1, a, n2, b):
 
 def _math(t):
     return C.values_of(t, C.compute_dtype(C.dtype_of(t)) if C.dtype_of(t).is_floating_point else np.int64)
+
+
+def _sum_to(g, shape):
+    """_reduce_to with differentiable ops (create_graph)."""
+    shape = tuple(shape)
+    while g.dim() > len(shape):
+        g = g.sum(0)
+    for i, n in enumerate(shape):
+        if n == 1 and g.shape[i] != 1:
+            g = g.sum(i, keepdim=True)
+    return g.reshape(shape)
+
+
+def _mm_grads_graph(g, a, b, a_shape, b_shape, need_a, need_b):
+    """Gradients of a @ b (any ranks) as differentiable torch ops, for create_graph (grad mode on in
+    backward): derivatives.yaml's grad @ b^T and a^T @ grad (grad * other for dot), so that a second
+    backward reaches g and the saved operands."""
+    if len(a_shape) == 1 and len(b_shape) == 1:
+        return (g * b if need_a else None), (g * a if need_b else None)
+    A_shape = (1,) + a_shape if len(a_shape) == 1 else a_shape
+    B_shape = b_shape + (1,) if len(b_shape) == 1 else b_shape
+    G = g.unsqueeze(-2) if len(a_shape) == 1 else g
+    G = G.unsqueeze(-1) if len(b_shape) == 1 else G
+    ga = _sum_to(G.matmul(b.reshape(B_shape).transpose(-1, -2)), A_shape).reshape(a_shape) if need_a else None
+    gb = _sum_to(a.reshape(A_shape).transpose(-1, -2).matmul(G), B_shape).reshape(b_shape) if need_b else None
+    return ga, gb
 
 
 def _reduce_to(gv, shape):
@@ -62,6 +88,8 @@ def _attach_mm(name, out, a, b):
     rows = out._impl.numel // n_out if n_out else 0  # rows of out, batches folded in
 
     def fn(gs):
+        if grad_mode._enabled[0]:
+            return _mm_grads_graph(gs[0], sa, sb, a_shape, b_shape, need_a, need_b)
         gv = C.read(gs[0]).astype(gdt)
         av = _math(sa) if need_b else None
         bv = _math(sb) if need_a else None
@@ -189,6 +217,12 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
         m1_shape, m2_shape = tuple(mat1._impl.sizes), tuple(mat2._impl.sizes)
 
         def fn(gs):
+            if grad_mode._enabled[0]:  # create_graph: derivatives.yaml's addmm formulas as differentiable ops
+                g = gs[0]
+                gi = _sum_to(g * beta if beta != 1 else g, i_shape)
+                ga = _scaled(g.matmul(s2.t()), alpha) if need_a else None
+                gb = _scaled(s1.t().matmul(g), alpha) if need_b else None
+                return (gi, ga, gb)
             if plain and len(i_shape) == 1 and not gs[0]._impl.is_virtual:
                 fast = _addmm_backward_fast(gs[0], s1, s2, need_a, need_b, m1_col, m2_col,
                                             (m1_meta[1], m1_shape[0], m1_shape[1], m2_shape[1]),

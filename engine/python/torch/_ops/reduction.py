@@ -9,7 +9,7 @@ import _devicescope_C as _E
 
 from .. import _dtype as D
 from .. import return_types
-from ..autograd import graph
+from ..autograd import grad_mode, graph
 from . import _core as C
 
 
@@ -32,6 +32,28 @@ def _expand_grad(g, shape, dims, keepdim):
     return np.broadcast_to(gv, shape)
 
 
+def _expand_grad_graph(g, shape, dims, keepdim, dtype):
+    """_expand_grad with differentiable ops, for create_graph (grad mode on in backward): derivatives.yaml's
+    sum_backward, grad.unsqueeze(reduced dims).expand(sizes), so that double backward reaches g."""
+    if dims is None:
+        g = g.reshape((1,) * len(shape))
+    elif not keepdim:
+        for d in sorted(dims):
+            g = g.unsqueeze(d)
+    g = g.expand(shape)
+    return g if g.dtype is dtype else g.to(dtype)
+
+
+def _reduction_grad(g, shape, dims, keepdim, dtype, dev, divisor=None):
+    """The gradient of sum (no divisor) or mean (divisor: the count) broadcast back to the input: numpy and a
+    fresh tensor normally, differentiable torch ops under create_graph."""
+    if grad_mode._enabled[0]:
+        gx = _expand_grad_graph(g, shape, dims, keepdim, dtype)
+        return gx if divisor is None else gx / divisor
+    gv = _expand_grad(g, shape, dims, keepdim)
+    return C.make(gv if divisor is None else gv / divisor, dtype, dev)
+
+
 RESULT = object()  # in a saved dict: the op's own result
 
 
@@ -43,8 +65,11 @@ def _finish(name, x, res, odt, dev, backward, saved=None):
     if backward is not None and odt.is_floating_point and C.needs_grad(x):
         saved = {k: (out if v is RESULT else v) for k, v in saved.items()} if saved else None
         # closures must not reference the output itself (no cycles): a detached alias, only if saved
-        rs = out._detached_alias() if saved and saved.get("result") is out else None
-        graph.attach(name, [out], [x], lambda gs: (backward(gs[0], rs),), saved=saved)
+        # a SavedOutput: under create_graph its unpack() carries the node, so a second backward reaches x
+        rs = graph.SavedOutput(out) if saved and saved.get("result") is out else None
+        node = graph.attach(name, [out], [x], lambda gs: (backward(gs[0], rs and rs.unpack()),), saved=saved)
+        if rs is not None:
+            rs.bind(node)
     return out
 
 
@@ -74,7 +99,7 @@ def sum(x, dim=None, keepdim=False, dtype=None):  # noqa: A001
     saved = {"self_sym_sizes": shape} if dims is None else {"dim": _dim_arg(dim), "keepdim": keepdim,
                                                             "self_sym_sizes": shape}
     return _finish("SumBackward0" if dims is None else "SumBackward1", x, res, odt, dev,
-                   lambda g, out: C.make(_expand_grad(g, shape, dims, keepdim), gdt, dev), saved)
+                   lambda g, out: _reduction_grad(g, shape, dims, keepdim, gdt, dev), saved)
 
 
 def nansum(x, dim=None, keepdim=False, dtype=None):
@@ -105,7 +130,7 @@ def mean(x, dim=None, keepdim=False, dtype=None):
     if dims is not None:
         saved = {"dim": _dim_arg(dim), "keepdim": keepdim, **saved}
     return _finish("MeanBackward0" if dims is None else "MeanBackward1", x, res, xdt, dev,
-                   lambda g, out: C.make(_expand_grad(g, shape, dims, keepdim) / _b.max(n, 1), xdt, dev), saved)
+                   lambda g, out: _reduction_grad(g, shape, dims, keepdim, xdt, dev, _b.max(n, 1)), saved)
 
 
 def nanmean(x, dim=None, keepdim=False, dtype=None):
@@ -436,6 +461,8 @@ def softmax(x, dim=None, dtype=None, _stacklevel=3):
     ax = d if x._impl.dim else None
 
     def back(g, out):  # _softmax_backward_data(grad, result, dim): only the result is saved
+        if grad_mode._enabled[0]:  # create_graph: the same formula in differentiable ops
+            return out * (g - ((g * out).sum() if ax is None else (g * out).sum(ax, keepdim=True)))
         gv, rv = C.read(g).astype(np.float64), C.read(out).astype(np.float64)
         return C.make(rv * (gv - np.sum(gv * rv, axis=ax, keepdims=True)), xdt, dev)
     return _finish("SoftmaxBackward0", x, res, xdt, dev, back, {"dim": d, "result": RESULT})
@@ -465,6 +492,8 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
 
 def _log_softmax_back(d, ax, xdt, dev):
     def back(g, out):  # _log_softmax_backward_data(grad, result, dim): only the result is saved
+        if grad_mode._enabled[0]:  # create_graph: the same formula in differentiable ops
+            return g - out.exp() * (g.sum() if ax is None else g.sum(ax, keepdim=True))
         if ax is not None and not g._impl.is_virtual and not out._impl.is_virtual:
             fast = _E.nn_log_softmax_backward(g._impl, out._impl, d)
             if fast is not None:
@@ -478,9 +507,9 @@ def _attach_log_softmax(out, x, d, ax, xdt, dev):
     """_finish's autograd half for a result the C++ kernel already allocated."""
     if C.needs_grad(x):
         back = _log_softmax_back(d, ax, xdt, dev)
-        rs = out._detached_alias()
-        graph.attach("LogSoftmaxBackward0", [out], [x], lambda gs: (back(gs[0], rs),),
-                     saved={"dim": d, "result": out})
+        rs = graph.SavedOutput(out)
+        rs.bind(graph.attach("LogSoftmaxBackward0", [out], [x], lambda gs: (back(gs[0], rs.unpack()),),
+                             saved={"dim": d, "result": out}))
     return out
 
 

@@ -361,12 +361,17 @@ def _meta(x):
     return tuple(x._impl.sizes), C.dtype_of(x), C.device_of(x)
 
 
-def _embed_grad(g, meta, index):
-    """Gradient of a view taken with numpy `index`: zeros of the input's shape with g placed at index."""
+def _embed_grad(g, meta, index, name=None, take=None):
+    """Gradient of a view taken with numpy `index`: zeros of the input's shape with g placed at index.
+    Under create_graph (grad mode on in backward, g part of a graph) the result gets its own node `name`
+    (slice_backward / select_backward in PyTorch), whose gradient is `take(grad)`: the same view of it."""
     sizes, dtype, device = meta
     gx = C.host_zeros(sizes, C.compute_dtype(C.dtype_of(g)), g)
     gx[index] = C.read(g)
-    return C.make(gx, dtype, device)
+    out = C.make(gx, dtype, device)
+    if take is not None and C.needs_grad(g):
+        graph.attach(name, [out], [g], lambda gs: (take(gs[0]),))
+    return out
 
 
 def select(x, dim, index):
@@ -387,7 +392,9 @@ def select(x, dim, index):
     del strides[d]
     idx = (slice(None),) * d + (index,)
     meta = _meta(x)
-    return _view(x, sizes, strides, offset, "SelectBackward0", lambda g: _embed_grad(g, meta, idx), saved)
+    return _view(x, sizes, strides, offset, "SelectBackward0",
+                 lambda g: _embed_grad(g, meta, idx, "SelectBackwardBackward0", lambda gg: select(gg, d, index)),
+                 saved)
 
 
 def slice_dim(x, dim, start, stop, step=1):
@@ -404,7 +411,10 @@ def slice_dim(x, dim, start, stop, step=1):
     strides[d] = strides[d] * step
     idx = (slice(None),) * d + (slice(start, start + n * step, step) if n else slice(0, 0),)
     meta = _meta(x)
-    return _view(x, sizes, strides, offset, "SliceBackward0", lambda g: _embed_grad(g, meta, idx), saved)
+    stop = start + n * step if n else start
+    return _view(x, sizes, strides, offset, "SliceBackward0",
+                 lambda g: _embed_grad(g, meta, idx, "SliceBackwardBackward0",
+                                       lambda gg: slice_dim(gg, d, start, stop, step)), saved)
 
 
 def narrow(x, dim, start, length):

@@ -169,6 +169,21 @@ def edge_of(t):
     return (accumulate_grad(t), 0)
 
 
+def on_edge(t, edge):
+    """t's values with the history `edge` (taken with edge_of from the tensor t was detached from). A backward
+    that recomputes its op under create_graph differentiates through this, so that the second backward
+    reaches the inputs' own history (a detached copy would cut it: no gradient for a conv's weight from a
+    gradient penalty)."""
+    node, nr = edge
+    if node is None:
+        return t
+    if isinstance(node, AccumulateGrad):
+        return node.variable
+    a = t._detached_alias()
+    a._grad_fn, a._output_nr = node, nr
+    return a
+
+
 def attach(name, outputs, inputs, fn, saved=None):
     """Gives `outputs` a new grad_fn named `name` whose backward `fn(grads)` returns input gradients.
 

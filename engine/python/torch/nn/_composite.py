@@ -69,6 +69,9 @@ def named(name, compute, inputs, recompute=None, saved=None, linear=(), buffers=
     again = recompute or compute
     n = len(inputs)  # the closure must not reference `inputs` (that would hold them, with their history)
 
+    # the inputs' edges: under create_graph backward recomputes on tensors joined to the inputs' history
+    edges = [graph.edge_of(x) if i in wanted else None for i, x in enumerate(inputs)]
+
     def backward(grads):
         g = grads[0]
         res = [None] * n
@@ -77,10 +80,13 @@ def named(name, compute, inputs, recompute=None, saved=None, linear=(), buffers=
         create_graph = torch.is_grad_enabled()
         with contextlib.nullcontext() if create_graph else scratch():
             inner = [x.zeros() if isinstance(x, _Shape) else x for x in kept]
-            inner = [x.detach().requires_grad_(True) if i in wanted else x for i, x in enumerate(inner)]
+            if create_graph:
+                inner = [graph.on_edge(x, edges[i]) if i in wanted else x for i, x in enumerate(inner)]
+            else:
+                inner = [x.detach().requires_grad_(True) if i in wanted else x for i, x in enumerate(inner)]
             with torch.enable_grad():
                 out = again(*inner)
-            gs = torch.autograd.grad([out], [inner[i] for i in wanted], [g], retain_graph=False,
+            gs = torch.autograd.grad([out], [inner[i] for i in wanted], [g], retain_graph=create_graph,
                                      create_graph=create_graph, allow_unused=True)
         for i, gi in zip(wanted, gs):
             res[i] = gi if create_graph or gi is None else materialize(gi)

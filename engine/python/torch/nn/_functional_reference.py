@@ -10,7 +10,9 @@ from ._functional_basic import _constant_pad
 def reference_grads(compute, inputs, wanted, grad):
     """Gradients of compute(*inputs) w.r.t. inputs[i] for i in wanted, given the output gradient `grad`,
     as a differentiable graph (create_graph)."""
-    inner = [x.detach().requires_grad_(True) if i in wanted and x is not None else x for i, x in enumerate(inputs)]
+    # the inputs themselves, not detached copies: the second backward must reach their history (a gradient
+    # penalty's gradient for a conv weight flows through the input gradient's dependence on the weight)
+    inner = list(inputs)
     with torch.enable_grad():
         out = compute(*inner)
     gs = torch.autograd.grad([out], [inner[i] for i in wanted], [grad], create_graph=True, allow_unused=True)
