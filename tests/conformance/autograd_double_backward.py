@@ -165,3 +165,41 @@ def layer_norm_penalty():
 
 show("conv_penalty", conv_penalty)
 show("layer_norm_penalty", layer_norm_penalty)
+
+# Hessian-vector products on a 2x3 input through reductions, indexing, splitting and sorting: each of these
+# backwards is linear in the incoming gradient (or a formula of saved tensors) and must keep its graph.
+V = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], dtype=torch.float64)
+IDX = torch.tensor([1, 0, 1])
+
+
+def x6():
+    return (torch.arange(6, dtype=torch.float64).reshape(2, 3) / 4 - 0.6).requires_grad_(True)
+
+
+def hvp6(f):
+    x = x6()
+    g, = grad(f(x), x, create_graph=True)
+    return grad((g * V).sum(), x)[0]
+
+
+OPS = [
+    ("var", lambda x: x.var() ** 2), ("std_dim", lambda x: x.std(1).sum() ** 2),
+    ("var_mean", lambda x: torch.var_mean(x, 1)[0].sum() ** 2), ("std_mean", lambda x: torch.std_mean(x)[0] ** 2),
+    ("max", lambda x: x.max() ** 3), ("max_dim", lambda x: (x.max(1)[0] ** 3).sum()),
+    ("min_dim_keepdim", lambda x: (x.min(0, keepdim=True)[0] ** 3).sum()), ("min", lambda x: x.min() ** 3),
+    ("amax", lambda x: (x.amax(0) ** 3).sum()), ("logsumexp", lambda x: x.logsumexp(1).sum() ** 2),
+    ("cumsum", lambda x: (x.cumsum(1) ** 3).sum()),
+    ("index_select", lambda x: (x.index_select(1, IDX) ** 3).sum()), ("adv_index", lambda x: (x[:, IDX] ** 3).sum()),
+    ("bool_index", lambda x: (x[x > 0] ** 3).sum()), ("embedding", lambda x: (F.embedding(IDX, x) ** 3).sum()),
+    ("repeat", lambda x: (x.repeat(2, 1) ** 3).sum()), ("chunk", lambda x: (x.chunk(3, 1)[1] ** 3).sum()),
+    ("split", lambda x: (x.split([1, 2], 1)[1] ** 3).sum()), ("unbind", lambda x: (x.unbind(0)[1] ** 3).sum()),
+    ("diagonal", lambda x: (x.diagonal() ** 3).sum()), ("trace", lambda x: x[:, :2].trace() ** 3),
+    ("unfold", lambda x: (x.unfold(1, 2, 1) ** 3).sum()), ("sort", lambda x: (x.sort(1)[0] * V).sum() ** 2),
+    ("topk", lambda x: (x.topk(2, 1)[0] ** 3).sum()),
+    ("where", lambda x: (torch.where(x > 0, x, x * 2) ** 3).sum()), ("clamp", lambda x: (x.clamp(-0.3, 0.3) ** 3).sum()),
+    ("cross_entropy", lambda x: F.cross_entropy(x, torch.tensor([0, 2]))),
+    ("layer_norm", lambda x: (F.layer_norm(x, (3,)) * V).sum() ** 2),
+    ("batch_norm_train", lambda x: (F.batch_norm(x, None, None, training=True) * V).sum() ** 2),
+]
+for name, f in OPS:
+    show(name, lambda: hvp6(f))

@@ -45,7 +45,8 @@ def index_select(x, dim, index):
             gv = C.read(gs[0])
             moved = np.moveaxis(gx, d, 0)
             np.add.at(moved, C.read(index).reshape(-1), np.moveaxis(gv, d, 0))
-            return (C.make(gx, xdt, dev),)
+            return (graph.linear_grad(C.make(gx, xdt, dev), gs[0], "IndexAddBackward0",
+                                      lambda gg: index_select(gg, dim, index)),)
         graph.attach("IndexSelectBackward0", [out], [x], fn,
                      saved={"dim": dim, "index": index, "self_sym_sizes": shape})
     return out
@@ -83,15 +84,32 @@ def gather(x, dim, index, sparse_grad=False):
             idx[d] = iv
             np.add.at(gx, tuple(idx), gv)
             gout = C.make(gx.reshape(x_sizes), xdt, dev)
-            if C.needs_grad(gs[0]):
-                # create_graph: PyTorch's gather_backward is zeros.scatter_add(dim, index, grad), whose node
-                # gives grad.gather(dim, index) back to grad
-                graph.attach("ScatterAddBackward0", [gout], [gs[0]], lambda ggs: (gather(ggs[0], d, index),),
-                             saved={"dim": d, "index": index})
+            if C.needs_grad(gs[0]):  # create_graph: gather_backward is zeros.scatter_add(dim, index, grad)
+                _attach_scatter_add(gout, d, index, gs[0])
             return (gout,)
         graph.attach("GatherBackward0", [out], [x], fn,
                      saved={"dim": dim, "index": index, "self": x, "sparse_grad": sparse_grad})
     del sl
+    return out
+
+
+def _attach_scatter_add(out, d, index, g):
+    """out = zeros.scatter_add(d, index, g) as a node of g (ScatterAddBackward0): its gradient is the gather of
+    the incoming one. Double backward of gather, max(dim) and min(dim) goes through it."""
+    graph.attach("ScatterAddBackward0", [out], [g], lambda ggs: (gather(ggs[0], d, index),),
+                 saved={"dim": d, "index": index})
+
+
+def scatter_into_zeros(shape, dtype, device, d, index, g):
+    """zeros(shape).scatter_add(d, index, g), differentiable in g (create_graph backwards)."""
+    gx = C.host_zeros(tuple(shape), np.float64, g)
+    iv = C.read(index)
+    idx = list(np.indices(iv.shape, sparse=True))
+    idx[d] = iv
+    np.add.at(gx, tuple(idx), C.read(g))
+    out = C.make(gx, dtype, device)
+    if C.needs_grad(g):
+        _attach_scatter_add(out, d, index, g)
     return out
 
 
@@ -265,6 +283,8 @@ def sort(x, dim=-1, descending=False, stable=False):
         del xv, key
 
         def fn(gs):
+            if C.needs_grad(gs[0]):  # create_graph: value_selecting_reduction_backward, differentiable
+                return (scatter_into_zeros(shape, xdt, xdev, d, indices, gs[0]),)
             gx = C.host_zeros(shape, np.float64, gs[0])
             np.put_along_axis(gx, C.read(indices), C.read(gs[0]), axis=d)
             return (C.make(gx, xdt, xdev),)

@@ -112,7 +112,8 @@ def repeat(x, *sizes):
             gv = C.read(gs[0])
             parts = gv.reshape(sum(((r, s) for r, s in zip(sizes, shape)), ()))
             red = parts.sum(axis=tuple(range(0, 2 * len(sizes), 2)))
-            return (C.make(red.reshape(meta[0]), meta[1], meta[2]),)
+            return (graph.linear_grad(C.make(red.reshape(meta[0]), meta[1], meta[2]), gs[0], "SumBackward1",
+                                      lambda gg: repeat(gg, sizes)),)
         graph.attach("RepeatBackward0", [out], [x], fn,
                      saved={"repeats": tuple(sizes), "self_sym_sizes": meta[0]})
     return out

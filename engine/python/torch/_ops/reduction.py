@@ -200,6 +200,9 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     shape = tuple(shape)
 
     def back(g, out):
+        if grad_mode._enabled[0]:  # create_graph: var_backward in differentiable ops
+            m = x.mean() if dims is None else x.mean(tuple(dims), keepdim=True)
+            return _expand_grad_graph(g, shape, dims, keepdim, xdt) * 2.0 * (x - m) / _b.max(n - corr, 0)
         xv = C.values_of(x, np.float64)  # x is saved: read it now
         m = np.mean(xv, axis=_axis(dims), keepdims=True)
         with np.errstate(all="ignore"):
@@ -244,6 +247,9 @@ def _extreme(x, dim, keepdim, is_max, name):
 
         def back(g, out):
             # evenly_distribute_backward(grad, self, result): both are saved
+            if grad_mode._enabled[0]:  # create_graph: the same as differentiable ops
+                mask = x == out
+                return mask.to(xdt) * (g / _b.max(int(mask.sum()), 1))
             xs = C.values_of(x, C.compute_dtype(xdt))
             mask = xs == C.read(out)
             cnt = _b.max(int(mask.sum()), 1)
@@ -269,6 +275,10 @@ def _extreme(x, dim, keepdim, is_max, name):
     del xv  # the backward below needs only the indices (saved) and the input's sizes
 
     def back(g, out):
+        if grad_mode._enabled[0]:  # create_graph: value_selecting_reduction_backward, differentiable
+            from .indexing import scatter_into_zeros
+            return scatter_into_zeros(shape, xdt, dev, d, indices if keepdim else indices.unsqueeze(d),
+                                      g if keepdim else g.unsqueeze(d))
         gx = C.host_zeros(shape, np.float64, g)
         gv = C.read(g)
         ii = C.read(indices) if keepdim else np.expand_dims(C.read(indices), d)
@@ -309,6 +319,10 @@ def _amax(x, dim, keepdim, is_max):
     del xv
 
     def back(g, out):
+        if grad_mode._enabled[0]:  # create_graph: scale_grad_by_count(restore_reduced_dims(...)), differentiable
+            mask = (x == _expand_grad_graph(out, shape, dims, keepdim, xdt)).to(xdt)
+            cnt = mask.sum() if dims is None else mask.sum(tuple(dims), keepdim=True)
+            return _expand_grad_graph(g, shape, dims, keepdim, xdt) * mask / cnt.clamp(min=1)
         xs = C.values_of(x, C.compute_dtype(xdt))  # self and result are saved: read them now
         full = _expand_grad(out, shape, dims, keepdim)
         mask = (xs == full)
@@ -405,6 +419,9 @@ def logsumexp(x, dim, keepdim=False):
     del xv
 
     def back(g, out):
+        if grad_mode._enabled[0]:  # create_graph: logsumexp_backward in differentiable ops
+            return _expand_grad_graph(g, shape, dims, keepdim, xdt) * (x - _expand_grad_graph(
+                out, shape, dims, keepdim, xdt)).exp()
         xs = C.values_of(x, np.float64)  # self and result are saved: read them now
         full = _expand_grad(out, shape, dims, keepdim)
         return C.make(_expand_grad(g, shape, dims, keepdim) * np.exp(xs - full), xdt, dev)
@@ -426,6 +443,9 @@ def cumsum(x, dim, dtype=None):
     del xv
 
     def back(g, out):  # cumsum saves only dim
+        if grad_mode._enabled[0]:  # create_graph: the reversed cumsum in differentiable ops
+            gx = g if nd == 0 else g.flip(d).cumsum(d).flip(d)
+            return gx if gx.dtype is xdt else gx.to(xdt)
         gv = C.read(g)
         if nd == 0:
             return C.make(gv, xdt, dev)

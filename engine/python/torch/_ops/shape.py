@@ -6,7 +6,7 @@ import numpy as np
 import _devicescope_C as _E
 
 from .._size import Size
-from ..autograd import graph
+from ..autograd import grad_mode, graph
 from . import _core as C
 
 
@@ -452,7 +452,7 @@ def diagonal(x, offset=0, dim1=0, dim2=1):
     def backward(g):
         gx = C.make(C.host_zeros(meta[0], C.compute_dtype(meta[1]), g), meta[1], meta[2])
         C.write(diagonal(gx, offset, d1, d2), C.read(g), bump=False)
-        return gx
+        return graph.linear_grad(gx, g, "DiagonalBackwardBackward0", lambda gg: diagonal(gg, offset, d1, d2))
     return _view(x, new_sizes, new_strides, start, "DiagonalBackward0", backward,
                  {"dim1": dim1, "dim2": dim2, "offset": offset, "self_sym_sizes": meta[0]})
 
@@ -484,7 +484,8 @@ def unfold(x, dimension, size, step):
             target = np.moveaxis(gx, d, -1)  # a view of gx: [..., sizes[d]]
             for w in range(moved.shape[-2]):
                 target[..., w * step:w * step + size] += moved[..., w, :]
-        return C.make(gx, meta[1], meta[2])
+        return graph.linear_grad(C.make(gx, meta[1], meta[2]), g, "UnfoldBackwardBackward0",
+                                 lambda gg: unfold(gg, dimension, size, step))
     return _view(x, new_sizes, new_strides, x._impl.offset, "UnfoldBackward0", backward,
                  {"dimension": dimension, "self_sym_sizes": meta[0], "size": size, "step": step})
 
@@ -532,6 +533,13 @@ def _split_views(x, d, sections, name, saved=None):
         xdt, xdev = C.dtype_of(x), C.device_of(x)  # split saves sizes only: the closure must not hold x
 
         def fn(gs):
+            if grad_mode._enabled[0]:  # create_graph: the pieces' gradients (zeros if missing) concatenated
+                from .join import cat
+                ref = next(g for g in gs if g is not None)
+                parts = [g if g is not None else ref.new_zeros(tuple(sizes[:d]) + (b - a,) + tuple(sizes[d + 1:]))
+                         for (a, b), g in zip(bounds, gs)]
+                gx = cat(parts, d)
+                return (gx if gx.dtype is xdt else gx.to(xdt),)
             gx = C.host_zeros(tuple(sizes), np.float64, *gs)
             for (a, b), g in zip(bounds, gs):
                 if g is not None:
@@ -584,6 +592,11 @@ def unbind(x, dim=0):
         xdt, xdev = C.dtype_of(x), C.device_of(x)  # unbind saves only dim: the closure must not hold x
 
         def fn(gs):
+            if grad_mode._enabled[0]:  # create_graph: the pieces' gradients (zeros if missing) stacked
+                from .join import stack
+                ref = next(g for g in gs if g is not None)
+                gx = stack([g if g is not None else ref.new_zeros(tuple(sz)) for g in gs], d)
+                return (gx if gx.dtype is xdt else gx.to(xdt),)
             gx = C.host_zeros(tuple(sizes), np.float64, *gs)
             for i, g in enumerate(gs):
                 if g is not None:

@@ -345,7 +345,8 @@ def index(x, indices, check_devices=True):
         def fn(gs):
             gx = C.host_zeros(shape, np.float64, gs[0])
             np.add.at(np.transpose(gx, perm), npi, C.read(gs[0]))
-            return (C.make(gx, dt, dev),)
+            return (graph.linear_grad(C.make(gx, dt, dev), gs[0], "IndexPutBackward0",
+                                      lambda gg: index(gg, indices)),)
         graph.attach("IndexBackward0", [out], [x], fn, saved={"indices": tuple(indices), "self_sym_sizes": shape})
     return out
 

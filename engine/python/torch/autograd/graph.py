@@ -184,6 +184,16 @@ def on_edge(t, edge):
     return a
 
 
+def linear_grad(out, g, name, forward):
+    """`out`, a backward's result computed without a graph but linear in its incoming gradient g (the gradient
+    of index_select, a diagonal, a repeat...). Under create_graph (grad mode on, g part of a graph) out gets a
+    node `name` whose own gradient is `forward(grad)`: the op applied to the incoming gradient, which is the
+    double backward PyTorch's formulas give for these ops."""
+    if grad_mode._enabled[0] and (g._grad_fn is not None or g._requires_grad):
+        attach(name, [out], [g], lambda gs: (forward(gs[0]),))
+    return out
+
+
 def attach(name, outputs, inputs, fn, saved=None):
     """Gives `outputs` a new grad_fn named `name` whose backward `fn(grads)` returns input gradients.
 
