@@ -25,7 +25,6 @@ PyTorch cannot be imported, 0 otherwise. No time is asserted. Plain Python 3; ne
 different batch and fails its own check (the BLAS-rounding sensitivity tests/tools/blas_env.py describes).
 """
 import os
-import re
 import shlex
 import statistics
 import subprocess
@@ -37,19 +36,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tools"))
 from blas_env import with_openblas_settings  # noqa: E402
 from script_suite import collect  # noqa: E402
+from run_realcode import headers  # noqa: E402  (the realcode runner's '# reference:' / '# args:' reader)
 
 REF_PYTHON = os.environ.get("DEVICESCOPE_REF_PYTHON", "/usr/bin/python3")
 TIMEOUT_S = int(os.environ.get("DEVICESCOPE_SCENARIO_TIMEOUT", "600"))
-
-
-def headers(path):
-    h = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            m = re.match(r"# (reference|args): ?(.*)$", line.rstrip("\n"))
-            if m and m.group(1) not in h:
-                h[m.group(1)] = m.group(2).strip()
-    return h
 
 
 def env():
