@@ -1,8 +1,10 @@
-# The recurrent kernels behind nn.RNN / LSTM / GRU and their cells, built from primitive ops (so autograd
-# comes for free), with ATen's CPU arithmetic: the input projection of a whole layer is one matmul, then one
-# hidden matmul per time step; gate order i, f, g, o (LSTM) and r, z, n (GRU) as in PyTorch's weights.
+# The recurrent layers behind nn.RNN / LSTM / GRU and their cells, with ATen's CPU structure: the input
+# projection of a whole layer is one matmul, then one cell per time step (nn/_rnn_cells.py: ATen's LSTMCell /
+# GRUCell / SimpleCell with their autograd nodes); gate order i, f, g, o (LSTM) and r, z, n (GRU) as in
+# PyTorch's weights.
 # Padded input is the packed case with every step's batch size equal to the batch.
 import torch
+from . import _rnn_cells as _cells
 from . import functional as F
 
 
@@ -12,33 +14,19 @@ def _hidden_gates(hx, w_hh, b_hh):
 
 
 def rnn_tanh_step(igates, hx, w_hh, b_hh):
-    return torch.tanh(igates + _hidden_gates(hx, w_hh, b_hh))
+    return _cells.simple_cell(igates, hx, w_hh, b_hh, relu=False)
 
 
 def rnn_relu_step(igates, hx, w_hh, b_hh):
-    return torch.relu(igates + _hidden_gates(hx, w_hh, b_hh))
+    return _cells.simple_cell(igates, hx, w_hh, b_hh, relu=True)
 
 
 def lstm_step(igates, state, w_hh, b_hh, w_hr=None):
-    hx, cx = state
-    gates = igates + _hidden_gates(hx, w_hh, b_hh)
-    # one sigmoid over all four gates (the g slice is unused) and one tanh: fewer nodes than four calls
-    i, f, _, o = torch.sigmoid(gates).chunk(4, 1)
-    g = torch.tanh(gates.chunk(4, 1)[2])
-    cy = f * cx + i * g
-    hy = o * torch.tanh(cy)
-    if w_hr is not None:
-        hy = hy.matmul(w_hr.t())
-    return hy, cy
+    return _cells.lstm_cell(igates, state[0], state[1], w_hh, b_hh, w_hr)
 
 
 def gru_step(igates, hx, w_hh, b_hh):
-    hgates = _hidden_gates(hx, w_hh, b_hh)
-    h = hx.shape[1]
-    # r and z in one sigmoid over the first two thirds
-    r, z = torch.sigmoid(igates[:, :2 * h] + hgates[:, :2 * h]).chunk(2, 1)
-    n = torch.tanh(igates[:, 2 * h:] + r * hgates[:, 2 * h:])
-    return n + z * (hx - n)
+    return _cells.gru_cell(igates, hx, w_hh, b_hh)
 
 
 STEPS = {"RNN_TANH": rnn_tanh_step, "RNN_RELU": rnn_relu_step, "LSTM": lstm_step, "GRU": gru_step}
@@ -46,7 +34,9 @@ STEPS = {"RNN_TANH": rnn_tanh_step, "RNN_RELU": rnn_relu_step, "LSTM": lstm_step
 
 def cell(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
     """One step of RNNCell / LSTMCell / GRUCell (hx is a pair for LSTM)."""
-    return STEPS[mode](F.linear(input, w_ih, b_ih), hx, w_hh, b_hh)
+    # (a function, not the input gates: each cell computes linear_ih where ATen's does, after linear_hh
+    # except in GRUCell)
+    return STEPS[mode](lambda: F.linear(input, w_ih, b_ih), hx, w_hh, b_hh)
 
 
 # ----------------------------------------------------------------------------- state helpers
@@ -56,10 +46,11 @@ def _narrow_state(state, n):
     return state[:n]
 
 
-def _cat_state(a, b):
-    if isinstance(a, tuple):
-        return tuple(torch.cat([x, y], 0) for x, y in zip(a, b))
-    return torch.cat([a, b], 0)
+def _cat_states(parts):
+    """hidden_concat: one cat of the pieces (of each state of a pair)."""
+    if isinstance(parts[0], tuple):
+        return tuple(torch.cat([p[k] for p in parts], 0) for k in range(len(parts[0])))
+    return torch.cat(parts, 0)
 
 
 def _output_of(state):
@@ -67,8 +58,10 @@ def _output_of(state):
 
 
 # ----------------------------------------------------------------------------- one layer, one direction
-def _run_direction(mode, steps_in, batch_sizes, state0, weights, reverse):
-    """Runs one direction of one layer over the steps (each [batch_sizes[t], gates]: the input projection).
+def _run_direction(mode, step_input, batch_sizes, state0, weights, reverse):
+    """Runs one direction of one layer over the steps; step_input(t) gives step t's input gates
+    ([batch_sizes[t], gates]: a piece of the layer's input projection, narrowed when it is asked for, as
+    ATen's packed layers narrow it).
 
     Returns (outputs per step, final state). Sequences shorter than the batch's longest drop out of the
     step batch (packed input): their final state is the one at their own last step, as ATen's packed
@@ -77,32 +70,39 @@ def _run_direction(mode, steps_in, batch_sizes, state0, weights, reverse):
     step = STEPS[mode]
     w_hh, b_hh, w_hr = weights["w_hh"], weights["b_hh"], weights["w_hr"]
     extra = (w_hr,) if mode == "LSTM" else ()
-    order = range(len(steps_in) - 1, -1, -1) if reverse else range(len(steps_in))
-    outputs = [None] * len(steps_in)
+    n = len(batch_sizes)
+    outputs = [None] * n
     if not reverse:
         state = state0
         finished = []
-        for t in order:
+        for t in range(n):
             bs = batch_sizes[t]
+            igates = step_input(t)
             if bs < _rows(state):
                 finished.append(_slice_rows(state, bs))
                 state = _narrow_state(state, bs)
-            state = step(steps_in[t], state, w_hh, b_hh, *extra)
+            state = step(igates, state, w_hh, b_hh, *extra)
             outputs[t] = _output_of(state)
         finished.append(state)
-        final = finished[-1]
-        for part in reversed(finished[:-1]):
-            final = _cat_state(final, part)
+        final = state if len(finished) == 1 else _cat_states(finished[::-1])
         return outputs, final
     state = _narrow_state(state0, batch_sizes[-1])
-    for t in order:
+    for t in range(n - 1, -1, -1):
         bs = batch_sizes[t]
         have = _rows(state)
         if bs > have:
-            state = _cat_state(state, _slice_rows(state0, have, bs))
-        state = step(steps_in[t], state, w_hh, b_hh, *extra)
+            state = _cat_states([state, _slice_rows(state0, have, bs)])
+        state = step(step_input(t), state, w_hh, b_hh, *extra)
         outputs[t] = _output_of(state)
     return outputs, state
+
+
+def _narrower(igates, sizes):
+    """step t's rows of packed input gates: igates.narrow(0, offset, batch_sizes[t]) (a SliceBackward0 each)."""
+    offsets = [0]
+    for b in sizes:
+        offsets.append(offsets[-1] + b)
+    return lambda t: igates.narrow(0, offsets[t], sizes[t])
 
 
 def _rows(state):
@@ -136,9 +136,13 @@ def rnn_forward(mode, input, batch_sizes, hx, layer_weights, num_layers, dropout
             idx = layer * num_directions + direction
             w = layer_weights[idx]
             igates = F.linear(layer_input, w["w_ih"], w["b_ih"])
-            steps_in = igates.split(sizes, 0) if packed else igates.unbind(0)
+            if packed:
+                step_input = _narrower(igates, sizes)
+            else:
+                steps_in = igates.unbind(0)
+                step_input = steps_in.__getitem__
             state0 = tuple(h[idx] for h in hx) if isinstance(hx, tuple) else hx[idx]
-            outs, final = _run_direction(mode, steps_in, sizes, state0, w, direction == 1)
+            outs, final = _run_direction(mode, step_input, sizes, state0, w, direction == 1)
             dir_outputs.append(torch.cat(outs, 0) if packed else torch.stack(outs, 0))
             finals.append(final)
         layer_output = dir_outputs[0] if num_directions == 1 else torch.cat(dir_outputs, -1)

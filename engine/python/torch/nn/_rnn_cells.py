@@ -1,0 +1,394 @@
+# One time step of an LSTM / GRU / simple RNN as ATen's CPU cells compute it (aten/src/ATen/native/RNN.cpp,
+# LSTMCell / GRUCell / SimpleCell), with the same autograd nodes, saved tensors and allocations, but without
+# going through the generic op dispatch for every one of the ~10 pointwise ops of a step: the values of the step
+# are computed in one numpy pass after the hidden matmul, the result tensors are allocated in ATen's order and
+# the nodes are attached directly. The backward closures compute each node's gradient with numpy (one
+# allocation per gradient, as the ATen kernel); under create_graph they run the differentiable ops instead.
+#
+# LSTM:  gates = linear_hh(hx).add_(igates); i, f, g, o = gates.unsafe_chunk(4, 1)
+#        i.sigmoid_(); f.sigmoid_(); g.tanh_(); o.sigmoid_(); cy = (f * cx).add_(i * g); hy = o * cy.tanh()
+# GRU:   r, z, n from linear_hh(hx).unsafe_chunk(3, 1) and igates.unsafe_chunk(3, 1) (see gru_cell)
+# RNN:   hy = tanh/relu(linear_hh(hx).add_(igates))
+# Nodes: AddmmBackward0 (+TBackward0) of linear_hh, AddBackward0 (add_), UnsafeSplitBackward0,
+# SigmoidBackward0 x3, TanhBackward0, MulBackward0 x3, AddBackward0 (add_), TanhBackward0: real torch 1.13's.
+import numpy as np
+
+from .. import _dtype as D
+from .._fp_quiet import fp_quiet
+from .._virtual_values import VirtualValues
+from .._ops import _core as C
+from ..autograd import grad_mode, graph
+from . import _functional_basic as FB
+
+_HALF, _BF16 = 2, 3
+
+
+# ----------------------------------------------------------------------------- values
+def _values(t, npd):
+    """t's values in the compute dtype, or None for a virtual (shape-only) tensor."""
+    if t._impl.is_virtual:
+        return None
+    v = C.read(t)
+    return v if v.dtype == npd else v.astype(npd)
+
+
+def _stored(v, dt):
+    """v as the tensor of dtype dt stores it (half and bfloat16 round each op's result, as ATen does)."""
+    code = dt._code
+    if code == _HALF:
+        return v.astype(np.float16).astype(np.float32)
+    if code == _BF16:
+        return C._bf16_to_f32(C._f32_to_bf16(v))
+    return v
+
+
+def _sigmoid(v):
+    # float64 then one rounding (PyTorch's float sigmoid is within 1 ulp), as unary.sigmoid does
+    w = v.astype(np.float64)
+    e = np.exp(-np.abs(w))
+    return np.where(w >= 0, 1.0 / (1.0 + e), e / (1.0 + e)).astype(v.dtype)
+
+
+def _tanh(v):
+    return np.tanh(v.astype(np.float64)).astype(v.dtype)
+
+
+def _new(values, shape, dt, dev, virtual):
+    """A fresh tensor (one allocation) holding values; shape-only when the step is virtual."""
+    if virtual:
+        return C.make(VirtualValues(tuple(shape), C.compute_dtype(dt)), dt, dev)
+    return C.make(values, dt, dev)
+
+
+def _clone(values, like, dt, dev, virt):
+    """like.clone() holding values: empty_like's preserve_format keeps a dense layout (a one-row gate view's
+    strides), anything else becomes contiguous."""
+    from .._ops.layout import contiguous_strides, is_non_overlapping_and_dense
+    impl = like._impl
+    strides = tuple(impl.strides)
+    if strides != contiguous_strides(impl.sizes) and is_non_overlapping_and_dense(impl.sizes, strides):
+        return C.make_strided(VirtualValues(tuple(impl.sizes), C.compute_dtype(dt)) if virt else values, dt, dev,
+                              strides)
+    return _new(values, impl.sizes, dt, dev, virt)
+
+
+def _write(t, values, virtual):
+    if virtual:
+        t._impl.bump_version()
+    else:
+        C.write(t, values)
+
+
+def _chunks(t, n):
+    """t.unsafe_chunk(n, 1): views without their own autograd node (the caller attaches one
+    UnsafeSplitBackward0 for all of them)."""
+    import _devicescope_C as _E
+    impl = t._impl
+    rows, cols = impl.sizes
+    s0, s1 = impl.strides
+    w = cols // n
+    base = t._base if t._base is not None else t
+    out = []
+    for k in range(n):
+        v = C.wrap(_E.as_strided(impl, (rows, w), (s0, s1), impl.offset + k * w * s1))
+        v._base = base
+        out.append(v)
+    return out
+
+
+# ----------------------------------------------------------------------------- nodes
+def _attach(name, outputs, edges, fn, saved):
+    """graph.attach_edges when some edge carries a gradient; None otherwise (no node, as ATen's
+    requires_grad check)."""
+    for e in edges:
+        if e[0] is not None:
+            return graph.attach_edges(name, outputs, edges, fn, saved)
+    return None
+
+
+def _bind(node, *saved_outputs):
+    if node is not None:
+        for s in saved_outputs:
+            if s is not None:
+                s.bind(node)
+
+
+def _grad_vals(g):
+    """(values, virtual) of an incoming gradient."""
+    if g._impl.is_virtual:
+        return None, True
+    return C.read(g), False
+
+
+def _pointwise_grad(g, compute, like, create_graph_fn):
+    """One ATen backward kernel's result: compute(g values) as a new tensor shaped like `like` (a tensor)."""
+    if grad_mode._enabled[0]:
+        return create_graph_fn()
+    gv, virt = _grad_vals(g)
+    dt = C.dtype_of(like)
+    with fp_quiet():
+        vals = None if virt else compute(gv)
+    return _new(vals, like._impl.sizes, dt, C.device_of(g), virt)
+
+
+def _activation_node(name, out, edge):
+    """SigmoidBackward0 / TanhBackward0 of an in-place activation of a chunk: saves its result."""
+    rs = graph.SavedOutput(out)
+    if name == "SigmoidBackward0":
+        def fn(gs):
+            r = rs.unpack()
+            return (_pointwise_grad(gs[0], lambda g: g * (1 - _rv(r, g)) * _rv(r, g), r,
+                                    lambda: gs[0] * (1 - r) * r),)
+    else:
+        def fn(gs):
+            r = rs.unpack()
+            return (_pointwise_grad(gs[0], lambda g: g * (1 - _rv(r, g) * _rv(r, g)), r,
+                                    lambda: gs[0] * (1 - r * r)),)
+    node = _attach(name, [out], [edge], fn, {"result": out})
+    _bind(node, rs)
+    return node
+
+
+def _rv(t, g):
+    v = C.read(t)
+    return v if v.dtype == g.dtype else v.astype(g.dtype)
+
+
+def _mul_node(out, a, b, ea, eb):
+    """MulBackward0 of out = a * b: saves self (a) when b needs a gradient and other (b) when a does."""
+    need_a, need_b = ea[0] is not None, eb[0] is not None
+    if not (need_a or need_b):
+        return None
+    sa = a if need_b else None
+    sb = b if need_a else None
+
+    def fn(gs):
+        g = gs[0]
+        return (_pointwise_grad(g, lambda gv: gv * _rv(sb, gv), sb, lambda: g * sb) if need_a else None,
+                _pointwise_grad(g, lambda gv: gv * _rv(sa, gv), sa, lambda: g * sa) if need_b else None)
+    return graph.attach_edges("MulBackward0", [out], [ea, eb], fn, {"self": a if need_b else None,
+                                                                  "other": b if need_a else None})
+
+
+def _add_node(out, ea, eb):
+    """AddBackward0 (alpha 1): the incoming gradient goes to both inputs unchanged."""
+    return _attach("AddBackward0", [out], [ea, eb], lambda gs: (gs[0], gs[0]), {"alpha": 1})
+
+
+def _unsafe_split_node(chunks, edge, sizes, split):
+    rows, cols = sizes
+
+    def fn(gs):
+        ref = next(g for g in gs if g is not None)
+        if grad_mode._enabled[0]:
+            from .._ops.join import cat
+            return (cat([g if g is not None else ref.new_zeros((rows, split)) for g in gs], 1),)
+        virt = any(g is not None and g._impl.is_virtual for g in gs)
+        dt = C.dtype_of(ref)
+        out = None
+        if not virt:
+            out = np.zeros((rows, cols), dtype=C.compute_dtype(dt))
+            for k, g in enumerate(gs):
+                if g is not None:
+                    out[:, k * split:(k + 1) * split] = C.read(g)
+        return (_new(out, (rows, cols), dt, C.device_of(ref), virt),)
+    return _attach("UnsafeSplitBackward0", chunks, [edge], fn,
+                   {"dim": 1, "self_sizes": (rows, cols), "split_size": split})
+
+
+# ----------------------------------------------------------------------------- the cells
+def _linear_hh(hx, w_hh, b_hh):
+    return FB.linear(hx, w_hh, b_hh)
+
+
+def lstm_cell(other, hx, cx, w_hh, b_hh, w_hr=None):
+    """ATen's LSTMCell. `other`: the input gates [B, 4H] (linear_ih(input), precomputed for a whole layer), or
+    a function that computes them: the cell calls it after linear_hh, in ATen's order. Returns (hy, cy)."""
+    gates = _linear_hh(hx, w_hh, b_hh)
+    if callable(other):
+        other = other()
+    track = grad_mode._enabled[0]
+    dt, dev = C.dtype_of(gates), C.device_of(gates)
+    npd = C.compute_dtype(dt)
+    virt = gates._impl.is_virtual or other._impl.is_virtual or cx._impl.is_virtual
+    rows, cols = gates._impl.sizes
+    h = cols // 4
+    none = (None, 0)
+    edge_gates = graph.edge_of(gates) if track else none
+    edge_other = graph.edge_of(other) if track else none
+    act = None
+    if not virt:
+        with fp_quiet():
+            pre = _stored(_values(gates, npd) + _values(other, npd), dt)         # gates.add_(igates)
+            act = np.empty_like(pre)
+            act[:, :2 * h] = _sigmoid(pre[:, :2 * h])                           # ingate, forgetgate
+            act[:, 2 * h:3 * h] = _tanh(pre[:, 2 * h:3 * h])                    # cellgate
+            act[:, 3 * h:] = _sigmoid(pre[:, 3 * h:])                           # outgate
+            act = _stored(act, dt)
+    del other  # a cell's own linear_ih result goes now (add_ saves nothing)
+    _write(gates, act, virt)
+    i, f, g, o = _chunks(gates, 4)
+    if track:
+        add_node = _add_node(gates, edge_gates, edge_other)
+        if add_node is not None:
+            _unsafe_split_node([i, f, g, o], (add_node, 0), (rows, cols), h)
+            for name, chunk in (("SigmoidBackward0", i), ("SigmoidBackward0", f), ("TanhBackward0", g),
+                                ("SigmoidBackward0", o)):
+                _activation_node(name, chunk, graph.edge_of(chunk))
+    del gates
+    with fp_quiet():
+        cxv = None if virt else _values(cx, npd)
+        # cy = (forgetgate * cx).add_(ingate * cellgate)
+        fcx_v = None if virt else _stored(act[:, h:2 * h] * cxv, dt)
+        fcx = _pointwise(fcx_v, (rows, h), dt, dev, virt, f, cx)
+        if track:
+            _mul_node(fcx, f, cx, graph.edge_of(f), graph.edge_of(cx))
+        ig_v = None if virt else _stored(act[:, :h] * act[:, 2 * h:3 * h], dt)
+        ig = _new(ig_v, (rows, h), dt, dev, virt)
+        if track:
+            _mul_node(ig, i, g, graph.edge_of(i), graph.edge_of(g))
+        cy = fcx
+        cy_v = None if virt else _stored(fcx_v + ig_v, dt)
+        e_fcx, e_ig = (graph.edge_of(fcx), graph.edge_of(ig)) if track else (none, none)
+        _write(cy, cy_v, virt)
+        if track:
+            _add_node(cy, e_fcx, e_ig)
+        del ig
+        tc_v = None if virt else _stored(_tanh(cy_v), dt)
+        tc = _new(tc_v, (rows, h), dt, dev, virt)                                              # cy.tanh()
+        if track:
+            _activation_node("TanhBackward0", tc, graph.edge_of(cy))
+        hy = _new(None if virt else _stored(act[:, 3 * h:] * tc_v, dt), (rows, h), dt, dev, virt)  # outgate * ..
+        if track:
+            _mul_node(hy, o, tc, graph.edge_of(o), graph.edge_of(tc))
+    if w_hr is not None:
+        hy = hy.matmul(w_hr.t())
+    return hy, cy
+
+
+def _pointwise(values, shape, dt, dev, virt, a, b):
+    """The result of a pointwise op of two [B, H] operands: contiguous when both are row-major (the chunk
+    views are: their rows are strided), else laid out as TensorIterator lays it out (a transposed state)."""
+    if virt or (a._impl.strides[1] == 1 and b._impl.strides[1] == 1):
+        return _new(values, shape, dt, dev, virt)
+    return C.make_pointwise(values, dt, dev, (a, b))
+
+
+def _inplace_mul_node(target, original, other, e_self, e_other):
+    """MulBackward0 of target.mul_(other) (target's old history is e_self): saves the original self (a
+    clone, when other needs a gradient) and other (when self does)."""
+    need_a, need_b = e_self[0] is not None, e_other[0] is not None
+    if not (need_a or need_b):
+        return None
+    sb = other if need_a else None
+    sa = original if need_b else None
+
+    def fn(gs):
+        g = gs[0]
+        return (_pointwise_grad(g, lambda gv: gv * _rv(sb, gv), sb, lambda: g * sb) if need_a else None,
+                _pointwise_grad(g, lambda gv: gv * _rv(sa, gv), sa, lambda: g * sa) if need_b else None)
+    return graph.attach_edges("MulBackward0", [target], [e_self, e_other], fn, {"self": sa, "other": sb})
+
+
+def _sub_node(out, ea, eb):
+    """SubBackward0 (alpha 1): the gradient to self, its negation to other."""
+    def fn(gs):
+        g = gs[0]
+        return g, _pointwise_grad(g, lambda gv: -gv, g, lambda: -g)
+    return _attach("SubBackward0", [out], [ea, eb], fn, {"alpha": 1})
+
+
+def gru_cell(other, hx, w_hh, b_hh):
+    """ATen's GRUCell. `other`: the input gates [B, 3H] (precomputed for a layer) or a function computing
+    them (called before linear_hh, ATen's order for a cell).
+
+    The values and allocations come first, in ATen's order (the clones autograd makes of mul_'s self
+    included), then the nodes in ATen's order: the chunks of linear_hh's result share one version counter
+    here (ATen gives unsafe_chunk's pieces their own), so the nodes that save a piece are made after the
+    last write into it."""
+    if callable(other):
+        other = other()
+    track = grad_mode._enabled[0]
+    none = (None, 0)
+    ig = _chunks(other, 3)                                   # input.unsafe_chunk(3, 1)
+    if track and graph.edge_of(other)[0] is not None:
+        _unsafe_split_node(ig, graph.edge_of(other), tuple(other._impl.sizes), other._impl.sizes[1] // 3)
+    hgates = _linear_hh(hx, w_hh, b_hh)
+    dt, dev = C.dtype_of(hgates), C.device_of(hgates)
+    npd = C.compute_dtype(dt)
+    virt = hgates._impl.is_virtual or other._impl.is_virtual or hx._impl.is_virtual
+    rows, cols = hgates._impl.sizes
+    h = cols // 3
+    hg = _chunks(hgates, 3)                                  # linear_hh(hidden).unsafe_chunk(3, 1)
+    if track and graph.edge_of(hgates)[0] is not None:
+        _unsafe_split_node(hg, graph.edge_of(hgates), (rows, cols), h)
+    # which pieces carry a gradient (ATen's requires_grad of reset_gate / input_gate)
+    e_hg = [graph.edge_of(c) if track else none for c in hg]
+    e_ig = [graph.edge_of(c) if track else none for c in ig]
+    gates_grad = any(e[0] is not None for e in e_hg[:2] + e_ig[:2])
+    with fp_quiet():
+        if not virt:
+            igv, hgv, hxv = _values(other, npd), _values(hgates, npd), _values(hx, npd)
+            hnv = hgv[:, 2 * h:].copy()
+            # reset_gate, input_gate = hg[k].add_(ig[k]).sigmoid_()
+            rz = _stored(_sigmoid(_stored(hgv[:, :2 * h] + igv[:, :2 * h], dt)), dt)
+        # hg[2].mul_(reset_gate): autograd keeps a clone of hg[2] when reset_gate needs a gradient
+        orig_hn = _clone(None if virt else hnv, hg[2], dt, dev, virt) if gates_grad else None
+        hn_v = None if virt else _stored(hnv * rz[:, :h], dt)
+        _write(hgates, None if virt else np.concatenate([rz, hn_v], 1), virt)
+        del hgates
+        # new_gate = ig[2].add(hg[2]).tanh_()
+        ng_v = None if virt else _stored(_tanh(_stored(igv[:, 2 * h:] + hn_v, dt)), dt)
+        new_gate = _pointwise(ng_v, (rows, h), dt, dev, virt, ig[2], hg[2])
+        # (hidden - new_gate).mul_(input_gate).add_(new_gate): mul_ keeps a clone of its self
+        d_v = None if virt else _stored(hxv - ng_v, dt)
+        hy = _pointwise(d_v, (rows, h), dt, dev, virt, hx, new_gate)
+        orig_d = _new(d_v, (rows, h), dt, dev, virt) if gates_grad else None
+        _write(hy, None if virt else _stored(_stored(d_v * rz[:, h:], dt) + ng_v, dt), virt)
+    if not track:
+        return hy
+    for k in (0, 1):
+        if _add_node(hg[k], e_hg[k], e_ig[k]) is not None:
+            _activation_node("SigmoidBackward0", hg[k], graph.edge_of(hg[k]))
+    reset_gate, input_gate, hn = hg
+    _inplace_mul_node(hn, orig_hn, reset_gate, e_hg[2], graph.edge_of(reset_gate))
+    if _add_node(new_gate, e_ig[2], graph.edge_of(hn)) is not None:
+        _activation_node("TanhBackward0", new_gate, graph.edge_of(new_gate))
+    _sub_node(hy, graph.edge_of(hx), graph.edge_of(new_gate))
+    e_d = graph.edge_of(hy)
+    _inplace_mul_node(hy, orig_d, input_gate, e_d, graph.edge_of(input_gate))
+    _add_node(hy, graph.edge_of(hy), graph.edge_of(new_gate))
+    return hy
+
+
+def simple_cell(other, hx, w_hh, b_hh, relu):
+    """ATen's SimpleCell: tanh / relu of linear_hh(hx).add_(igates) (igates precomputed, or a function computing
+    them after linear_hh)."""
+    gates = _linear_hh(hx, w_hh, b_hh)
+    if callable(other):
+        other = other()
+    track = grad_mode._enabled[0]
+    dt, dev = C.dtype_of(gates), C.device_of(gates)
+    npd = C.compute_dtype(dt)
+    virt = gates._impl.is_virtual or other._impl.is_virtual
+    e_g, e_o = (graph.edge_of(gates), graph.edge_of(other)) if track else ((None, 0), (None, 0))
+    with fp_quiet():
+        pre = None if virt else _stored(_values(gates, npd) + _values(other, npd), dt)
+        del other
+        _write(gates, pre, virt)
+        if track:
+            _add_node(gates, e_g, e_o)
+        act = None if virt else _stored(np.maximum(pre, 0) if relu else _tanh(pre), dt)
+        out = _new(act, tuple(gates._impl.sizes), dt, dev, virt)
+    if track and graph.edge_of(gates)[0] is not None:
+        if relu:
+            rs = graph.SavedOutput(out)
+
+            def fn(gs):
+                r = rs.unpack()
+                return (_pointwise_grad(gs[0], lambda g: np.where(_rv(r, g) > 0, g, 0).astype(g.dtype), r,
+                                        lambda: gs[0] * (r > 0)),)
+            _bind(graph.attach_edges("ReluBackward0", [out], [graph.edge_of(gates)], fn, {"result": out}), rs)
+        else:
+            _activation_node("TanhBackward0", out, graph.edge_of(gates))
+    return out
