@@ -41,6 +41,7 @@
 // is released (ObserverFlush), so the observer may capture Python frames or call the allocator again.
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <mutex>
 #include <unordered_map>
@@ -113,6 +114,8 @@ struct CachingDeviceAllocator::Impl {
   std::map<uintptr_t, Block*> segment_heads[2];
   DeviceAllocatorStats stats;
   AllocatorObserver observer;                 // Note [Allocator observer]
+  // Whether `observer` is set: with none, no call queues events, and ObserverFlush need not lock again.
+  std::atomic<bool> observing{false};
   std::vector<AllocatorTraceEvent> pending;  // queued under the lock, handed over after it
 
   Impl(Backend& b, int d) : backend(b), device(d) {
@@ -231,6 +234,8 @@ struct CachingDeviceAllocator::Impl {
    public:
     explicit ObserverFlush(Impl& m) : m_(m) {}
     ~ObserverFlush() {
+      // Nothing queued without an observer (emit() drops events then; set_observer({}) clears the queue).
+      if (!m_.observing.load(std::memory_order_acquire)) return;
       std::vector<AllocatorTraceEvent> events;
       AllocatorObserver observer;
       {
@@ -363,12 +368,16 @@ DeviceAllocation CachingDeviceAllocator::allocate(size_t bytes, StreamId stream,
   result.ptr = reinterpret_cast<void*>(block->addr);
   result.size = block->size;
   result.requested = bytes;
+  result.after = {m.stats.allocated, m.stats.reserved};
   return result;
 }
 
-void CachingDeviceAllocator::free(const DeviceAllocation& allocation) {
-  if (!allocation.ptr) return;
+AllocatorFigures CachingDeviceAllocator::free(const DeviceAllocation& allocation) {
   Impl& m = *impl_;
+  if (!allocation.ptr) {
+    std::lock_guard<std::mutex> lock(m.mutex);
+    return {m.stats.allocated, m.stats.reserved};
+  }
   Impl::ObserverFlush flush(m);
   std::lock_guard<std::mutex> lock(m.mutex);
   auto& live = m.live[allocation.virtual_bytes];
@@ -386,6 +395,7 @@ void CachingDeviceAllocator::free(const DeviceAllocation& allocation) {
   m.emit(AllocatorAction::FreeRequested, block->addr, block->requested, block->stream, allocation.virtual_bytes);
   m.emit(AllocatorAction::FreeCompleted, block->addr, block->requested, block->stream, allocation.virtual_bytes);
   m.free_block(block);
+  return {m.stats.allocated, m.stats.reserved};
 }
 
 void CachingDeviceAllocator::empty_cache() {
@@ -453,6 +463,7 @@ std::vector<SegmentInfo> CachingDeviceAllocator::segments() const {
 void CachingDeviceAllocator::set_observer(AllocatorObserver observer) {
   std::lock_guard<std::mutex> lock(impl_->mutex);
   impl_->observer = std::move(observer);
+  impl_->observing.store(bool(impl_->observer), std::memory_order_release);
   if (!impl_->observer) impl_->pending.clear();
 }
 

@@ -15,12 +15,20 @@
 
 namespace ds {
 
+// memory_allocated() / memory_reserved() as one call left them: what the runtime's Alloc and Free events
+// carry, handed back by allocate() and free() from inside their lock instead of a second stats() call.
+struct AllocatorFigures {
+  uint64_t allocated = 0;
+  uint64_t reserved = 0;
+};
+
 struct DeviceAllocation {
   void* ptr = nullptr;
   size_t size = 0;           // rounded block size (what memory_allocated counts)
   size_t requested = 0;      // what the caller asked for
   StreamId stream = kDefaultStream;
   bool virtual_bytes = false;
+  AllocatorFigures after;    // the device's figures right after this allocation
   explicit operator bool() const { return ptr != nullptr; }
 };
 
@@ -81,7 +89,8 @@ class CachingDeviceAllocator {
   // raise OutOfMemoryError with PyTorch's message. bytes == 0 returns an empty allocation.
   DeviceAllocation allocate(size_t bytes, StreamId stream = kDefaultStream, bool virtual_bytes = false);
   // Back to the cache of its stream (merging with free neighbours). Never returns memory to the backend.
-  void free(const DeviceAllocation& allocation);
+  // Returns the device's figures right after the free.
+  AllocatorFigures free(const DeviceAllocation& allocation);
   // Release every segment that has no live block (torch.cuda.empty_cache()).
   void empty_cache();
 

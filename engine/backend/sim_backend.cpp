@@ -197,8 +197,18 @@ void SimBackend::pinned_free(void* ptr, size_t bytes) {
 // --- clock and queued work -----------------------------------------------------------------
 
 void SimBackend::advance_to(uint64_t t) {
-  if (t > now_) now_ = t;
+  if (t > now_) {
+    now_ = t;
+    published_now_.store(t, std::memory_order_release);
+  }
   land_due();
+}
+
+void SimBackend::recompute_quiet() {
+  bool quiet = pending_.empty() && completed_.empty();
+  for (const DeviceState& d : devices_)
+    for (uint64_t b : d.stream_busy) quiet = quiet && b <= now_;
+  quiet_.store(quiet, std::memory_order_release);
 }
 
 void SimBackend::land_due() {
@@ -220,6 +230,7 @@ void SimBackend::apply(PendingOp& op) {
     op.timing.complete = true;
     op.timing.measured_ns = measured;
     completed_.push_back(op.timing);
+    quiet_.store(false, std::memory_order_relaxed);  // Note [Quiet simulator]: a completion to report
   }
 }
 
@@ -237,6 +248,7 @@ void SimBackend::insert_pending(const PendingOp& op) {
     return a.end_ns != b.end_ns ? a.end_ns < b.end_ns : a.seq < b.seq;
   });
   pending_.insert(at, op);
+  quiet_.store(false, std::memory_order_relaxed);  // Note [Quiet simulator]
 }
 
 uint64_t& SimBackend::busy_ref(int device, StreamId stream) {
@@ -253,8 +265,7 @@ void SimBackend::advance_host_ns(uint64_t ns) {
 }
 
 uint64_t SimBackend::now_ns() const {
-  std::lock_guard lock(mu_);
-  return now_;
+  return published_now_.load(std::memory_order_acquire);  // Note [Quiet simulator]
 }
 
 // --- copies ----------------------------------------------------------------------------------
@@ -304,6 +315,7 @@ CopyTiming SimBackend::copy(const CopyRequest& r) {
   t.start_ns = std::max(now_, busy);
   t.end_ns = t.start_ns + LinkProfile::duration_ns(*rate, r.bytes);
   busy = t.end_ns;
+  quiet_.store(false, std::memory_order_relaxed);  // Note [Quiet simulator]: the stream is busy past the clock
 
   // Pageable memory: the host waits for the staged copy whatever non_blocking says (SEMANTICS §2).
   if (!r.non_blocking || pageable) {
@@ -386,6 +398,7 @@ void SimBackend::stream_wait_event(int device, StreamId stream, const EventId& e
   // Only the GPU side waits: later copies on `stream` start at max(host now, busy) >= the event's time.
   // The host clock does not move (Note [Simulated clock]).
   busy = std::max(busy, when);
+  quiet_.store(false, std::memory_order_relaxed);  // Note [Quiet simulator]
 }
 
 bool SimBackend::event_done(const EventId& event) {
@@ -405,18 +418,22 @@ void SimBackend::synchronize_stream(int device, StreamId stream) {
 }
 
 void SimBackend::synchronize_device(int device) {
+  check_device(device);  // devices_ never changes size after construction
+  if (quiet_.load(std::memory_order_acquire)) return;  // Note [Quiet simulator]: nothing to wait for
   std::lock_guard lock(mu_);
-  check_device(device);
   uint64_t until = 0;
   for (uint64_t b : devices_[size_t(device)].stream_busy) until = std::max(until, b);
   advance_to(until);
+  recompute_quiet();
 }
 
 std::vector<CopyTiming> SimBackend::take_completed() {
+  if (quiet_.load(std::memory_order_acquire)) return {};  // Note [Quiet simulator]: nothing queued or landed
   std::lock_guard lock(mu_);
   land_due();
   std::vector<CopyTiming> out;
   out.swap(completed_);
+  recompute_quiet();
   return out;
 }
 

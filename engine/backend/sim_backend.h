@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -128,6 +129,17 @@ class SimBackend final : public Backend {
   CopyTiming host_copy(const CopyRequest& r);
   const EventRecord& event_ref(const EventId& event) const;
 
+  // Note [Quiet simulator]: every small op on a simulated device reads its inputs (synchronize_device, then
+  // take_completed through Runtime::poll) and logs its allocations with now_ns(). With no copy queued or
+  // unreported and no stream busy past the host clock, those calls change nothing, so they answer from
+  // these two atomics without taking mu_. `quiet_` is cleared under mu_ wherever work is made (a queued op,
+  // a completion to report, a stream busy past the clock) and set only by a locked sync or take that found
+  // none left; `published_now_` follows now_ (advance_to is its only writer). A caller on another thread
+  // that reads a stale `true` sees the simulator as it was before that thread's call: the same answer the
+  // lock would give had its call come first.
+  void recompute_quiet();
+  std::atomic<bool> quiet_{true};
+  std::atomic<uint64_t> published_now_{0};
   mutable std::mutex mu_;
   LinkProfile link_;
   std::vector<DeviceState> devices_;

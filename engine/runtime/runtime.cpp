@@ -139,11 +139,7 @@ StoragePtr Runtime::allocate_scratch(Place place, size_t nbytes, bool virtual_by
   block->is_scratch = true;
   block->scratch = bytes.data;
   block->scratch_bytes = nbytes;
-  uint64_t id = 0;
-  {
-    std::lock_guard<std::mutex> lock(registry_mutex_);
-    id = next_storage_id_++;
-  }
+  const uint64_t id = next_storage_id_.fetch_add(1, std::memory_order_relaxed);
   auto s = std::make_shared<Storage>(id, place, nbytes, virtual_bytes, bytes, log_.last_seq(), std::move(block), Role::Tensor);
   s->mark_scratch();
   return s;
@@ -244,12 +240,9 @@ void Runtime::resize_storage(const StoragePtr& s, size_t nbytes) {
 
 StoragePtr Runtime::register_storage(Place place, size_t nbytes, bool virtual_bytes, StorageBytes bytes,
                                      std::unique_ptr<BlockReturn> block, Role role) {
-  uint64_t id = 0;
-  {
-    std::lock_guard<std::mutex> lock(registry_mutex_);
-    id = next_storage_id_++;
-  }
-  record_alloc_event(EventKind::Alloc, place, id, nbytes, "");
+  const uint64_t id = next_storage_id_.fetch_add(1, std::memory_order_relaxed);
+  const AllocatorFigures after = place.kind == MemoryKind::Device ? block->device_block.after : figures_after(place);
+  record_alloc_event(EventKind::Alloc, place, id, nbytes, "", Role::Tensor, after);
   auto s = std::make_shared<Storage>(id, place, nbytes, virtual_bytes, bytes, log_.last_seq(), std::move(block), role);
   {
     std::lock_guard<std::mutex> lock(registry_mutex_);
@@ -275,10 +268,13 @@ void Runtime::BlockReturn::release(const Storage& s) noexcept {
     std::lock_guard<std::mutex> lock(rt.registry_mutex_);
     rt.live_.erase(s.id());
   }
+  bool have_figures = false;  // a device free hands back its allocator's figures
+  AllocatorFigures after;
   try {
     switch (s.place().kind) {
       case MemoryKind::Device:
-        if (device_block.size > 0) rt.device_allocators_[size_t(s.place().device)]->free(device_block);
+        after = rt.device_allocators_[size_t(s.place().device)]->free(device_block);
+        have_figures = true;
         break;
       case MemoryKind::Pinned:
         if (pinned_block.ptr) rt.host_allocator_->free(pinned_block.ptr);
@@ -299,7 +295,14 @@ void Runtime::BlockReturn::release(const Storage& s) noexcept {
   } catch (...) {
     // A destructor must not throw; a failed free leaves the block accounted, which the views show.
   }
-  rt.record_alloc_event(EventKind::Free, s.place(), s.id(), s.nbytes(), s.owner(), s.role());
+  if (!rt.log_.enabled()) return;
+  if (!have_figures) {
+    try {
+      after = rt.figures_after(s.place());
+    } catch (...) {
+    }
+  }
+  rt.record_alloc_event(EventKind::Free, s.place(), s.id(), s.nbytes(), s.owner(), s.role(), after);
 }
 
 bool Runtime::release_host_backed_caches() {
@@ -310,8 +313,23 @@ bool Runtime::release_host_backed_caches() {
   return host_budget_->in_use() < before;
 }
 
+AllocatorFigures Runtime::figures_after(Place place) const {
+  switch (place.kind) {
+    case MemoryKind::Device: {
+      const DeviceAllocatorStats st = device_allocators_[size_t(place.device)]->stats();
+      return {st.allocated, st.reserved};
+    }
+    case MemoryKind::Pinned: {
+      const HostAllocatorStats st = host_allocator_->stats();
+      return {st.allocated, st.reserved};
+    }
+    case MemoryKind::Pageable: break;
+  }
+  return {pageable_bytes_, pageable_bytes_};
+}
+
 void Runtime::record_alloc_event(EventKind kind, Place place, uint64_t storage_id, uint64_t nbytes,
-                                 const std::string& label, Role role) {
+                                 const std::string& label, Role role, AllocatorFigures after) {
   if (!log_.enabled()) return;
   Event e;
   e.kind = kind;
@@ -321,17 +339,8 @@ void Runtime::record_alloc_event(EventKind kind, Place place, uint64_t storage_i
   e.bytes = nbytes;
   e.label = label;
   e.role = role;
-  if (place.kind == MemoryKind::Device) {
-    const DeviceAllocatorStats st = device_allocators_[size_t(place.device)]->stats();
-    e.allocated_after = st.allocated;
-    e.reserved_after = st.reserved;
-  } else if (place.kind == MemoryKind::Pinned) {
-    const HostAllocatorStats st = host_allocator_->stats();
-    e.allocated_after = st.allocated;
-    e.reserved_after = st.reserved;
-  } else {
-    e.allocated_after = e.reserved_after = pageable_bytes_;
-  }
+  e.allocated_after = after.allocated;
+  e.reserved_after = after.reserved;
   log_.append(std::move(e));
 }
 

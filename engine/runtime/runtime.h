@@ -2,6 +2,7 @@
 // copy path. No process-wide singletons: tests, the CLI and the app each build their own.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -112,8 +113,11 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   StoragePtr register_storage(Place place, size_t nbytes, bool virtual_bytes, StorageBytes bytes,
                               std::unique_ptr<BlockReturn> block, Role role);
   StoragePtr allocate_scratch(Place place, size_t nbytes, bool virtual_bytes, std::unique_ptr<BlockReturn> block);
+  // `after`: the place's allocated/reserved figures right after the event (a device allocator hands them
+  // back from the allocate or free itself; figures_after() reads them for the other places).
   void record_alloc_event(EventKind kind, Place place, uint64_t storage_id, uint64_t nbytes, const std::string& label,
-                          Role role = Role::Tensor);
+                          Role role, AllocatorFigures after);
+  AllocatorFigures figures_after(Place place) const;
   // Note [Host memory budget]: a host-memory shortfall may be another allocator's cache; empties every
   // cache that holds host memory (simulated devices', pinned). True when that gave any back.
   bool release_host_backed_caches();
@@ -127,7 +131,7 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   EventLog log_;
   int current_device_ = 0;
   std::vector<StreamId> current_streams_;
-  uint64_t next_storage_id_ = 1;
+  std::atomic<uint64_t> next_storage_id_{1};  // taken without registry_mutex_ (one lock per allocation)
   uint64_t pageable_bytes_ = 0;
   // Pageable storages and, with the simulated backend, its device and pinned memory (Note [Host memory budget]).
   std::shared_ptr<HostMemoryBudget> host_budget_;
