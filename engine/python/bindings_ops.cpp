@@ -1,8 +1,9 @@
 // The C++ dispatch fast path of the elementwise ops (issue 12): `a + b`, `a.add_(b, alpha=...)`, `-x`,
-// `torch.relu(x)` ... run here without any Python code per op when no autograd is involved, the operands
-// are plain dense tensors of float32/float64/int64/int32/bool and no error is possible. Anything else
-// (autograd, out=, other dtypes, mixed dtypes needing a cast, non-contiguous or overlapping operands,
-// virtual tensors, real CUDA memory, any argument error) goes to the op's Python implementation (the
+// `torch.relu(x)` ... run here without any Python code per op when the operands are plain dense tensors of
+// float32/float64/int64/int32/bool and no error is possible. While autograd records, the out-of-place
+// arithmetic and relu/neg compute here too and torch/_ops/fast_grad.py attaches the Python path's node (one
+// Python call). Anything else (in-place ops under autograd, out=, other dtypes, mixed dtypes needing a cast,
+// non-contiguous or overlapping operands, virtual tensors, real CUDA memory, any argument error) goes to the op's Python implementation (the
 // `fallback` each entry point wraps), which stays the reference for PyTorch's semantics and messages.
 //
 // Entry points are raw CPython vectorcall functions (METH_FASTCALL) bound as methods through
@@ -38,6 +39,9 @@ struct FastState {
   PyObject* s_dtype = nullptr;
   PyObject* s_code = nullptr;
   PyObject* blas_hook = nullptr;  // torch._blas_workspace.gemm_at(device, m, n, k): a cuBLAS call's workspace
+  // torch._ops.fast_grad.record(kind, a, b, result, alpha): the node of a result computed here while autograd
+  // records (the Python path's own attach functions make it)
+  PyObject* grad_hook = nullptr;
 };
 FastState g;
 
@@ -61,6 +65,7 @@ struct Spec {
   UnaryKind unary_kind = UnaryKind::Relu;
   bool reflected = false;  // __radd__ & co.: the computation is other op self
   bool inplace = false;    // add_, __iadd__, relu_: written into self, which is returned
+  bool function = false;   // torch.add & co. (not a method): `input` must be a tensor (Python reports it)
   PyObject* fallback = nullptr;
 };
 
@@ -74,6 +79,9 @@ struct Operand {
 };
 
 enum class Outcome { Done, Fallback, Error };
+
+// fast_grad.record's op codes: BinaryKind's value for add/sub/mul/div, this base + UnaryKind for unary ops.
+constexpr int kUnaryCodeBase = 16;
 
 int category(DType t) { return t == DType::Bool ? 0 : is_floating_point(t) ? 2 : 1; }
 
@@ -298,10 +306,34 @@ bool alpha_allowed(const Operand& alpha, DType compute) {
   return true;
 }
 
+// fast_grad.record(kind, a, b, result, alpha): gives `result` its autograd node. On failure `result` is
+// released (and nulled) with the Python error set.
+bool record_node(int kind, PyObject* a, PyObject* b, PyObject*& result, PyObject* alpha) {
+  PyObject* args[5];
+  args[0] = PyLong_FromLong(kind);
+  if (!args[0]) {
+    Py_CLEAR(result);
+    return false;
+  }
+  args[1] = a;
+  args[2] = b ? b : Py_None;
+  args[3] = result;
+  args[4] = alpha;
+  PyObject* done = PyObject_Vectorcall(g.grad_hook, args, 5, nullptr);
+  Py_DECREF(args[0]);
+  if (!done) {
+    Py_CLEAR(result);
+    return false;
+  }
+  Py_DECREF(done);
+  return true;
+}
+
 Outcome binary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject*& result) {
   if (nargs != 2) return Outcome::Fallback;
   Operand ops[2];
   if (!classify(args[0], ops[0]) || !classify(args[1], ops[1])) return Outcome::Fallback;
+  if (spec.function && !ops[0].tensor) return Outcome::Fallback;  // torch.mul(3, t): PyTorch's argument error
   if (spec.reflected) std::swap(ops[0], ops[1]);
   Operand alpha;
   if (!parse_alpha(kwnames, args + nargs, spec, alpha)) return Outcome::Fallback;
@@ -325,7 +357,17 @@ Outcome binary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObje
   if (!alpha_allowed(alpha, compute)) return Outcome::Fallback;
   Shape sizes;
   if (!broadcast_shape(ops, 2, sizes)) return Outcome::Fallback;
-  if (!comparison && needs_autograd(ops, 2)) return Outcome::Fallback;  // comparisons are never differentiable
+  // Comparisons are never differentiable. Under autograd the result is computed here all the same and
+  // fast_grad.record gives it the Python path's node: for out-of-place arithmetic with a floating result
+  // (reflected only for add and mul: Tensor.__rsub__ makes RsubBackward1); in-place forms rebase history in
+  // Python.
+  bool record = false;
+  if (!comparison && needs_autograd(ops, 2)) {
+    const bool reflect_ok = spec.binary_kind == BinaryKind::Add || spec.binary_kind == BinaryKind::Mul;
+    if (!g.grad_hook || spec.inplace || !is_floating_point(compute) || (spec.reflected && !reflect_ok))
+      return Outcome::Fallback;
+    record = true;
+  }
 
   Runtime& r = rt();
   TensorImpl* self = spec.inplace ? ops[spec.reflected ? 1 : 0].tensor : nullptr;
@@ -362,7 +404,10 @@ Outcome binary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObje
   } else {
     result = wrap_tensor(std::move(out));
   }
-  return result ? Outcome::Done : Outcome::Error;
+  if (!result) return Outcome::Error;
+  if (record && !record_node(int(spec.binary_kind), ops[0].obj, ops[1].obj, result, kwnames ? args[nargs] : Py_None))
+    return Outcome::Error;
+  return Outcome::Done;
 }
 
 Outcome unary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject*& result) {
@@ -370,7 +415,10 @@ Outcome unary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObjec
   Operand x;
   if (!classify(args[0], x) || !x.tensor || !plain_tensor(*x.tensor)) return Outcome::Fallback;
   if (x.tensor->dtype() == DType::Bool) return Outcome::Fallback;  // relu/neg of bool raise in PyTorch
-  if (needs_autograd(&x, 1)) return Outcome::Fallback;
+  // Under autograd: out of place and floating only (in-place forms rebase history in Python); the node is
+  // fast_grad.record's, as for binary ops.
+  const bool record = needs_autograd(&x, 1);
+  if (record && (!g.grad_hook || spec.inplace || !is_floating_point(x.tensor->dtype()))) return Outcome::Fallback;
   Runtime& r = rt();
   const TensorPtr self(TensorPtr{}, x.tensor);
   const void* in = host_readable(r, self);
@@ -385,7 +433,10 @@ Outcome unary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObjec
       ds::empty(r, x.tensor->sizes(), x.tensor->dtype(), x.tensor->device(), false, false, current_storage_role());
   unary_kernel(spec.unary_kind, x.tensor->dtype(), x.tensor->numel(), host_writable(r, out), in);
   result = wrap_tensor(std::move(out));
-  return result ? Outcome::Done : Outcome::Error;
+  if (!result) return Outcome::Error;
+  if (record && !record_node(kUnaryCodeBase + int(spec.unary_kind), args[0], nullptr, result, Py_None))
+    return Outcome::Error;
+  return Outcome::Done;
 }
 
 // How a 2-D operand reads as a BLAS matrix: row-major as stored, or the transpose of a row-major one
@@ -538,6 +589,7 @@ PyMethodDef g_fast_def = {"fast_op", reinterpret_cast<PyCFunction>(reinterpret_c
 
 // A callable running `spec` (as a method when as_method: it binds `self` like a Python function does).
 py::object make_entry(Spec spec, py::object fallback, bool as_method) {
+  spec.function = !as_method;
   spec.fallback = fallback.release().ptr();  // owned by the spec, which lives as long as the interpreter
   PyObject* capsule = PyCapsule_New(new Spec(spec), nullptr, nullptr);
   if (!capsule) throw py::error_already_set();
@@ -574,6 +626,7 @@ void bind_ops(py::module_& m) {
     g.s_code = intern("_code");
   });
   m.def("_fast_blas_hook", [](py::object fn) { g.blas_hook = fn.release().ptr(); });
+  m.def("_fast_grad_hook", [](py::object fn) { g.grad_hook = fn.release().ptr(); });
   m.def("_fast_blas_epoch_bump", [] { g_blas_epoch.fetch_add(1, std::memory_order_relaxed); });
   // kind: "add" | "sub" | "mul" | "div" | "eq" | "ne" | "lt" | "le" | "gt" | "ge"; fallback: the Python implementation with the same signature.
   m.def("fast_binary", [](const std::string& kind, bool reflected, bool inplace, py::object fallback, bool as_method) {

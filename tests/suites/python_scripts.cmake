@@ -30,3 +30,11 @@ add_test(NAME python_import_cycles
          COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/check_import_cycles.py
                  ${CMAKE_CURRENT_SOURCE_DIR}/../engine/python/torch)
 set_tests_properties(python_import_cycles PROPERTIES TIMEOUT 120 LABELS "python")
+
+# The C++ fast path of the ops against the Python path it stands in front of (DEVICESCOPE_NO_FAST_OPS=1): the
+# same values, grad_fn classes, saved tensors, next_functions and allocator trace (tests/fastpath/*.py).
+file(GLOB DS_FAST_PATH_SCRIPTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/fastpath/*.py)
+add_test(NAME fast_path_agreement
+         COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/run_fast_path_agreement.py
+                 $<TARGET_FILE:devicescope> ${DS_FAST_PATH_SCRIPTS})
+set_tests_properties(fast_path_agreement PROPERTIES TIMEOUT 300 LABELS "python")

@@ -1,10 +1,12 @@
 # The C++ fast path of the elementwise ops (engine/python/bindings_ops.cpp), installed in front of the
 # Python implementations: `a + b`, `a.add_(b, alpha=...)`, `a += b`, `-x`, `x.relu()`, `torch.relu(x)`,
-# `torch.add(a, b)`, `a == b`, `x < 0` ... run in C++ when no autograd is involved and the operands are plain dense tensors
-# (float32/float64/int64/int32/bool, same dtype after promotion) or Python numbers. Every other call -
-# autograd, out=, rounding_mode=, casts, non-contiguous or overlapping operands, virtual tensors, real CUDA
-# memory, any argument PyTorch would reject - reaches the Python implementation each entry wraps
-# unchanged (same arguments), which stays the reference for semantics and error messages.
+# `torch.add(a, b)`, `a == b`, `x < 0` ... run in C++ when the operands are plain dense tensors
+# (float32/float64/int64/int32/bool, same dtype after promotion) or Python numbers. While autograd records,
+# out-of-place add/sub/mul/div/relu/neg still compute in C++ and torch/_ops/fast_grad.py gives the result the
+# Python path's node. Every other call - in-place ops under autograd, out=, rounding_mode=, casts,
+# non-contiguous or overlapping operands, virtual tensors, real CUDA memory, any argument PyTorch would
+# reject - reaches the Python implementation each entry wraps unchanged (same arguments), which stays the
+# reference for semantics and error messages.
 #
 # Hook for the op registry: an op's Python implementation `fn(self, other, ...)` gets the fast path with
 #   _E.fast_binary(kind, reflected, inplace, fn, as_method)  (kind: add|sub|mul|div|eq|ne|lt|le|gt|ge)
@@ -19,11 +21,13 @@ import _devicescope_C as _E
 
 from . import _blas_workspace
 from . import _default
+from ._ops import fast_grad
 from ._tensor import Tensor
 from .autograd import grad_mode
 
 _E._fast_ops_setup(Tensor, grad_mode._enabled, _default._state)
 _E._fast_blas_hook(_blas_workspace.gemm_at)  # the fast matmul is a cuBLAS call on a GPU: its workspace
+_E._fast_grad_hook(fast_grad.record)  # the node of a result the fast path computed while autograd records
 
 # Tensor attribute -> (kind, reflected, inplace)
 _BINARY_METHODS = {

@@ -81,16 +81,22 @@ def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=
     # number_operand=False: ATen runs this form as a unary op (pow.Tensor_Scalar): b takes no part in the layout
     result = C.make_pointwise(res, odt, dev, (a, b) if number_operand else tuple(tensors))
     if grad is not None and odt.is_floating_point and C.needs_grad(a, b):
-        la, lb = _like(a), _like(b)
-        saved = save(a, b, result, la is not None, lb is not None) if save else None
-        held = _held(saved, result)
-        node = graph.attach(name, [result], [a if isinstance(a, C.Tensor) else None,
-                                             b if isinstance(b, C.Tensor) else None],
-                            lambda gs: grad(gs[0], la, lb, _unpacked(held)), saved=saved)
-        for v in held.values():
-            if isinstance(v, graph.SavedOutput):
-                v.bind(node)
+        attach_binary(name, a, b, result, grad, save)
     return result
+
+
+def attach_binary(name, a, b, result, grad, save):
+    """binary()'s autograd half: `result` (a op b, already computed) gets its node. Also the C++ fast path's
+    (torch/_ops/fast_grad.py), so both paths make the very same node."""
+    la, lb = _like(a), _like(b)
+    saved = save(a, b, result, la is not None, lb is not None) if save else None
+    held = _held(saved, result)
+    node = graph.attach(name, [result], [a if isinstance(a, C.Tensor) else None,
+                                         b if isinstance(b, C.Tensor) else None],
+                        lambda gs: grad(gs[0], la, lb, _unpacked(held)), saved=saved)
+    for v in held.values():
+        if isinstance(v, graph.SavedOutput):
+            v.bind(node)
 
 
 def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_dtype=None, swapped=False,
@@ -178,10 +184,13 @@ def add(a, b, alpha=1, out=None):
             return x + y * alpha
     else:
         compute = np.add
+    return binary("AddBackward0", a, b, compute, add_grad(alpha), out=out, save=_save_alpha(alpha))
 
+
+def add_grad(alpha):
     def grad(g, la, lb, s):
         return _sum_to(g, la), _sum_to(_alpha(g, alpha), lb)
-    return binary("AddBackward0", a, b, compute, grad, out=out, save=_save_alpha(alpha))
+    return grad
 
 
 def _check_bool_sub(a, b):
@@ -205,10 +214,13 @@ def sub(a, b, alpha=1, out=None):
             return x - y * alpha
     else:
         compute = np.subtract
+    return binary("SubBackward0", a, b, compute, sub_grad(alpha), out=out, save=_save_alpha(alpha))
 
+
+def sub_grad(alpha):
     def grad(g, la, lb, s):
         return _sum_to(g, la), _sum_to(-_alpha(g, alpha), lb)
-    return binary("SubBackward0", a, b, compute, grad, out=out, save=_save_alpha(alpha))
+    return grad
 
 
 def rsub(a, b, alpha=1):
@@ -229,11 +241,12 @@ def rsub(a, b, alpha=1):
 def mul(a, b, out=None):
     if out is None and not isinstance(a, C.Tensor) and isinstance(b, C.Tensor):
         a, b = b, a  # number * tensor runs as tensor.mul(number): the number is `other`, as in PyTorch
+    return binary("MulBackward0", a, b, _mul_compute, mul_grad, out=out, save=_save_mul)
 
-    def grad(g, la, lb, s):
-        return (_sum_to(g * s["other"], la) if la is not None else None,
-                _sum_to(g * s["self"], lb) if lb is not None else None)
-    return binary("MulBackward0", a, b, _mul_compute, grad, out=out, save=_save_mul)
+
+def mul_grad(g, la, lb, s):
+    return (_sum_to(g * s["other"], la) if la is not None else None,
+            _sum_to(g * s["self"], lb) if lb is not None else None)
 
 
 def _save_mul(a, b, r, need_a, need_b):
@@ -254,13 +267,7 @@ def _mul_compute(x, y):
 
 def div(a, b, rounding_mode=None, out=None):
     if rounding_mode is None:
-        def grad(g, la, lb, s):
-            other = s["other"]
-            ga = _sum_to(div(g, other), la) if la is not None else None
-            # div_tensor_other_backward: -grad * ((self / other) / other); PyTorch does not save the result
-            gb = _sum_to(-g * div(div(s["self"], other), other), lb) if lb is not None else None
-            return ga, gb
-        return binary("DivBackward0", a, b, np.true_divide, grad, out_dtype=_float_of, out=out, save=_save_div)
+        return binary("DivBackward0", a, b, np.true_divide, div_grad, out_dtype=_float_of, out=out, save=_save_div)
     if rounding_mode == "trunc":
         def compute(x, y):
             if x.dtype == np.bool_:
@@ -279,6 +286,14 @@ def div(a, b, rounding_mode=None, out=None):
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                            f"'{rounding_mode}'")
     return binary("DivBackward1", a, b, compute, lambda g, la, lb, s: (None, None), out=out)
+
+
+def div_grad(g, la, lb, s):
+    other = s["other"]
+    ga = _sum_to(div(g, other), la) if la is not None else None
+    # div_tensor_other_backward: -grad * ((self / other) / other); PyTorch does not save the result
+    gb = _sum_to(-g * div(div(s["self"], other), other), lb) if lb is not None else None
+    return ga, gb
 
 
 def _save_div(a, b, r, need_a, need_b):

@@ -68,16 +68,22 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
         return out
     result = C.make_pointwise(res, odt, dev, (x,))
     if grad is not None and odt.is_floating_point and C.needs_grad(x):
-        # The backward closure holds only what PyTorch saves (`save`), so an input or output nobody else
-        # holds is freed as it would be in PyTorch (ReLU keeps its result, not the Linear output before it).
-        # The output is held as a detached alias: a closure referencing it would be a reference cycle.
-        xs = x if save == "x" else None
-        rs = graph.SavedOutput(result) if save == "r" else None
-        node = graph.attach(name, [result], [x], lambda gs: (grad(gs[0], xs, rs and rs.unpack()),),
-                            saved=_saves(save, x, result, extra))
-        if rs is not None:
-            rs.bind(node)
+        attach_unary(name, x, result, grad, save, extra)
     return result
+
+
+def attach_unary(name, x, result, grad, save, extra=None):
+    """unary()'s autograd half for an out-of-place result; also the C++ fast path's (torch/_ops/fast_grad.py),
+    so both paths make the very same node."""
+    # The backward closure holds only what PyTorch saves (`save`), so an input or output nobody else
+    # holds is freed as it would be in PyTorch (ReLU keeps its result, not the Linear output before it).
+    # The output is held as a detached alias: a closure referencing it would be a reference cycle.
+    xs = x if save == "x" else None
+    rs = graph.SavedOutput(result) if save == "r" else None
+    node = graph.attach(name, [result], [x], lambda gs: (grad(gs[0], xs, rs and rs.unpack()),),
+                        saved=_saves(save, x, result, extra))
+    if rs is not None:
+        rs.bind(node)
 
 
 # CPU kernels that PyTorch does not build for some dtypes: (kernel name in its message, refused kind).
@@ -106,7 +112,11 @@ def neg(x, out=None):
     if C.dtype_of(x) is D.bool:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
                            "invert a mask, use the `~` or `logical_not()` operator instead.")
-    return unary("NegBackward0", x, np.negative, lambda g, x, r: -g, out=out)
+    return unary("NegBackward0", x, np.negative, neg_grad, out=out)
+
+
+def neg_grad(g, x, r):
+    return -g
 
 
 def abs(x, out=None):  # noqa: A001
@@ -234,8 +244,12 @@ def sigmoid(x, out=None):
 def relu(x, out=None):
     if C.dtype_of(x) is D.bool:
         raise RuntimeError("\"clamp_min_cpu\" not implemented for 'Bool'")
-    return unary("ReluBackward0", x, lambda v: np.maximum(v, 0).astype(v.dtype, copy=False),
-                 lambda g, x, r: C.one_kernel(lambda: g * B.gt(r, 0)), out=out, save="r")
+    return unary("ReluBackward0", x, lambda v: np.maximum(v, 0).astype(v.dtype, copy=False), relu_grad, out=out,
+                 save="r")
+
+
+def relu_grad(g, x, r):
+    return C.one_kernel(lambda: g * B.gt(r, 0))  # threshold_backward: one kernel, one result
 
 
 def _erf_np(v):

@@ -1,0 +1,40 @@
+# The autograd half of the C++ fast path (engine/python/bindings_ops.cpp) when autograd is recording: the C++
+# entry computes the result exactly as it does without autograd (same allocation, same kernel), then calls
+# record() here, which gives the result the node the Python path would give it, through the Python path's own
+# attach functions (elementwise.attach_binary, unary.attach_unary) and gradient formulas. The node's class,
+# saved tensors, next_functions and backward are therefore those of the Python path by construction.
+#
+# The C++ side only calls this for what the Python path handles the same way: out-of-place add/sub/mul/div
+# with a floating result (a reflected one only for add and mul: Tensor.__rsub__ is RsubBackward1), relu and
+# neg out of place. Anything else (in-place ops under autograd, out=, rounding_mode=) stays on the Python path.
+from . import _core as C
+from . import elementwise as E
+from . import unary as U
+
+# Codes bindings_ops.cpp passes (its BinaryKind / UnaryKind order): add, sub, mul, div; then 16 + relu, neg.
+ADD, SUB, MUL, DIV = 0, 1, 2, 3
+RELU, NEG = 16, 17
+
+
+def record(kind, a, b, result, alpha):
+    """Attaches `result`'s grad_fn. a, b: the operands in compute order (b is None for a unary op); alpha:
+    add/sub's alpha= value, or None when not given."""
+    if kind == RELU:
+        U.attach_unary("ReluBackward0", a, result, U.relu_grad, "r")
+    elif kind == NEG:
+        U.attach_unary("NegBackward0", a, result, U.neg_grad, None)
+    elif kind == ADD:
+        if alpha is None or not isinstance(b, C.Tensor):
+            alpha = 1  # elementwise.add folds alpha into a number operand (b * alpha) before the op
+        E.attach_binary("AddBackward0", a, b, result, E.add_grad(alpha), E._save_alpha(alpha))
+    elif kind == SUB:
+        alpha = 1 if alpha is None else alpha
+        E.attach_binary("SubBackward0", a, b, result, E.sub_grad(alpha), E._save_alpha(alpha))
+    elif kind == MUL:
+        if not isinstance(a, C.Tensor):
+            a, b = b, a  # number * tensor runs as tensor.mul(number) (elementwise.mul)
+        E.attach_binary("MulBackward0", a, b, result, E.mul_grad, E._save_mul)
+    elif kind == DIV:
+        E.attach_binary("DivBackward0", a, b, result, E.div_grad, E._save_div)
+    else:
+        raise RuntimeError(f"DeviceScope: fast path recorded an unknown op code {kind}")

@@ -1,0 +1,94 @@
+# Ops the C++ fast path runs while autograd records (bindings_ops.cpp + torch/_ops/fast_grad.py), on a
+# simulated GPU and on the CPU. Prints what the fast path must reproduce of the Python path: results, grad_fn
+# names, next_functions, saved tensors (identity with the operands, the result's alias), gradients to the last
+# bit, and the allocator's trace (every alloc and free, sizes in order). tests/tools/run_fast_path_agreement.py
+# runs it with and without the fast path (DEVICESCOPE_NO_FAST_OPS=1) and wants the same output.
+import torch
+
+
+def hexes(t):
+    return " ".join(float(v).hex() for v in t.detach().reshape(-1).tolist())
+
+
+def node_line(t, names):
+    fn = t.grad_fn
+    if fn is None:
+        return "grad_fn None"
+    nexts = []
+    for n, nr in fn.next_functions:
+        nexts.append("None" if n is None else f"{type(n).__name__}:{nr}" + (
+            f"({names.get(id(n.variable), '?')})" if type(n).__name__ == "AccumulateGrad" else ""))
+    saved = []
+    for attr in sorted(a for a in dir(fn) if a.startswith("_saved_")):
+        v = getattr(fn, attr)
+        if isinstance(v, torch.Tensor):
+            who = names.get(id(v), "result-alias" if v.grad_fn is fn else "other")
+            saved.append(f"{attr}=tensor{tuple(v.shape)}:{who}")
+        else:
+            saved.append(f"{attr}={v!r}")
+    return f"{type(fn).__name__} next=[{', '.join(nexts)}] saved=[{'; '.join(saved)}]"
+
+
+def run(dev):
+    torch.manual_seed(0)
+    a = torch.randn(3, 4, device=dev, requires_grad=True)
+    b = torch.randn(3, 4, device=dev, requires_grad=True)
+    row = torch.randn(4, device=dev, requires_grad=True)
+    c = torch.randn(3, 4, device=dev)  # no grad
+    d64 = torch.randn(3, 4, device=dev, dtype=torch.float64, requires_grad=True)
+    names = {id(a): "a", id(b): "b", id(row): "row", id(c): "c", id(d64): "d64"}
+    cases = [
+        ("a + b", lambda: a + b), ("a + row", lambda: a + row), ("row + a", lambda: row + a),
+        ("a + 2", lambda: a + 2), ("2 + a", lambda: 2 + a), ("a + 1.5", lambda: a + 1.5),
+        ("a.add(b, alpha=2)", lambda: a.add(b, alpha=2)), ("a.add(3, alpha=2)", lambda: a.add(3, alpha=2)),
+        ("torch.add(a, c)", lambda: torch.add(a, c)), ("c + a", lambda: c + a),
+        ("a - b", lambda: a - b), ("a - row", lambda: a - row), ("a.sub(b, alpha=0.5)", lambda: a.sub(b, alpha=0.5)),
+        ("a - 1", lambda: a - 1), ("3 - a", lambda: 3 - a), ("c - a", lambda: c - a),
+        ("a * b", lambda: a * b), ("a * c", lambda: a * c), ("c * a", lambda: c * a), ("a * 2.0", lambda: a * 2.0),
+        ("2.0 * a", lambda: 2.0 * a), ("a * row", lambda: a * row),
+        ("a / b", lambda: a / b), ("a / 4", lambda: a / 4), ("c / a", lambda: c / a), ("a / row", lambda: a / row),
+        ("torch.div(a, c)", lambda: torch.div(a, c)),
+        ("d64 * d64", lambda: d64 * d64), ("-a", lambda: -a), ("a.neg()", lambda: a.neg()),
+        ("torch.relu(a)", lambda: torch.relu(a)), ("a.relu()", lambda: a.relu()),
+        ("torch.neg(d64)", lambda: torch.neg(d64)),
+    ]
+    for label, fn in cases:
+        for t in (a, b, row, d64):
+            t.grad = None
+        before = torch.cuda.memory_allocated(0) if dev != "cpu" else 0
+        y = fn()
+        after = torch.cuda.memory_allocated(0) if dev != "cpu" else 0
+        print(f"{dev} {label}: {tuple(y.shape)} {y.dtype} {hexes(y)} +{after - before}B")
+        print("  ", node_line(y, names))
+        (y * y).sum().backward()  # a gradient that depends on the values
+        for n, t in (("a", a), ("b", b), ("row", row), ("d64", d64)):
+            if t.grad is not None:
+                print(f"   {n}.grad {hexes(t.grad)}")
+    try:
+        torch.mul(3, a)  # `input` must be a tensor, fast path or not
+    except TypeError as e:
+        print(dev, "torch.mul(3, a):", e)
+    # a chain through several fast ops, intermediates freed as PyTorch frees them
+    x = torch.randn(8, 16, device=dev, requires_grad=True)
+    w = torch.randn(16, device=dev, requires_grad=True)
+    h = torch.relu(x * w + 1.0)
+    loss = ((h - 0.5) / 3.0).neg().sum()
+    print(dev, "chain", node_line(h, {id(x): "x", id(w): "w"}), hexes(loss))
+    if dev != "cpu":
+        print(dev, "chain live bytes", torch.cuda.memory_allocated(0))
+    loss.backward()
+    print(dev, "chain grads", hexes(x.grad), hexes(w.grad))
+    with torch.no_grad():
+        print(dev, "no_grad", (a + b).grad_fn, torch.relu(a).requires_grad)
+
+
+print("fast path:", "off" if type(torch.Tensor.__dict__["__add__"]).__name__ == "function" else "on")
+torch.cuda.memory._record_memory_history(max_entries=100000)
+run("cuda")
+run("cpu")
+snap = torch.cuda.memory._snapshot()
+for i, trace in enumerate(snap["device_traces"]):
+    events = [f"{e['action']}:{e['size']}" for e in trace if e["action"] in ("alloc", "free_requested", "free_completed")]
+    print(f"device {i} trace: {len(events)} events")
+    for k in range(0, len(events), 12):
+        print("  ", " ".join(events[k:k + 12]))
