@@ -14,6 +14,7 @@
 import numpy as np
 
 from .. import _dtype as D
+from .._device import from_key
 from .._fp_quiet import fp_quiet
 from .._virtual_values import VirtualValues
 from .._ops import _core as C
@@ -43,10 +44,9 @@ def _stored(v, dt):
 
 
 def _sigmoid(v):
-    # float64 then one rounding (PyTorch's float sigmoid is within 1 ulp), as unary.sigmoid does
-    w = v.astype(np.float64)
-    e = np.exp(-np.abs(w))
-    return np.where(w >= 0, 1.0 / (1.0 + e), e / (1.0 + e)).astype(v.dtype)
+    # in float64, then one rounding (PyTorch's float sigmoid is within 1 ulp); exp(-v) overflowing to inf for
+    # very negative v gives the right 0
+    return (1.0 / (1.0 + np.exp(-v.astype(np.float64)))).astype(v.dtype)
 
 
 def _tanh(v):
@@ -97,103 +97,192 @@ def _chunks(t, n):
 
 
 # ----------------------------------------------------------------------------- nodes
-def _attach(name, outputs, edges, fn, saved):
-    """graph.attach_edges when some edge carries a gradient; None otherwise (no node, as ATen's
-    requires_grad check)."""
-    for e in edges:
-        if e[0] is not None:
-            return graph.attach_edges(name, outputs, edges, fn, saved)
-    return None
+# The nodes are made directly (graph.Node with the fields graph.attach_edges fills): attach_edges's generic pass
+# over outputs and saved values cost more than the whole step's arithmetic. What each node saves is PyTorch's.
+_CLASS = {n: graph.node_class(n) for n in ("AddBackward0", "SubBackward0", "MulBackward0", "SigmoidBackward0",
+                                           "TanhBackward0", "ReluBackward0", "UnsafeSplitBackward0")}
+_Slot = graph._Slot
+_ALPHA = {"alpha": 1}
 
 
-def _bind(node, *saved_outputs):
-    if node is not None:
-        for s in saved_outputs:
-            if s is not None:
-                s.bind(node)
-
-
-def _grad_vals(g):
-    """(values, virtual) of an incoming gradient."""
-    if g._impl.is_virtual:
-        return None, True
-    return C.read(g), False
-
-
-def _pointwise_grad(g, compute, like, create_graph_fn):
-    """One ATen backward kernel's result: compute(g values) as a new tensor shaped like `like` (a tensor)."""
-    if grad_mode._enabled[0]:
-        return create_graph_fn()
-    gv, virt = _grad_vals(g)
-    dt = C.dtype_of(like)
-    with fp_quiet():
-        vals = None if virt else compute(gv)
-    return _new(vals, like._impl.sizes, dt, C.device_of(g), virt)
-
-
-def _activation_node(name, out, edge):
-    """SigmoidBackward0 / TanhBackward0 of an in-place activation of a chunk: saves its result."""
-    rs = graph.SavedOutput(out)
-    if name == "SigmoidBackward0":
-        def fn(gs):
-            r = rs.unpack()
-            return (_pointwise_grad(gs[0], lambda g: g * (1 - _rv(r, g)) * _rv(r, g), r,
-                                    lambda: gs[0] * (1 - r) * r),)
-    else:
-        def fn(gs):
-            r = rs.unpack()
-            return (_pointwise_grad(gs[0], lambda g: g * (1 - _rv(r, g) * _rv(r, g)), r,
-                                    lambda: gs[0] * (1 - r * r)),)
-    node = _attach(name, [out], [edge], fn, {"result": out})
-    _bind(node, rs)
+def _node(name, outputs, edges, fn, names=None, saved=None):
+    """A node `name` for outputs: names = its `_saved_<name>` attributes ({name: _Slot | value}), saved = the
+    [(tensor, version, output index or None)] the engine checks for in-place changes before backward."""
+    node = _CLASS[name](fn, edges, len(outputs))
+    node._names = names
+    node._saved = saved
+    for i, o in enumerate(outputs):
+        o._grad_fn = node
+        o._output_nr = i
+    hook = graph.attach_hook
+    if hook is not None:
+        hook(node)
     return node
 
 
-def _rv(t, g):
+def _any(edges):
+    for e in edges:
+        if e[0] is not None:
+            return True
+    return False
+
+
+class _Like:
+    """What a backward kernel needs of the tensor whose gradient it makes: shape, dtype, device, math dtype
+    (taken in forward, so the closure holds no tensor PyTorch would not hold). Shared, never changed."""
+    __slots__ = ("shape", "dt", "dev", "npd")
+
+    def __init__(self, shape, dtype_code, device_key):
+        self.shape = shape
+        self.dt = D.BY_CODE[dtype_code]
+        self.dev = from_key(device_key)
+        self.npd = C.compute_dtype(self.dt)
+
+
+_LIKES = {}
+
+
+def _like(t, shape=None):
+    impl = t._impl
+    key = (shape or tuple(impl.sizes), impl.dtype_code, impl.device_key)
+    like = _LIKES.get(key)
+    if like is None:
+        if len(_LIKES) > 4096:  # (one entry per shape seen: packed batches shrink step by step)
+            _LIKES.clear()
+        like = _LIKES[key] = _Like(*key)
+    return like
+
+
+def _kernel(g, like, compute):
+    """One ATen backward kernel: compute(gradient values) as one new tensor like `like`."""
+    if g._impl.is_virtual:
+        return C.make(VirtualValues(like.shape, like.npd), like.dt, like.dev)
+    gv = C.read(g)
+    if gv.dtype != like.npd:
+        gv = gv.astype(like.npd)
+    with fp_quiet():
+        return C.make(compute(gv), like.dt, like.dev)
+
+
+def _rv(t, npd):
     v = C.read(t)
-    return v if v.dtype == g.dtype else v.astype(g.dtype)
+    return v if v.dtype == npd else v.astype(npd)
+
+
+def _activation_node(name, out, edge):
+    """SigmoidBackward0 / TanhBackward0 / ReluBackward0 of an activation (in place on a gate, cy.tanh(), a simple
+    cell's output): saves its result."""
+    if edge[0] is None:
+        return None
+    rs = graph.SavedOutput(out)
+    like = _like(out)
+    npd = like.npd
+    if name == "ReluBackward0":
+        def fn(gs):
+            g, r = gs[0], rs.unpack()
+            if grad_mode._enabled[0]:
+                return (g * (r > 0),)
+            # threshold_backward(grad, result, 0): grad where result > 0, else 0
+            return (_kernel(g, like, lambda gv: np.where(_rv(r, npd) > 0, gv, 0).astype(npd, copy=False)),)
+    elif name == "SigmoidBackward0":
+        def fn(gs):
+            g, r = gs[0], rs.unpack()
+            if grad_mode._enabled[0]:
+                return (g * (1 - r) * r,)
+
+            def k(gv):
+                rv = _rv(r, npd)
+                return gv * (1 - rv) * rv          # sigmoid_backward: grad * (1 - y) * y
+            return (_kernel(g, like, k),)
+    else:
+        def fn(gs):
+            g, r = gs[0], rs.unpack()
+            if grad_mode._enabled[0]:
+                return (g * (1 - r * r),)
+
+            def k(gv):
+                rv = _rv(r, npd)
+                return gv * (1 - rv * rv)          # tanh_backward: grad * (1 - y * y)
+            return (_kernel(g, like, k),)
+    alias = rs.alias
+    node = _node(name, [out], (edge,), fn, {"result": _Slot(alias, 0)}, [(alias, alias._impl.version, 0)])
+    rs.bind(node)
+    return node
 
 
 def _mul_node(out, a, b, ea, eb):
-    """MulBackward0 of out = a * b: saves self (a) when b needs a gradient and other (b) when a does."""
+    """MulBackward0 of out = a * b (or of a.mul_(b), a being then the clone of the original self): saves self (a)
+    when b needs a gradient and other (b) when a does."""
     need_a, need_b = ea[0] is not None, eb[0] is not None
     if not (need_a or need_b):
         return None
     sa = a if need_b else None
     sb = b if need_a else None
+    like_a = _like(sb) if need_a else None
+    like_b = _like(sa) if need_b else None
 
     def fn(gs):
         g = gs[0]
-        return (_pointwise_grad(g, lambda gv: gv * _rv(sb, gv), sb, lambda: g * sb) if need_a else None,
-                _pointwise_grad(g, lambda gv: gv * _rv(sa, gv), sa, lambda: g * sa) if need_b else None)
-    return graph.attach_edges("MulBackward0", [out], [ea, eb], fn, {"self": a if need_b else None,
-                                                                  "other": b if need_a else None})
+        if grad_mode._enabled[0]:
+            return (g * sb if need_a else None, g * sa if need_b else None)
+        return (_kernel(g, like_a, lambda gv: gv * _rv(sb, like_a.npd)) if need_a else None,
+                _kernel(g, like_b, lambda gv: gv * _rv(sa, like_b.npd)) if need_b else None)
+    saved = []
+    if sa is not None:
+        saved.append((sa, sa._impl.version, None))
+    if sb is not None:
+        saved.append((sb, sb._impl.version, None))
+    return _node("MulBackward0", [out], (ea, eb), fn,
+                 {"self": _Slot(sa, None) if sa is not None else None,
+                  "other": _Slot(sb, None) if sb is not None else None}, saved)
+
+
+def _pass_both(gs):
+    return gs[0], gs[0]
 
 
 def _add_node(out, ea, eb):
     """AddBackward0 (alpha 1): the incoming gradient goes to both inputs unchanged."""
-    return _attach("AddBackward0", [out], [ea, eb], lambda gs: (gs[0], gs[0]), {"alpha": 1})
+    if not (ea[0] is not None or eb[0] is not None):
+        return None
+    return _node("AddBackward0", [out], (ea, eb), _pass_both, dict(_ALPHA))
+
+
+def _sub_node(out, ea, eb):
+    """SubBackward0 (alpha 1): the gradient to self, its negation to other."""
+    if not (ea[0] is not None or eb[0] is not None):
+        return None
+    like = _like(out)
+
+    def fn(gs):
+        g = gs[0]
+        if grad_mode._enabled[0]:
+            return g, -g
+        return g, _kernel(g, like, np.negative)
+    return _node("SubBackward0", [out], (ea, eb), fn, dict(_ALPHA))
 
 
 def _unsafe_split_node(chunks, edge, sizes, split):
+    """UnsafeSplitBackward0 of t.unsafe_chunk(n, 1): the pieces' gradients (zeros for a missing one) in one
+    [rows, cols] tensor."""
     rows, cols = sizes
+    like = _like(chunks[0], (rows, cols))
 
     def fn(gs):
         ref = next(g for g in gs if g is not None)
         if grad_mode._enabled[0]:
             from .._ops.join import cat
             return (cat([g if g is not None else ref.new_zeros((rows, split)) for g in gs], 1),)
-        virt = any(g is not None and g._impl.is_virtual for g in gs)
-        dt = C.dtype_of(ref)
-        out = None
-        if not virt:
-            out = np.zeros((rows, cols), dtype=C.compute_dtype(dt))
-            for k, g in enumerate(gs):
-                if g is not None:
-                    out[:, k * split:(k + 1) * split] = C.read(g)
-        return (_new(out, (rows, cols), dt, C.device_of(ref), virt),)
-    return _attach("UnsafeSplitBackward0", chunks, [edge], fn,
-                   {"dim": 1, "self_sizes": (rows, cols), "split_size": split})
+        if any(g is not None and g._impl.is_virtual for g in gs):
+            return (C.make(VirtualValues(like.shape, like.npd), like.dt, like.dev),)
+        out = np.zeros((rows, cols), dtype=like.npd) if any(g is None for g in gs) else \
+            np.empty((rows, cols), dtype=like.npd)
+        for k, g in enumerate(gs):
+            if g is not None:
+                out[:, k * split:(k + 1) * split] = C.read(g)
+        return (C.make(out, like.dt, like.dev),)
+    return _node("UnsafeSplitBackward0", chunks, (edge,), fn,
+                 {"dim": 1, "self_sizes": (rows, cols), "split_size": split})
 
 
 # ----------------------------------------------------------------------------- the cells
@@ -220,10 +309,8 @@ def lstm_cell(other, hx, cx, w_hh, b_hh, w_hr=None):
     if not virt:
         with fp_quiet():
             pre = _stored(_values(gates, npd) + _values(other, npd), dt)         # gates.add_(igates)
-            act = np.empty_like(pre)
-            act[:, :2 * h] = _sigmoid(pre[:, :2 * h])                           # ingate, forgetgate
+            act = _sigmoid(pre)                                                 # ingate, forgetgate, outgate
             act[:, 2 * h:3 * h] = _tanh(pre[:, 2 * h:3 * h])                    # cellgate
-            act[:, 3 * h:] = _sigmoid(pre[:, 3 * h:])                           # outgate
             act = _stored(act, dt)
     del other  # a cell's own linear_ih result goes now (add_ saves nothing)
     _write(gates, act, virt)
@@ -272,30 +359,6 @@ def _pointwise(values, shape, dt, dev, virt, a, b):
     if virt or (a._impl.strides[1] == 1 and b._impl.strides[1] == 1):
         return _new(values, shape, dt, dev, virt)
     return C.make_pointwise(values, dt, dev, (a, b))
-
-
-def _inplace_mul_node(target, original, other, e_self, e_other):
-    """MulBackward0 of target.mul_(other) (target's old history is e_self): saves the original self (a
-    clone, when other needs a gradient) and other (when self does)."""
-    need_a, need_b = e_self[0] is not None, e_other[0] is not None
-    if not (need_a or need_b):
-        return None
-    sb = other if need_a else None
-    sa = original if need_b else None
-
-    def fn(gs):
-        g = gs[0]
-        return (_pointwise_grad(g, lambda gv: gv * _rv(sb, gv), sb, lambda: g * sb) if need_a else None,
-                _pointwise_grad(g, lambda gv: gv * _rv(sa, gv), sa, lambda: g * sa) if need_b else None)
-    return graph.attach_edges("MulBackward0", [target], [e_self, e_other], fn, {"self": sa, "other": sb})
-
-
-def _sub_node(out, ea, eb):
-    """SubBackward0 (alpha 1): the gradient to self, its negation to other."""
-    def fn(gs):
-        g = gs[0]
-        return g, _pointwise_grad(g, lambda gv: -gv, g, lambda: -g)
-    return _attach("SubBackward0", [out], [ea, eb], fn, {"alpha": 1})
 
 
 def gru_cell(other, hx, w_hh, b_hh):
@@ -351,12 +414,12 @@ def gru_cell(other, hx, w_hh, b_hh):
         if _add_node(hg[k], e_hg[k], e_ig[k]) is not None:
             _activation_node("SigmoidBackward0", hg[k], graph.edge_of(hg[k]))
     reset_gate, input_gate, hn = hg
-    _inplace_mul_node(hn, orig_hn, reset_gate, e_hg[2], graph.edge_of(reset_gate))
+    _mul_node(hn, orig_hn, reset_gate, e_hg[2], graph.edge_of(reset_gate))
     if _add_node(new_gate, e_ig[2], graph.edge_of(hn)) is not None:
         _activation_node("TanhBackward0", new_gate, graph.edge_of(new_gate))
     _sub_node(hy, graph.edge_of(hx), graph.edge_of(new_gate))
     e_d = graph.edge_of(hy)
-    _inplace_mul_node(hy, orig_d, input_gate, e_d, graph.edge_of(input_gate))
+    _mul_node(hy, orig_d, input_gate, e_d, graph.edge_of(input_gate))
     _add_node(hy, graph.edge_of(hy), graph.edge_of(new_gate))
     return hy
 
@@ -380,15 +443,6 @@ def simple_cell(other, hx, w_hh, b_hh, relu):
             _add_node(gates, e_g, e_o)
         act = None if virt else _stored(np.maximum(pre, 0) if relu else _tanh(pre), dt)
         out = _new(act, tuple(gates._impl.sizes), dt, dev, virt)
-    if track and graph.edge_of(gates)[0] is not None:
-        if relu:
-            rs = graph.SavedOutput(out)
-
-            def fn(gs):
-                r = rs.unpack()
-                return (_pointwise_grad(gs[0], lambda g: np.where(_rv(r, g) > 0, g, 0).astype(g.dtype), r,
-                                        lambda: gs[0] * (r > 0)),)
-            _bind(graph.attach_edges("ReluBackward0", [out], [graph.edge_of(gates)], fn, {"result": out}), rs)
-        else:
-            _activation_node("TanhBackward0", out, graph.edge_of(gates))
+    if track:
+        _activation_node("ReluBackward0" if relu else "TanhBackward0", out, graph.edge_of(gates))
     return out
