@@ -1,6 +1,6 @@
 // C++ kernels for the hot ops of a small training step that Python computed with many numpy calls (issue 23):
 // log_softmax forward and backward (cross_entropy's first half), addmm (nn.Linear's forward) and the products
-// and bias sum of its backward. The Python layer (torch/_ops/reduction.py, linalg.py) checks arguments, builds
+// and bias sum of its backward, relu's backward, nll_loss forward and backward (cross_entropy's second half). The Python layer (torch/_ops/reduction.py, linalg.py) checks arguments, builds
 // the autograd node and calls these; each entry allocates exactly what ATen's kernel allocates (one output,
 // through ds::empty, so the event log and the memory panes see it) and returns None when it does not apply
 // (another dtype or layout, virtual tensors, real device memory the host cannot address), where Python takes
@@ -20,6 +20,8 @@
 namespace ds::python {
 
 bool fast_gemm_layout(const TensorImpl& t, GemmOperand& op);  // bindings_ops.cpp
+float fast_numpy_sum(const float* a, int64_t n);                // bindings_ops.cpp: np.sum's order
+double fast_numpy_sum(const double* a, int64_t n);
 
 namespace {
 
@@ -196,6 +198,164 @@ py::object sum_rows(const TensorPtr& g) {
   return py::cast(std::move(out));
 }
 
+// ReluBackward0's threshold_backward as torch/_ops/unary.py's relu_grad computes it, grad * (result > 0), in
+// one pass and one allocation (the Python formula's mask and product are scratch, its result one allocation).
+template <typename T>
+void relu_backward_kernel(const T* g, const T* r, T* out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = g[i] * T(r[i] > T(0) ? 1 : 0);
+}
+
+py::object relu_backward(const TensorPtr& grad, const TensorPtr& result) {
+  if (!usable(result, result ? result->dtype() : DType::Float32) || !usable(grad, result->dtype()) ||
+      grad->sizes() != result->sizes() || !(grad->device() == result->device()))
+    return py::none();
+  Runtime& r = rt();
+  const void* gp = host_readable(r, grad);
+  const void* rp = host_readable(r, result);
+  if (!gp || !rp) return py::none();
+  TensorPtr out = ds::empty(r, result->sizes(), result->dtype(), result->device(), false, false, current_storage_role());
+  void* o = host_writable(r, out);
+  if (result->dtype() == DType::Float32)
+    relu_backward_kernel(static_cast<const float*>(gp), static_cast<const float*>(rp), static_cast<float*>(o),
+                         result->numel());
+  else
+    relu_backward_kernel(static_cast<const double*>(gp), static_cast<const double*>(rp), static_cast<double*>(o),
+                         result->numel());
+  return py::cast(std::move(out));
+}
+
+// nll_loss over a dense [n, c] float input and [n] int64 target (torch/nn/_loss_fast.py's case), in the order
+// and dtype of that file's numpy formulas: w_i = weight[safe_i] * valid_i (safe: 0 for an ignored row),
+// loss_i = -x[i, safe_i] * w_i, total_weight = np.sum(w) (0 for reduction 'none'), and the loss vector, its
+// np.sum, or that sum / total_weight. Reduction codes as PyTorch's enum: 0 none, 1 mean, 2 sum.
+struct NllArgs {
+  TensorPtr target, weight;
+  DType dtype = DType::Float32;  // the input's
+  Device device;
+  int64_t ignore_index = -100, reduction = 1, n = 0, c = 0;
+};
+
+// The class index of each row (0 for an ignored one) and whether it counts; false when an index is out of range
+// (the composite path reports it as PyTorch does) or the operands are not the fast case.
+bool nll_rows(const NllArgs& a, std::vector<int64_t>& safe, std::vector<char>& valid) {
+  if (!float_dtype(a.dtype) || !a.target || a.target->dim() != 1 || a.target->dtype() != DType::Int64 ||
+      !a.target->is_contiguous() || a.target->is_virtual() || a.target->numel() == 0 ||
+      !(a.target->device() == a.device) || a.target->sizes()[0] != a.n || a.c <= 0)
+    return false;
+  if (a.weight && (!usable(a.weight, a.dtype) || a.weight->dim() != 1 || a.weight->sizes()[0] != a.c ||
+                   !(a.weight->device() == a.device)))
+    return false;
+  const int64_t n = a.n, c = a.c;
+  const int64_t* t = static_cast<const int64_t*>(host_readable(rt(), a.target));
+  if (!t) return false;
+  safe.resize(size_t(n));
+  valid.resize(size_t(n));
+  for (int64_t i = 0; i < n; ++i) {
+    valid[size_t(i)] = t[i] != a.ignore_index;
+    safe[size_t(i)] = valid[size_t(i)] ? t[i] : 0;
+    if (safe[size_t(i)] < 0 || safe[size_t(i)] >= c) return false;
+  }
+  return true;
+}
+
+template <typename T>
+std::vector<T> nll_weights(const NllArgs& a, const std::vector<int64_t>& safe, const std::vector<char>& valid,
+                           const T* wt) {
+  std::vector<T> w(safe.size());
+  for (size_t i = 0; i < safe.size(); ++i) w[i] = (wt ? wt[safe[i]] : T(1)) * T(valid[i] ? 1 : 0);
+  return w;
+}
+
+template <typename T>
+void nll_forward_kernel(const NllArgs& a, const std::vector<int64_t>& safe, const std::vector<char>& valid,
+                        const T* x, const T* wt, T* out, T* total) {
+  const std::vector<T> w = nll_weights(a, safe, valid, wt);
+  std::vector<T> loss(safe.size());
+  for (size_t i = 0; i < safe.size(); ++i) loss[i] = -x[int64_t(i) * a.c + safe[i]] * w[i];
+  *total = a.reduction == 0 ? T(0) : fast_numpy_sum(w.data(), int64_t(w.size()));
+  if (a.reduction == 0) std::memcpy(out, loss.data(), loss.size() * sizeof(T));
+  else if (a.reduction == 2) *out = fast_numpy_sum(loss.data(), int64_t(loss.size()));
+  else *out = fast_numpy_sum(loss.data(), int64_t(loss.size())) / *total;
+}
+
+// (loss, total_weight), allocated in that order, or None.
+py::object nll_forward(const TensorPtr& input, NllArgs& a) {
+  if (!usable(input, input ? input->dtype() : DType::Float32) || input->dim() != 2) return py::none();
+  a.dtype = input->dtype();
+  a.device = input->device();
+  a.n = input->sizes()[0];
+  a.c = input->sizes()[1];
+  std::vector<int64_t> safe;
+  std::vector<char> valid;
+  if (!nll_rows(a, safe, valid)) return py::none();
+  Runtime& r = rt();
+  const void* x = host_readable(r, input);
+  const void* wt = a.weight ? host_readable(r, a.weight) : nullptr;
+  if (!x || (a.weight && !wt)) return py::none();
+  const DType dt = a.dtype;
+  const Shape shape = a.reduction == 0 ? Shape{a.n} : Shape{};
+  TensorPtr out = ds::empty(r, shape, dt, a.device, false, false, current_storage_role());
+  TensorPtr total = ds::empty(r, {}, dt, a.device, false, false, current_storage_role());
+  if (dt == DType::Float32)
+    nll_forward_kernel(a, safe, valid, static_cast<const float*>(x), static_cast<const float*>(wt),
+                       static_cast<float*>(host_writable(r, out)), static_cast<float*>(host_writable(r, total)));
+  else
+    nll_forward_kernel(a, safe, valid, static_cast<const double*>(x), static_cast<const double*>(wt),
+                       static_cast<double*>(host_writable(r, out)), static_cast<double*>(host_writable(r, total)));
+  return py::make_tuple(py::cast(std::move(out)), py::cast(std::move(total)));
+}
+
+// NllLossBackward0 outside create_graph: zeros [n, c] with -w_i * (g / total_weight) ('mean'), -w_i * g ('sum')
+// or -w_i * g_i ('none') at each counted row's class.
+template <typename T>
+void nll_backward_kernel(const NllArgs& a, const std::vector<int64_t>& safe, const std::vector<char>& valid,
+                         const T* g, const T* wt, T total, T* out) {
+  const std::vector<T> w = nll_weights(a, safe, valid, wt);
+  std::memset(out, 0, size_t(a.n * a.c) * sizeof(T));
+  for (size_t i = 0; i < safe.size(); ++i) {
+    if (!valid[i]) continue;
+    const T gi = a.reduction == 0 ? g[i] : g[0];
+    out[int64_t(i) * a.c + safe[i]] = a.reduction == 1 ? -w[i] * (gi / total) : -w[i] * gi;
+  }
+}
+
+// total: the saved total_weight, which also gives the input's dtype and device; n, c: the input's sizes.
+py::object nll_backward(NllArgs& a, const TensorPtr& grad, const TensorPtr& total) {
+  if (!total || !float_dtype(total->dtype())) return py::none();
+  a.dtype = total->dtype();
+  a.device = total->device();
+  std::vector<int64_t> safe;
+  std::vector<char> valid;
+  if (!nll_rows(a, safe, valid)) return py::none();
+  const DType dt = a.dtype;
+  const int64_t want = a.reduction == 0 ? a.n : 1;
+  if (!usable(grad, dt) || grad->numel() != want || grad->dim() != (a.reduction == 0 ? 1 : 0) ||
+      !usable(total, dt) || total->dim() != 0 || !(grad->device() == a.device))
+    return py::none();
+  Runtime& r = rt();
+  const void* g = host_readable(r, grad);
+  const void* tw = host_readable(r, total);
+  const void* wt = a.weight ? host_readable(r, a.weight) : nullptr;
+  if (!g || !tw || (a.weight && !wt)) return py::none();
+  TensorPtr out = ds::empty(r, {a.n, a.c}, dt, a.device, false, false, current_storage_role());
+  if (dt == DType::Float32)
+    nll_backward_kernel(a, safe, valid, static_cast<const float*>(g), static_cast<const float*>(wt),
+                        *static_cast<const float*>(tw), static_cast<float*>(host_writable(r, out)));
+  else
+    nll_backward_kernel(a, safe, valid, static_cast<const double*>(g), static_cast<const double*>(wt),
+                        *static_cast<const double*>(tw), static_cast<double*>(host_writable(r, out)));
+  return py::cast(std::move(out));
+}
+
+NllArgs nll_args(py::handle target, py::handle weight, int64_t ignore_index, int64_t reduction) {
+  NllArgs a;
+  a.target = target.cast<TensorPtr>();
+  a.weight = weight.is_none() ? TensorPtr{} : weight.cast<TensorPtr>();
+  a.ignore_index = ignore_index;
+  a.reduction = reduction;
+  return a;
+}
+
 }  // namespace
 
 void bind_fast_grad(py::module_& m) {
@@ -211,6 +371,22 @@ void bind_fast_grad(py::module_& m) {
     return addmm(input.cast<TensorPtr>(), mat1.cast<TensorPtr>(), mat2.cast<TensorPtr>());
   });
   m.def("nn_sum_rows", [](py::handle g) { return sum_rows(g.cast<TensorPtr>()); });
+  m.def("nn_nll_loss", [](py::handle input, py::handle target, py::handle weight, int64_t ignore_index,
+                          int64_t reduction) {
+    NllArgs a = nll_args(target, weight, ignore_index, reduction);
+    return nll_forward(input.cast<TensorPtr>(), a);
+  });
+  // grad, the saved target / weight / total_weight, the input's sizes n x c
+  m.def("nn_nll_loss_backward", [](py::handle grad, py::handle target, py::handle weight, py::handle total,
+                                   int64_t ignore_index, int64_t reduction, int64_t n, int64_t c) {
+    NllArgs a = nll_args(target, weight, ignore_index, reduction);
+    a.n = n;
+    a.c = c;
+    return nll_backward(a, grad.cast<TensorPtr>(), total.cast<TensorPtr>());
+  });
+  m.def("nn_relu_backward", [](py::handle grad, py::handle result) {
+    return relu_backward(grad.cast<TensorPtr>(), result.cast<TensorPtr>());
+  });
 }
 
 }  // namespace ds::python

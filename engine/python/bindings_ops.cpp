@@ -609,6 +609,9 @@ PyObject* intern(const char* s) { return PyUnicode_InternFromString(s); }
 
 // The BLAS view of a 2-D operand, for the kernels of bindings_fast_grad.cpp.
 bool fast_gemm_layout(const TensorImpl& t, GemmOperand& op) { return gemm_layout(t, op); }
+// np.sum's exact order over a contiguous array, for the kernels of bindings_fast_grad.cpp.
+float fast_numpy_sum(const float* a, int64_t n) { return numpy_sum(a, n); }
+double fast_numpy_sum(const double* a, int64_t n) { return numpy_sum(a, n); }
 
 void bind_fast_grad(py::module_& m);  // bindings_fast_grad.cpp
 

@@ -1,5 +1,7 @@
 # Shared machinery of the numpy-backed ops: reading and writing tensor values, making result tensors on
 # the inputs' device, PyTorch's device checks and type promotion, broadcasting with PyTorch's messages.
+import os
+
 import numpy as np
 
 import _devicescope_C as _E
@@ -13,6 +15,10 @@ from ..autograd import grad_mode
 
 _BF16 = 3
 _new = object.__new__
+# DEVICESCOPE_NO_FAST_OPS=1: the Python path only (torch/_fast_ops.py), also for the C++ kernels that check this
+# (relu's and nll_loss's), so tests/fastpath compares the two paths in one build
+FAST_KERNELS = os.environ.get("DEVICESCOPE_NO_FAST_OPS") != "1"
+
 Tensor = None  # set by torch._tensor (import cycle)
 
 

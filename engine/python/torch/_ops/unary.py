@@ -4,8 +4,10 @@ import math
 
 import numpy as np
 
+import _devicescope_C as _E
+
 from .. import _dtype as D
-from ..autograd import graph
+from ..autograd import grad_mode, graph
 from . import _core as C
 from . import elementwise as B
 from . import out as O
@@ -249,7 +251,13 @@ def relu(x, out=None):
 
 
 def relu_grad(g, x, r):
-    return C.one_kernel(lambda: g * B.gt(r, 0))  # threshold_backward: one kernel, one result
+    # threshold_backward: one kernel, one result. The C++ kernel (bindings_fast_grad.cpp) computes the same
+    # product for dense float operands outside create_graph.
+    if C.FAST_KERNELS and not grad_mode._enabled[0] and not (g._impl.is_virtual or r._impl.is_virtual):
+        fast = _E.nn_relu_backward(g._impl, r._impl)
+        if fast is not None:
+            return C.wrap(fast)
+    return C.one_kernel(lambda: g * B.gt(r, 0))
 
 
 def _erf_np(v):

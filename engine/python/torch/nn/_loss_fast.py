@@ -56,6 +56,14 @@ def nll_loss(input, target, weight, ignore_index, reduction):
     n, c = input._impl.sizes
     if target._impl.sizes[0] != n or (weight is not None and weight._impl.sizes[0] != c):
         return None
+    code = _REDUCTION_ENUM[reduction]
+    wi = None if weight is None else weight._impl
+    fast = _E.nn_nll_loss(input._impl, target._impl, wi, ignore_index, code) if C.FAST_KERNELS else None
+    if fast is not None:  # the C++ kernel (bindings_fast_grad.cpp): the same formulas, values and allocations
+        result, total_weight = C.wrap(fast[0]), C.wrap(fast[1])
+        if grad_mode._enabled[0] and (input._grad_fn is not None or input._requires_grad):
+            _attach(result, input, target, weight, ignore_index, reduction, total_weight, None)
+        return result
     t = C.read(target)
     valid = t != ignore_index
     safe = np.where(valid, t, 0)
@@ -78,14 +86,47 @@ def nll_loss(input, target, weight, ignore_index, reduction):
             value = np.asarray(loss.sum(dtype=np_dt) / tw, dtype=np_dt)
     result = _fresh(value, dtype, device)
     total_weight = _fresh(tw, dtype, device)
-    if not (grad_mode._enabled[0] and (input._grad_fn is not None or input._requires_grad)):
-        return result
+    if grad_mode._enabled[0] and (input._grad_fn is not None or input._requires_grad):
+        _attach(result, input, target, weight, ignore_index, reduction, total_weight, (valid, safe, w, tw))
+    return result
+
+
+def _rows(target, weight, ignore_index, c, dtype):
+    """The numpy path's per-row values: (valid, safe, w, tw) before total_weight's reduction choice."""
+    t = C.read(target)
+    valid = t != ignore_index
+    safe = np.where(valid, t, 0)
+    w = valid.astype(dtype._np) if weight is None else C.read(weight)[safe] * valid
+    return valid, safe, w
+
+
+def _attach(result, input, target, weight, ignore_index, reduction, total_weight, rows):
+    """NllLossBackward0 on `result`. rows: the numpy path's (valid, safe, w, tw), or None after the C++ kernel
+    (the backward then uses the C++ kernel too, or recomputes them from the saved target and weight)."""
+    # (the closure holds neither input nor its values: the node saves `self`, the closure needs only its shape)
+    dtype, device = C.dtype_of(input), C.device_of(input)
+    np_dt = dtype._np
+    n, c = input._impl.sizes
     shape = (n, c)
+    rows_arange = np.arange(n)
+    code = _REDUCTION_ENUM[reduction]
+
+    def per_row():
+        if rows is not None:
+            return rows
+        valid, safe, w = _rows(target, weight, ignore_index, c, dtype)
+        return valid, safe, w, C.read(total_weight)[()]
 
     def backward(grads):
         g = grads[0]
         if g is None:
             return [None, None, None]
+        if C.FAST_KERNELS and not grad_mode._enabled[0] and not g._impl.is_virtual:
+            fast = _E.nn_nll_loss_backward(g._impl, target._impl, None if weight is None else weight._impl,
+                                           total_weight._impl, ignore_index, code, n, c)
+            if fast is not None:
+                return [C.wrap(fast), None, None]
+        valid, safe, w, tw = per_row()
         if grad_mode._enabled[0]:  # create_graph: a differentiable formula (the gradient is linear in g)
             coef = np.where(valid, -w if reduction != "mean" else -w / tw, 0)  # +0 where ignored
             gv = C.make(coef, dtype, device) * (g if reduction == "none" else g.reshape(1))
@@ -100,10 +141,9 @@ def nll_loss(input, target, weight, ignore_index, reduction):
             else:
                 picked = -w * gval
         out = np.zeros(shape, dtype=np_dt)
-        out[rows[valid], safe[valid]] = picked[valid]  # ignored rows stay +0, as the kernel skips them
+        out[rows_arange[valid], safe[valid]] = picked[valid]  # ignored rows stay +0, as the kernel skips them
         return [_fresh(out, dtype, device), None, None]
 
     graph.attach("NllLossBackward0", [result], [input, target, weight], backward,
                  saved={"ignore_index": ignore_index, "reduction": _REDUCTION_ENUM[reduction], "self": input,
                         "target": target, "total_weight": total_weight, "weight": weight})
-    return result
