@@ -124,12 +124,6 @@ arctan2 = atan2
 fix = trunc
 
 
-def cdist(x1, x2, p=2.0, compute_mode=None):
-    """Pairwise distances (differentiable, from broadcasting): x1 [..., P, M], x2 [..., R, M] -> [..., P, R]."""
-    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
-    return linalg.vector_norm(diff, p, dim=-1)
-
-
 def relu_(x):
     return x.relu_()
 
@@ -342,6 +336,11 @@ from . import backends  # noqa: E402,F401
 
 # Subpackages written on top of the core (nn, optim, utils) import torch themselves, so they come last.
 from . import nn  # noqa: E402,F401
+# torch.<name> for the nn kernels that PyTorch also exposes on torch (distances, activations)
+from .nn._functional_distance import cdist, cosine_similarity, dist, pairwise_distance, pdist  # noqa: E402,F401
+from .nn._functional_activation import (  # noqa: E402,F401
+    celu, celu_, hardshrink, prelu, rrelu, rrelu_, selu, selu_, threshold, threshold_)
+from .linalg import matrix_power  # noqa: E402,F401
 from . import optim  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
 

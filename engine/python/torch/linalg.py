@@ -62,3 +62,41 @@ def pinv(x):
 
 def eigvalsh(x):
     return _np_op(np.linalg.eigvalsh, x)
+
+
+def matrix_power(A, n, *, out=None):
+    """ATen's linalg_matrix_power: n = 0 is a contiguous clone of A overwritten by the identity (CopyBackwards
+    over CloneBackward0), n = 1 a clone, n = -1 inv(A); otherwise binary powering with matmul (A^2, A^4, ...
+    multiplied in when n's bit is set), on inv(A) for negative n."""
+    import torch
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError("linalg.matrix_power: A must be batches of square matrices, but they are {} by {} "
+                           "matrices".format(A.shape[-2], A.shape[-1]))
+    n = int(n)
+    if n == 0:
+        res = A.clone(memory_format=torch.contiguous_format)
+        res = res.copy_(torch.eye(A.shape[-2], dtype=A.dtype, device=A.device))
+    elif n == 1:
+        res = A.clone(memory_format=torch.contiguous_format)
+    elif n == -1:
+        res = inv(A)
+    else:
+        a = inv(A) if n < 0 else A
+        n = abs(n)
+        z = res = None
+        if n == 2:  # ATen's fast paths for small powers
+            res, n = torch.matmul(a, a), 0
+        elif n == 3:
+            res, n = torch.matmul(torch.matmul(a, a), a), 0
+        while n > 0:
+            bit = n % 2
+            n //= 2
+            z = a if z is None else torch.matmul(z, z)
+            if bit == 1:
+                res = z if res is None else torch.matmul(res, z)
+    if out is not None:
+        out.resize_(res.shape)
+        return out.copy_(res)
+    return res

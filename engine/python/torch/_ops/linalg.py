@@ -178,6 +178,27 @@ def _transposed_grad(values_t, meta):
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
+    # nn.Linear's case first: the C++ kernel (bindings_fast_grad.cpp) for beta = alpha = 1 and a bias or full-size
+    # input. It returns None unless the operands are what the checks below accept (2-D float matrices of one dtype
+    # on one device, k matching, input [n] or [m, n] of that dtype and device), so when it ran they would pass.
+    fast = None
+    if (beta == 1 and alpha == 1 and isinstance(input, C.Tensor) and isinstance(mat1, C.Tensor)
+            and isinstance(mat2, C.Tensor) and not (input._impl.is_virtual or mat1._impl.is_virtual
+                                                    or mat2._impl.is_virtual)):
+        fast = _E.nn_addmm(input._impl, mat1._impl, mat2._impl)
+    if fast is not None:
+        r = C.wrap(fast)
+        dev = C.device_of(mat1)
+    else:
+        r, dev = _addmm_checked(input, mat1, mat2, beta, alpha)
+    W.addmm(dev, input, mat1, mat2, beta)
+    if C.needs_grad(input, mat1, mat2) and C.dtype_of(r).is_floating_point:
+        _attach_addmm(r, input, mat1, mat2, beta, alpha)
+    return out.copy_(r) if out is not None else r
+
+
+def _addmm_checked(input, mat1, mat2, beta, alpha):  # noqa: A002
+    """addmm's result with PyTorch's argument checks, through numpy (or the C++ kernel for beta = alpha = 1)."""
     dev = C.check_same_device("addmm", [("self", input), ("mat1", mat1), ("mat2", mat2)])
     if mat1._impl.dim != 2:
         raise RuntimeError("mat1 must be a matrix, got " + str(mat1._impl.dim) + "-D tensor")
@@ -199,57 +220,59 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
                                              or mat2._impl.is_virtual)
     fast = _E.nn_addmm(input._impl, mat1._impl, mat2._impl) if plain else None
     if fast is not None:
-        r = C.wrap(fast)
-    else:
-        iv, av, bv = _math(input), _math(mat1), _math(mat2)
-        prod = av @ bv
-        res = (beta * iv if beta != 1 else iv) + (alpha * prod if alpha != 1 else prod) if beta != 0 else alpha * prod
-        r = C.make(np.broadcast_to(res, shape), C.dtype_of(mat1), dev)
-    W.addmm(dev, input, mat1, mat2, beta)
-    if C.dtype_of(r).is_floating_point and C.needs_grad(input, mat1, mat2):
-        # PyTorch's addmm saves mat1 only when mat2 needs a gradient and mat2 only when mat1 does; never
-        # `input` (its gradient is grad * beta), so a bias-like input is not held for backward.
-        need_a, need_b = C.needs_grad(mat1), C.needs_grad(mat2)
-        s1, s2 = (mat1 if need_b else None), (mat2 if need_a else None)
-        i_shape, i_meta = tuple(input._impl.sizes), (C.dtype_of(input), C.device_of(input))
-        m1_meta, m2_meta = (C.dtype_of(mat1), C.device_of(mat1)), (C.dtype_of(mat2), C.device_of(mat2))
-        m1_col, m2_col = _col_major(mat1), _col_major(mat2)
-        m1_shape, m2_shape = tuple(mat1._impl.sizes), tuple(mat2._impl.sizes)
+        return C.wrap(fast), dev
+    iv, av, bv = _math(input), _math(mat1), _math(mat2)
+    prod = av @ bv
+    res = (beta * iv if beta != 1 else iv) + (alpha * prod if alpha != 1 else prod) if beta != 0 else alpha * prod
+    return C.make(np.broadcast_to(res, shape), C.dtype_of(mat1), dev), dev
 
-        def fn(gs):
-            if grad_mode._enabled[0]:  # create_graph: derivatives.yaml's addmm formulas as differentiable ops
-                g = gs[0]
-                gi = _sum_to(g * beta if beta != 1 else g, i_shape)
-                ga = _scaled(g.matmul(s2.t()), alpha) if need_a else None
-                gb = _scaled(s1.t().matmul(g), alpha) if need_b else None
-                return (gi, ga, gb)
-            if plain and len(i_shape) == 1 and not gs[0]._impl.is_virtual:
-                fast = _addmm_backward_fast(gs[0], s1, s2, need_a, need_b, m1_col, m2_col,
-                                            (m1_meta[1], m1_shape[0], m1_shape[1], m2_shape[1]),
-                                            (m2_meta[1], m2_shape[0], m2_shape[1], m1_shape[0]))
-                if fast is not None:
-                    return fast
-            gr = C.read(gs[0])
-            gi = _reduce_to(gr.astype(np.float64) * beta, i_shape)
-            # The products in the operands' dtype (a float32 gemm, as PyTorch's mm_mat1/mat2_backward): a
-            # float64 product of float32 operands costs a cast of each and a slower gemm, and rounds differently.
-            gm = gr.astype(C.compute_dtype(m1_meta[0]), copy=False)
-            ga = gb = None
-            if need_a:
-                ga = (_transposed_grad(_scaled(_math(s2) @ gm.T, alpha), m1_meta) if m1_col
-                      else C.make(_scaled(gm @ _math(s2).T, alpha), *m1_meta))
-                W.gemm(m1_meta[1], m1_shape[0], m1_shape[1], m2_shape[1])  # mm_mat1_backward: grad @ mat2^T
-            if need_b:
-                gb = (_transposed_grad(_scaled(gm.T @ _math(s1), alpha), m2_meta) if m2_col
-                      else C.make(_scaled(_math(s1).T @ gm, alpha), *m2_meta))
-                W.gemm(m2_meta[1], m2_shape[0], m2_shape[1], m1_shape[0])  # mm_mat2_backward: mat1^T @ grad
-            return (C.make(gi, *i_meta), ga, gb)
-        graph.attach("AddmmBackward0", [r], [input, mat1, mat2], fn,
-                     saved={"alpha": alpha, "beta": beta, "mat1": s1, "mat1_sym_sizes": tuple(mat1._impl.sizes),
-                            "mat1_sym_strides": tuple(mat1._impl.strides) if need_a else (), "mat2": s2,
-                            "mat2_sym_sizes": tuple(mat2._impl.sizes),
-                            "mat2_sym_strides": tuple(mat2._impl.strides) if need_b else ()})
-    return out.copy_(r) if out is not None else r
+
+def _attach_addmm(r, input, mat1, mat2, beta, alpha):  # noqa: A002
+    """AddmmBackward0 on addmm's result r."""
+    plain = beta == 1 and alpha == 1 and not (input._impl.is_virtual or mat1._impl.is_virtual
+                                             or mat2._impl.is_virtual)
+    # PyTorch's addmm saves mat1 only when mat2 needs a gradient and mat2 only when mat1 does; never
+    # `input` (its gradient is grad * beta), so a bias-like input is not held for backward.
+    need_a, need_b = C.needs_grad(mat1), C.needs_grad(mat2)
+    s1, s2 = (mat1 if need_b else None), (mat2 if need_a else None)
+    i_shape, i_meta = tuple(input._impl.sizes), (C.dtype_of(input), C.device_of(input))
+    m1_meta, m2_meta = (C.dtype_of(mat1), C.device_of(mat1)), (C.dtype_of(mat2), C.device_of(mat2))
+    m1_col, m2_col = _col_major(mat1), _col_major(mat2)
+    m1_shape, m2_shape = tuple(mat1._impl.sizes), tuple(mat2._impl.sizes)
+
+    def fn(gs):
+        if grad_mode._enabled[0]:  # create_graph: derivatives.yaml's addmm formulas as differentiable ops
+            g = gs[0]
+            gi = _sum_to(g * beta if beta != 1 else g, i_shape)
+            ga = _scaled(g.matmul(s2.t()), alpha) if need_a else None
+            gb = _scaled(s1.t().matmul(g), alpha) if need_b else None
+            return (gi, ga, gb)
+        if plain and len(i_shape) == 1 and not gs[0]._impl.is_virtual:
+            fast = _addmm_backward_fast(gs[0], s1, s2, need_a, need_b, m1_col, m2_col,
+                                        (m1_meta[1], m1_shape[0], m1_shape[1], m2_shape[1]),
+                                        (m2_meta[1], m2_shape[0], m2_shape[1], m1_shape[0]))
+            if fast is not None:
+                return fast
+        gr = C.read(gs[0])
+        gi = _reduce_to(gr.astype(np.float64) * beta, i_shape)
+        # The products in the operands' dtype (a float32 gemm, as PyTorch's mm_mat1/mat2_backward): a
+        # float64 product of float32 operands costs a cast of each and a slower gemm, and rounds differently.
+        gm = gr.astype(C.compute_dtype(m1_meta[0]), copy=False)
+        ga = gb = None
+        if need_a:
+            ga = (_transposed_grad(_scaled(_math(s2) @ gm.T, alpha), m1_meta) if m1_col
+                  else C.make(_scaled(gm @ _math(s2).T, alpha), *m1_meta))
+            W.gemm(m1_meta[1], m1_shape[0], m1_shape[1], m2_shape[1])  # mm_mat1_backward: grad @ mat2^T
+        if need_b:
+            gb = (_transposed_grad(_scaled(gm.T @ _math(s1), alpha), m2_meta) if m2_col
+                  else C.make(_scaled(_math(s1).T @ gm, alpha), *m2_meta))
+            W.gemm(m2_meta[1], m2_shape[0], m2_shape[1], m1_shape[0])  # mm_mat2_backward: mat1^T @ grad
+        return (C.make(gi, *i_meta), ga, gb)
+    graph.attach("AddmmBackward0", [r], [input, mat1, mat2], fn,
+                 saved={"alpha": alpha, "beta": beta, "mat1": s1, "mat1_sym_sizes": tuple(mat1._impl.sizes),
+                        "mat1_sym_strides": tuple(mat1._impl.strides) if need_a else (), "mat2": s2,
+                        "mat2_sym_sizes": tuple(mat2._impl.sizes),
+                        "mat2_sym_strides": tuple(mat2._impl.strides) if need_b else ()})
 
 
 def _blas_layout(impl):

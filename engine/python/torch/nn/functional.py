@@ -11,7 +11,13 @@ from ._composite import named
 from ._functional_loss import (  # noqa: F401
     _Reduction, binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, l1_loss,
     mse_loss, nll_loss, smooth_l1_loss, huber_loss, kl_div)
-from ._functional_basic import _constant_pad, dropout, linear, pad  # noqa: F401
+from ._functional_basic import _constant_pad, dropout, linear  # noqa: F401
+from ._functional_activation import (  # noqa: F401
+    celu, celu_, glu, hardshrink, hardsigmoid, hardswish, mish, prelu, rrelu, rrelu_,
+    selu, selu_, softmin, softshrink, softsign, tanhshrink, threshold, threshold_)
+from ._functional_distance import cosine_similarity, pairwise_distance, pdist  # noqa: F401
+from ._functional_resample import (  # noqa: F401
+    interpolate, pad, upsample, upsample_bilinear, upsample_nearest)
 from ._functional_dropout import (  # noqa: F401
     alpha_dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout)
 from ._functional_attention import (  # noqa: F401
@@ -58,6 +64,10 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
                         {"max_val": max_val, "min_val": min_val})
 
 
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     return _elementwise("LeakyReluBackward0", lambda x: torch.where(x > 0, x, x * negative_slope), input, inplace,
                         {"negative_slope": negative_slope})
@@ -66,6 +76,14 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 def elu(input, alpha=1.0, inplace=False):
     return _elementwise("EluBackward0", lambda x: torch.where(x > 0, x, (torch.exp(x) - 1) * alpha), input, inplace,
                         {"alpha": alpha, "input_scale": 1, "scale": 1})
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, inplace=True)
 
 
 def _gelu(x, approximate):
@@ -95,8 +113,11 @@ def tanh(input):
 
 
 def _softplus(x, beta, threshold):
+    # ATen: x when x * beta > threshold, else log1p(exp(x * beta)) / beta. The clamp keeps the unused branch
+    # finite (its zero gradient stays 0, not 0 * inf); autograd of this gives softplus_backward's
+    # grad * sigmoid(x * beta), 1/2 at 0 (an abs/clamp form would give 1 there)
     scaled = x * beta
-    soft = torch.log(1 + torch.exp(-scaled.abs())) / beta + torch.clamp(x, min=0)
+    soft = torch.log1p(torch.exp(torch.clamp(scaled, max=threshold))) / beta
     return torch.where(scaled > threshold, x, soft)
 
 

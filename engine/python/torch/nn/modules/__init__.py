@@ -8,6 +8,13 @@ from .normalization import LayerNorm, GroupNorm
 from .sparse import Embedding
 from .activation import (ReLU, ReLU6, LeakyReLU, ELU, GELU, SiLU, Sigmoid, Tanh, Softplus, Hardtanh,
                          Softmax, LogSoftmax)
+from .activation_more import (Mish, SELU, CELU, Softsign, PReLU, GLU, Softmin, Hardswish, Hardsigmoid,
+                              Tanhshrink, Softshrink, Hardshrink, Threshold, RReLU, LogSigmoid, Softmax2d)
+from .distance import PairwiseDistance, CosineSimilarity
+from .padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d,
+                      ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
+                      ReplicationPad3d, CircularPad1d, CircularPad2d, CircularPad3d)
+from .upsampling import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout
 from .attention import MultiheadAttention
 from .transformer import (Transformer, TransformerEncoder, TransformerDecoder, TransformerEncoderLayer,
@@ -30,4 +37,9 @@ __all__ = [
     "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
     "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "MultiheadAttention",
     "Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer", "TransformerDecoderLayer",
+    "Mish", "SELU", "CELU", "Softsign", "PReLU", "GLU", "Softmin", "Hardswish", "Hardsigmoid", "Tanhshrink",
+    "Softshrink", "Hardshrink", "Threshold", "RReLU", "LogSigmoid", "Softmax2d", "PairwiseDistance", "CosineSimilarity",
+    "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ReflectionPad1d",
+    "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d",
+    "CircularPad2d", "CircularPad3d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d",
 ]
