@@ -9,7 +9,7 @@
 # expect-stdout: eval payload: refused builtins.eval
 # expect-stdout: popen payload: refused subprocess.Popen
 # expect-stdout: legacy: UnpicklingError
-# expect-stdout: set_rng_state: RuntimeError Expected a DeviceScope generator state of size 48 but found the input RNG state size to be 72
+# expect-stdout: set_rng_state: RuntimeError Expected either a CPUGeneratorImplStateLegacy of size 5048 or a CPUGeneratorImplState of size 5056 but found the input RNG state size to be 72
 # expect-stdout: marker absent: True
 # expect-stdout: real weights still load: True
 # expect-stdout: weights_only=False: loaded {'weight': [1.0, 2.0], 'x': 0}

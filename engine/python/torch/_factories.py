@@ -8,6 +8,7 @@ import numpy as np
 
 import _devicescope_C as _E
 
+from . import _cpu_sampling
 from . import _default
 from . import _dtype as D
 from . import _random
@@ -147,7 +148,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
 def _random_fill(name, size, gen_fn, dtype, device, requires_grad, pin_memory, virtual, generator=None):
     t = _alloc(name, _size_args(name, size), dtype, device, pin_memory, virtual)
     if not t._impl.is_virtual and t._impl.numel:
-        C.write(t, gen_fn(_random.rng(generator), tuple(t._impl.sizes)), bump=False)
+        C.write(t, gen_fn(t, generator), bump=False)
     return _finish(t, requires_grad)
 
 
@@ -155,16 +156,16 @@ def _random_fill(name, size, gen_fn, dtype, device, requires_grad, pin_memory, v
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False, virtual=False):
     _check_float("rand", dtype)
-    return _random_fill("rand", size, lambda r, s: r.random(s), dtype, device, requires_grad, pin_memory,
-                        virtual, generator)
+    return _random_fill("rand", size, lambda t, g: _random.uniform_values(t, 0.0, 1.0, g), dtype, device,
+                        requires_grad, pin_memory, virtual, generator)
 
 
 @_with_out("randn", int_error="normal_kernel_cpu")
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, virtual=False):
     _check_float("randn", dtype)
-    return _random_fill("randn", size, lambda r, s: r.standard_normal(s), dtype, device, requires_grad,
-                        pin_memory, virtual, generator)
+    return _random_fill("randn", size, lambda t, g: _random.normal_values(t, 0.0, 1.0, g), dtype, device,
+                        requires_grad, pin_memory, virtual, generator)
 
 
 def _check_float(name, dtype):
@@ -191,15 +192,15 @@ def randint(*args, size=None, generator=None, dtype=None, device=None, requires_
         raise TypeError("randint() received an invalid combination of arguments")
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    return _random_fill("randint", size, lambda r, s: r.integers(low, high, s), dtype or D.int64, device,
-                        requires_grad, pin_memory, False, generator)
+    return _random_fill("randint", size, lambda t, g: _random.randint_values(t, low, high, g), dtype or D.int64,
+                        device, requires_grad, pin_memory, False, generator)
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, pin_memory=False, layout=None,
              out=None):
     t = _alloc("randperm", (n,), dtype or D.int64, device, pin_memory, False)
     if n and not t._impl.is_virtual:
-        C.write(t, _random.rng(generator).permutation(n), bump=False)
+        C.write(t, _random.randperm_values(n, generator), bump=False)
     return _finish(t, requires_grad)
 
 
@@ -210,9 +211,13 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         m = C.read(mean) if isinstance(mean, C.Tensor) else mean
         s = C.read(std) if isinstance(std, C.Tensor) else std
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
-        return C.make(_random.rng(generator).normal(m, s, shape), C.dtype_of(ref), C.device_of(ref))
-    return _random_fill("normal", size, lambda r, sh: r.normal(mean, std, sh), dtype, device, requires_grad,
-                        False, False, generator)
+        # ATen: output.normal_(0, 1, generator), then output.mul_(std).add_(mean)
+        out = C.new_empty(tuple(shape), C.dtype_of(ref), C.device_of(ref), False, False)
+        unit = np.asarray(_random.normal_values(out, 0.0, 1.0, generator), dtype=C.dtype_of(ref)._np)
+        return C.make(unit * np.asarray(s, unit.dtype) + np.asarray(m, unit.dtype), C.dtype_of(ref),
+                      C.device_of(ref))
+    return _random_fill("normal", size, lambda t, g: _random.normal_values(t, mean, std, g), dtype, device,
+                        requires_grad, False, False, generator)
 
 
 def _virtual_result(input, shape, dtype):
@@ -227,24 +232,45 @@ def bernoulli(input, p=None, *, generator=None, out=None):  # noqa: A002
     v = _virtual_result(input, input._impl.sizes, C.dtype_of(input))
     if v is not None:
         return v
-    probs = C.read(input) if p is None else np.full(tuple(input._impl.sizes), p)
-    vals = _random.rng(generator).random(probs.shape) < probs
-    return C.make(vals, C.dtype_of(input), C.device_of(input))
+    # ATen: empty_like(input).bernoulli_(input or p): a float tensor of probabilities draws float uniforms
+    out = C.new_empty(tuple(input._impl.sizes), C.dtype_of(input), C.device_of(input), False, False)
+    probs, p_dtype = (C.read(input), C.dtype_of(input)) if p is None else (p, "float64")
+    return C.make(_random.bernoulli_values(out, probs, p_dtype, generator), C.dtype_of(input),
+                  C.device_of(input))
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):  # noqa: A002
     v = _virtual_result(input, tuple(input._impl.sizes)[:-1] + (num_samples,), D.int64)
     if v is not None:
         return v
-    p = np.asarray(C.read(input), dtype=np.float64)
-    r = _random.rng(generator)
-    rows = p.reshape(-1, p.shape[-1])
-    res = []
-    for row in rows:
-        q = row / row.sum()
-        res.append(r.choice(len(q), size=num_samples, replace=replacement, p=q))
-    arr = np.asarray(res, dtype=np.int64).reshape(p.shape[:-1] + (num_samples,))
-    return C.make(arr, D.int64, C.device_of(input))
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    sizes = tuple(input._impl.sizes)
+    if not replacement and sizes and num_samples > sizes[-1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if not 1 <= len(sizes) <= 2:
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    dtype = C.dtype_of(input)
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: {_scalar_name(dtype)}")
+    probs = np.asarray(C.read(input), dtype=np.float64 if dtype is D.float64 else np.float32).reshape(-1, sizes[-1])
+    if not replacement or num_samples == 1:
+        if not np.all(np.isfinite(probs) & (probs >= 0)):
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+        if np.any(probs.sum(axis=1) <= 0):
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    else:
+        for row in probs:
+            for value in row:
+                if not value >= 0:
+                    raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
+                if not np.isfinite(value):
+                    raise RuntimeError("invalid multinomial distribution (encountering probability entry = "
+                                       "infinity or NaN)")
+            if not row.sum() > 0:
+                raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    arr = _cpu_sampling.multinomial(_random.gen(generator).engine, probs, num_samples, replacement)
+    return C.make(arr.reshape(sizes[:-1] + (num_samples,)), D.int64, C.device_of(input))
 
 
 # ----------------------------------------------------------------------------- from data
@@ -406,7 +432,7 @@ def _like(name, t, dtype, device, requires_grad, fill, pin_memory=False):
     if strides != tuple(out._impl.strides):
         out._impl.set_data(_E.as_strided(out._impl, tuple(t._impl.sizes), strides, 0))
     if fill is not None and not t._impl.is_virtual and out._impl.numel:
-        C.write(out, fill(tuple(t._impl.sizes)), bump=False)
+        C.write(out, fill(out), bump=False)
     return _finish(out, requires_grad)
 
 
@@ -417,27 +443,27 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,  # noqa: A002
                memory_format=None):
-    return _like("zeros_like", input, dtype, device, requires_grad, lambda s: np.zeros(s))
+    return _like("zeros_like", input, dtype, device, requires_grad, lambda o: np.zeros(tuple(o._impl.sizes)))
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,  # noqa: A002
               memory_format=None):
-    return _like("ones_like", input, dtype, device, requires_grad, lambda s: np.ones(s))
+    return _like("ones_like", input, dtype, device, requires_grad, lambda o: np.ones(tuple(o._impl.sizes)))
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,  # noqa: A002
               memory_format=None):
-    return _like("full_like", input, dtype, device, requires_grad, lambda s: np.full(s, fill_value))
+    return _like("full_like", input, dtype, device, requires_grad, lambda o: np.full(tuple(o._impl.sizes), fill_value))
 
 
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,  # noqa: A002
               memory_format=None):
-    return _like("rand_like", input, dtype, device, requires_grad, lambda s: _random.rng().random(s))
+    return _like("rand_like", input, dtype, device, requires_grad, lambda t: _random.uniform_values(t, 0.0, 1.0))
 
 
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,  # noqa: A002
                memory_format=None):
-    return _like("randn_like", input, dtype, device, requires_grad, lambda s: _random.rng().standard_normal(s))
+    return _like("randn_like", input, dtype, device, requires_grad, lambda t: _random.normal_values(t, 0.0, 1.0))
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,  # noqa: A002
@@ -445,4 +471,4 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
     if high is None:
         low, high = 0, low
     return _like("randint_like", input, dtype, device, requires_grad,
-                 lambda s: _random.rng().integers(low, high, s))
+                 lambda t: _random.randint_values(t, low, high))

@@ -1,10 +1,23 @@
 # Random numbers: torch.Generator, the default generator, torch.manual_seed/seed/initial_seed.
-# DeviceScope draws from numpy's PCG64, so values do not match PyTorch's generators bit for bit; seeding
-# makes runs (and the app's Step back replays) deterministic, which is what matters here.
+# A generator is PyTorch's CPU one: the mt19937 engine (torch/_mt19937.py) and the normal samples Box-Muller
+# keeps for the next draw; torch/_cpu_sampling.py turns its draws into values as ATen's kernels do, so a seed
+# gives PyTorch's numbers. Its state is PyTorch's 5056-byte CPUGeneratorImplState.
+import struct
+
 import numpy as np
 
+from . import _cpu_sampling
+from ._mt19937 import MT19937, STATE_N
+
 DEFAULT_SEED = 67280421310721  # PyTorch's documented default seed value
-STATE_BYTES = 48  # see Generator.get_state
+# CPUGeneratorImplStateLegacy: the_initial_seed u64, left i32, seeded i32, next u64, state[624] u64,
+# normal_x/normal_y/normal_rho f64, normal_is_valid i32 (+4 padding); then CPUGeneratorImplState adds
+# next_float_normal_sample f32 and its valid flag (+3 padding)
+_HEAD = struct.Struct("<QiiQ")
+_TAIL = struct.Struct("<dddi4x")
+_FLOAT_TAIL = struct.Struct("<f?3x")
+LEGACY_STATE_BYTES = _HEAD.size + 8 * STATE_N + _TAIL.size  # 5048
+STATE_BYTES = LEGACY_STATE_BYTES + _FLOAT_TAIL.size  # 5056
 
 
 class Generator:
@@ -14,14 +27,18 @@ class Generator:
         from ._device import device as _dev
         self.device = _dev(device)
         self._seed = DEFAULT_SEED
-        self._rng = np.random.Generator(np.random.PCG64(self._seed))
+        self.engine = MT19937(self._seed)
+        self._next_double_normal = None
+        self._next_float_normal = None
+        self._numpy = None
 
     def manual_seed(self, seed):
         seed = int(seed)
         if seed < 0:
             seed &= 0xFFFFFFFFFFFFFFFF
         self._seed = seed
-        self._rng = np.random.Generator(np.random.PCG64(seed))
+        self.engine.seed(seed)
+        self._next_double_normal = self._next_float_normal = None
         return self
 
     def seed(self):
@@ -32,50 +49,134 @@ class Generator:
     def initial_seed(self):
         return self._seed
 
+    def normal_double(self, mean, std):
+        """One at::normal_distribution<double>(mean, std) draw: the cached second value of the last pair, or
+        a fresh pair whose second value is kept."""
+        if self._next_double_normal is not None:
+            value, self._next_double_normal = self._next_double_normal, None
+        else:
+            value, self._next_double_normal = _cpu_sampling.box_muller_pair(self.engine)
+        return _cpu_sampling.scale_normal(value, mean, std)
+
     def get_state(self):
-        """The generator's state as a ByteTensor: PCG64's 128-bit state and increment, then its buffered
-        32-bit half (flag, value), little-endian. A fixed layout, never a pickle: set_state must not run code."""
+        """PyTorch's CPUGeneratorImplState bytes (a fixed layout, never a pickle: set_state runs no code)."""
         from . import _factories
         from . import _dtype as D
-        st = self._rng.bit_generator.state
-        raw = (st["state"]["state"].to_bytes(16, "little") + st["state"]["inc"].to_bytes(16, "little")
-               + int(st["has_uint32"]).to_bytes(8, "little") + int(st["uinteger"]).to_bytes(8, "little"))
+        left, nxt, key = self.engine.get()
+        cached = self._next_double_normal
+        raw = (_HEAD.pack(self._seed & 0xFFFFFFFFFFFFFFFF, left, 1, nxt) + key.astype("<u8").tobytes()
+               + _TAIL.pack(0.0, cached or 0.0, 0.0, cached is not None)
+               + _FLOAT_TAIL.pack(self._next_float_normal or 0.0, self._next_float_normal is not None))
         return _factories.tensor(np.frombuffer(raw, dtype=np.uint8).copy(), dtype=D.uint8)
 
     def set_state(self, state):
+        import math
         from ._ops import _core as C
         from ._tensor import Tensor
         from . import _dtype as D
-        if not isinstance(state, Tensor):
-            raise TypeError(f"set_state(): argument 'new_state' (position 1) must be Tensor, not "
-                            f"{type(state).__name__}")
-        if state.dtype is not D.uint8:
-            raise RuntimeError(f"expected a torch.ByteTensor, but got {state.type()}")
+        if not isinstance(state, Tensor) or state.dtype is not D.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
         raw = C.read(state.cpu()).tobytes()
-        if len(raw) != STATE_BYTES:
-            raise RuntimeError(f"Expected a DeviceScope generator state of size {STATE_BYTES} but found the "
-                               f"input RNG state size to be {len(raw)}")
-        self._rng.bit_generator.state = {
-            "bit_generator": "PCG64",
-            "state": {"state": int.from_bytes(raw[0:16], "little"), "inc": int.from_bytes(raw[16:32], "little")},
-            "has_uint32": int.from_bytes(raw[32:40], "little") & 1,
-            "uinteger": int.from_bytes(raw[40:48], "little") & 0xFFFFFFFF}
+        if len(raw) not in (LEGACY_STATE_BYTES, STATE_BYTES):
+            raise RuntimeError(f"Expected either a CPUGeneratorImplStateLegacy of size {LEGACY_STATE_BYTES} or a "
+                               f"CPUGeneratorImplState of size {STATE_BYTES} but found the input RNG state size "
+                               f"to be {len(raw)}")
+        seed, left, seeded, nxt = _HEAD.unpack_from(raw, 0)
+        key = np.frombuffer(raw, dtype="<u8", count=STATE_N, offset=_HEAD.size)
+        normal_x, normal_y, normal_rho, normal_valid = _TAIL.unpack_from(raw, _HEAD.size + 8 * STATE_N)
+        if not (seeded and 0 < left <= STATE_N and nxt <= STATE_N):
+            raise RuntimeError("Invalid mt19937 state")
+        float_normal = None
+        if len(raw) == STATE_BYTES:
+            value, valid = _FLOAT_TAIL.unpack_from(raw, LEGACY_STATE_BYTES)
+            float_normal = value if valid else None
+            double_normal = normal_y if normal_valid else None
+        else:  # the legacy form kept Box-Muller's inputs: the cached sample is the sine one
+            double_normal = normal_rho * math.sin(2.0 * math.pi * normal_x) if normal_valid else None
+        self.engine.set(left, key.astype(np.uint32))
+        self._seed = seed
+        self._next_double_normal, self._next_float_normal = double_normal, float_normal
         return self
 
     @property
     def rng(self):
-        return self._rng
+        """numpy's Generator over this engine's stream, for the distributions drawn with numpy's algorithms
+        (exponential, log-normal, geometric, multinomial): seeded and deterministic, not PyTorch's values."""
+        if self._numpy is None:
+            self._numpy = np.random.Generator(self.engine.numpy_bits)
+        self.engine.numpy_bits  # a draw follows: the state is no longer the freshly seeded one
+        return self._numpy
 
 
 default_generator = Generator()
 
 
 def rng(generator=None):
-    return (generator or default_generator)._rng
+    return (generator or default_generator).rng
+
+
+def gen(generator=None):
+    return generator or default_generator
 
 
 def manual_seed(seed):
     return default_generator.manual_seed(seed)
+
+
+# Values for a random fill of tensor t, shaped like t, as ATen's CPU kernels make them (torch/_cpu_sampling.py)
+
+def _values_for(t, draw):
+    """draw(n, contiguous) gives the n values in the order the kernel writes them: t's memory order."""
+    impl = t._impl
+    shape = tuple(impl.sizes)
+    order = _cpu_sampling.fill_order(shape, impl.strides)
+    flat = np.asarray(draw(impl.numel, order is None))
+    if order is None:
+        return flat.reshape(shape)
+    out = np.empty(flat.size, dtype=flat.dtype)
+    out[order] = flat
+    return out.reshape(shape)
+
+
+def uniform_values(t, low, high, generator=None):
+    engine = gen(generator).engine
+    return _values_for(t, lambda n, _: _cpu_sampling.uniform_real(engine, n, t.dtype, low, high))
+
+
+def normal_values(t, mean, std, generator=None):
+    g = gen(generator)
+    return _values_for(t, lambda n, contiguous: _cpu_sampling.normal(g, n, t.dtype, mean, std, contiguous))
+
+
+def randint_values(t, low, high, generator=None):
+    engine = gen(generator).engine
+    return _values_for(t, lambda n, _: _cpu_sampling.random_from_to(engine, n, low, high))
+
+
+def random_values(t, generator=None):
+    engine = gen(generator).engine
+    return _values_for(t, lambda n, _: _cpu_sampling.random_default(engine, n, t.dtype))
+
+
+def bernoulli_values(t, p, p_dtype="float64", generator=None):
+    """t's shape of bernoulli(p) draws; p a number or an array broadcast to t (values in t's memory order)."""
+    engine = gen(generator).engine
+    probs = np.broadcast_to(np.asarray(p, dtype=np.float64), tuple(t._impl.sizes))
+
+    def draw(n, contiguous):
+        order = None if contiguous else _cpu_sampling.fill_order(tuple(t._impl.sizes), t._impl.strides)
+        flat = probs.reshape(-1) if order is None else probs.reshape(-1)[order]
+        return _cpu_sampling.bernoulli(engine, flat, p_dtype)
+    return _values_for(t, draw)
+
+
+def exponential_values(t, lambd, generator=None):
+    engine = gen(generator).engine
+    return _values_for(t, lambda n, _: _cpu_sampling.exponential(engine, n, lambd))
+
+
+def randperm_values(n, generator=None):
+    return _cpu_sampling.randperm(gen(generator).engine, n)
 
 
 def seed():

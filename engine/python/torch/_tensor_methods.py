@@ -263,27 +263,29 @@ def _shape(self):
 
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
-    return _fill(self, lambda: _random.rng(generator).uniform(a, b, _shape(self)))
+    return _fill(self, lambda: _random.uniform_values(self, a, b, generator))
 
 
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
-    return _fill(self, lambda: _random.rng(generator).normal(mean, std, _shape(self)))
+    return _fill(self, lambda: _random.normal_values(self, mean, std, generator))
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):
-    probs = C.read(p) if isinstance(p, Tensor) else p
-    return _fill(self, lambda: _random.rng(generator).random(_shape(self)) < probs)
+    if isinstance(p, Tensor):
+        return _fill(self, lambda: _random.bernoulli_values(self, C.read(p), C.dtype_of(p), generator))
+    return _fill(self, lambda: _random.bernoulli_values(self, p, "float64", generator))
 
 
 def _random_(self, from_=0, to=None, *, generator=None):
+    if to is None and not from_:
+        return _fill(self, lambda: _random.random_values(self, generator))
     if to is None:
-        to = 2 ** 24 if C.dtype_of(self).is_floating_point else 2 ** 63 - 1
-        from_, to = 0, from_ if from_ else to
-    return _fill(self, lambda: _random.rng(generator).integers(from_, to, _shape(self)))
+        from_, to = 0, from_
+    return _fill(self, lambda: _random.randint_values(self, from_, to, generator))
 
 
 def _exponential_(self, lambd=1.0, *, generator=None):
-    return _fill(self, lambda: _random.rng(generator).exponential(1.0 / lambd, _shape(self)))
+    return _fill(self, lambda: _random.exponential_values(self, lambd, generator))
 
 
 def _log_normal_(self, mean=1.0, std=2.0, *, generator=None):

@@ -36,10 +36,10 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return input.mul_(zero) if inplace else input * zero
     if input.is_cuda and not inplace:
         return _native_dropout(input, p)
-    keep = torch.rand_like(input) >= p
-    # ATen's CPU (and in-place) dropout: noise = bernoulli(1 - p) / (1 - p); input * noise. MulBackward0
-    # saves the noise, a tensor like the input.
-    noise = keep.to(input.dtype).div_(1.0 - p)
+    # ATen's CPU (and in-place) dropout: noise = empty_like(input).bernoulli_(1 - p).div_(1 - p); input * noise.
+    # MulBackward0 saves the noise, a tensor like the input (the only allocation besides the output).
+    with torch.no_grad():
+        noise = torch.empty_like(input, memory_format=torch.contiguous_format).bernoulli_(1.0 - p).div_(1.0 - p)
     return input.mul_(noise) if inplace else input * noise
 
 

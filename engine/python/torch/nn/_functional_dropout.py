@@ -28,7 +28,8 @@ def _dropout_impl(input, p, train, inplace, feature, alpha):
     else:
         noise_shape = tuple(input.shape)
     with torch.no_grad():
-        noise = (torch.rand(noise_shape, device=input.device) >= p).to(input.dtype)
+        # ATen's make_feature_noise / empty_like, then bernoulli_(1 - p) in place
+        noise = torch.empty(noise_shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p)
         if alpha:
             a = 1.0 / math.sqrt((_SELU_ALPHA * _SELU_ALPHA * p + 1) * (1 - p))
             b = (noise - 1) * (_SELU_ALPHA * a) + _SELU_ALPHA * a * p

@@ -1,0 +1,52 @@
+# PyTorch's CPU random engine (ATen's at::mt19937, c10's CPUGeneratorImpl): a 32-bit Mersenne Twister seeded
+# with init_genrand(seed & 0xffffffff), random64() made of two draws (the first one the high half). numpy's
+# MT19937 is the same generator (its legacy seeding is init_genrand); this class keeps PyTorch's view of the
+# state (`left`, `next`) so that torch.get_rng_state() has PyTorch's bytes and set_state() takes them.
+import numpy as np
+
+STATE_N = 624
+
+
+class MT19937:
+    __slots__ = ("_bits", "_fresh")
+
+    def __init__(self, seed):
+        self._bits = np.random.MT19937(0)
+        self.seed(seed)
+
+    def seed(self, seed):
+        self._bits._legacy_seeding(int(seed) & 0xFFFFFFFF)
+        # Seeded and not drawn from: PyTorch says left=1, next=0 (numpy's position is 624 either way)
+        self._fresh = True
+
+    def random(self, n):
+        """n 32-bit draws (generator->random()), as uint64."""
+        self._fresh = False
+        return self._bits.random_raw(int(n)).astype(np.uint64)
+
+    def random64(self, n):
+        """n 64-bit draws (generator->random64()): two 32-bit draws each, the first one high."""
+        r = self.random(2 * int(n))
+        return (r[0::2] << np.uint64(32)) | r[1::2]
+
+    @property
+    def numpy_bits(self):
+        """The bit generator, for the draws DeviceScope does not reproduce bit for bit (numpy's algorithms on
+        PyTorch's stream)."""
+        self._fresh = False
+        return self._bits
+
+    def get(self):
+        """(left, next, key[624] as uint32) as at::mt19937_data_pod holds them."""
+        st = self._bits.state["state"]
+        pos = int(st["pos"])
+        if self._fresh:
+            return 1, 0, np.array(st["key"], dtype=np.uint32)
+        return STATE_N + 1 - pos, pos, np.array(st["key"], dtype=np.uint32)
+
+    def set(self, left, key):
+        # PyTorch draws state[next] after `--left`; numpy draws key[pos] and regenerates at pos == 624
+        pos = STATE_N + 1 - int(left)
+        self._bits.state = {"bit_generator": "MT19937",
+                            "state": {"key": np.asarray(key, dtype=np.uint32), "pos": pos}}
+        self._fresh = False
