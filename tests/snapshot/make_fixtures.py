@@ -275,6 +275,10 @@ def main():
         with open(sys.argv[3], "wb") as f:
             pickle.dump(make(int(sys.argv[2])), f, protocol=4)
         return
+    if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
+        # an option it does not know (--help) must not become a fixtures folder named after it
+        print(__doc__, file=sys.stdout if sys.argv[1:] in (["--help"], ["-h"]) else sys.stderr)
+        return 0 if sys.argv[1:] in (["--help"], ["-h"]) else 2
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     snap = v2_snapshot()
@@ -302,4 +306,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
