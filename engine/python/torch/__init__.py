@@ -1,7 +1,6 @@
 # DeviceScope's torch: PyTorch's API over DeviceScope's engine (simulated or real CUDA devices), so
 # `import torch` code runs unchanged and every allocation, copy and move is visible. Values are computed
-# with numpy; random numbers come from DeviceScope's own generator (seeded runs are reproducible, but
-# values differ from PyTorch's generators).
+# with numpy; the CPU generator is PyTorch's (seeded values are PyTorch's bit for bit: _random.py).
 import builtins as _builtins
 import sys as _sys
 import math as _math
@@ -29,6 +28,7 @@ from ._default import get_default_dtype, set_default_device, set_default_dtype, 
 from . import _random
 from ._random import Generator, default_generator, initial_seed, manual_seed, seed  # noqa: F401
 from ._random import get_rng_state, set_rng_state  # noqa: F401
+from . import random  # noqa: F401,E402  (torch.random: fork_rng)
 from ._factories import (arange, as_tensor, asarray, empty, empty_like, eye, from_numpy, full, full_like,  # noqa: F401
                          linspace, logspace, normal, ones, ones_like, rand, rand_like, randint, randint_like,
                          randn, randn_like, randperm, tensor, zeros, zeros_like, bernoulli, multinomial)

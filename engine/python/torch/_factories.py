@@ -200,7 +200,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
              out=None):
     t = _alloc("randperm", (n,), dtype or D.int64, device, pin_memory, False)
     if n and not t._impl.is_virtual:
-        C.write(t, _random.randperm_values(n, generator), bump=False)
+        C.write(t, _random.randperm_values(t, generator), bump=False)
     return _finish(t, requires_grad)
 
 
@@ -269,7 +269,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
                                        "infinity or NaN)")
             if not row.sum() > 0:
                 raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    arr = _cpu_sampling.multinomial(_random.gen(generator).engine, probs, num_samples, replacement)
+    arr = _cpu_sampling.multinomial(_random.gen(generator, input).engine, probs, num_samples, replacement)
     return C.make(arr.reshape(sizes[:-1] + (num_samples,)), D.int64, C.device_of(input))
 
 

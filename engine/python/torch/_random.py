@@ -111,16 +111,56 @@ class Generator:
 default_generator = Generator()
 
 
-def rng(generator=None):
-    return (generator or default_generator).rng
+# Each CUDA device has its own default generator, as in PyTorch: draws on a cuda tensor never advance the CPU
+# generator, so CPU values after them stay PyTorch's. Made on first use, seeded with the last seed given to all
+# (torch.manual_seed / torch.cuda.manual_seed_all). Their values are not PyTorch's (CUDA draws with Philox).
+_cuda_generators = {}
+_cuda_seed_all = [DEFAULT_SEED]
 
 
-def gen(generator=None):
-    return generator or default_generator
+def cuda_generator(index=None):
+    if index is None:
+        import _devicescope_C as _E
+        index = _E.current_device()
+    g = _cuda_generators.get(index)
+    if g is None:
+        g = _cuda_generators[index] = Generator(f"cuda:{index}").manual_seed(_cuda_seed_all[0])
+    return g
+
+
+def seed_cuda_all(seed):
+    _cuda_seed_all[0] = seed
+    for g in _cuda_generators.values():
+        g.manual_seed(seed)
+
+
+def rng(generator=None, t=None):
+    return gen(generator, t).rng
+
+
+def gen(generator=None, t=None):
+    """The generator a draw into tensor t uses: the one passed (checked against t's device type), else t's
+    device's default generator."""
+    device = None if t is None else t.device
+    if generator is not None:
+        if device is not None and generator.device.type != device.type:
+            raise RuntimeError(f"Expected a '{device.type}' device type for generator but found "
+                               f"'{generator.device.type}'")
+        return generator
+    if device is not None and device.type == "cuda":
+        return cuda_generator(device.index)
+    return default_generator
 
 
 def manual_seed(seed):
+    """torch.manual_seed: the CPU generator and every CUDA device's."""
+    seed_cuda_all(_check_seed(seed))
     return default_generator.manual_seed(seed)
+
+
+def _check_seed(seed):
+    seed = int(seed)
+    return seed & 0xFFFFFFFFFFFFFFFF if seed < 0 else seed
 
 
 # Values for a random fill of tensor t, shaped like t, as ATen's CPU kernels make them (torch/_cpu_sampling.py)
@@ -139,28 +179,28 @@ def _values_for(t, draw):
 
 
 def uniform_values(t, low, high, generator=None):
-    engine = gen(generator).engine
+    engine = gen(generator, t).engine
     return _values_for(t, lambda n, _: _cpu_sampling.uniform_real(engine, n, t.dtype, low, high))
 
 
 def normal_values(t, mean, std, generator=None):
-    g = gen(generator)
+    g = gen(generator, t)
     return _values_for(t, lambda n, contiguous: _cpu_sampling.normal(g, n, t.dtype, mean, std, contiguous))
 
 
 def randint_values(t, low, high, generator=None):
-    engine = gen(generator).engine
+    engine = gen(generator, t).engine
     return _values_for(t, lambda n, _: _cpu_sampling.random_from_to(engine, n, low, high))
 
 
 def random_values(t, generator=None):
-    engine = gen(generator).engine
+    engine = gen(generator, t).engine
     return _values_for(t, lambda n, _: _cpu_sampling.random_default(engine, n, t.dtype))
 
 
 def bernoulli_values(t, p, p_dtype="float64", generator=None):
     """t's shape of bernoulli(p) draws; p a number or an array broadcast to t (values in t's memory order)."""
-    engine = gen(generator).engine
+    engine = gen(generator, t).engine
     probs = np.broadcast_to(np.asarray(p, dtype=np.float64), tuple(t._impl.sizes))
 
     def draw(n, contiguous):
@@ -171,16 +211,18 @@ def bernoulli_values(t, p, p_dtype="float64", generator=None):
 
 
 def exponential_values(t, lambd, generator=None):
-    engine = gen(generator).engine
+    engine = gen(generator, t).engine
     return _values_for(t, lambda n, _: _cpu_sampling.exponential(engine, n, lambd))
 
 
-def randperm_values(n, generator=None):
-    return _cpu_sampling.randperm(gen(generator).engine, n)
+def randperm_values(t, generator=None):
+    return _cpu_sampling.randperm(gen(generator, t).engine, t._impl.numel)
 
 
 def seed():
-    return default_generator.seed()
+    s = default_generator.seed()
+    seed_cuda_all(s)
+    return s
 
 
 def initial_seed():
@@ -196,4 +238,6 @@ def set_rng_state(state):
 
 
 def reset():
+    _cuda_generators.clear()
+    _cuda_seed_all[0] = DEFAULT_SEED
     default_generator.manual_seed(DEFAULT_SEED)

@@ -289,11 +289,11 @@ def _exponential_(self, lambd=1.0, *, generator=None):
 
 
 def _log_normal_(self, mean=1.0, std=2.0, *, generator=None):
-    return _fill(self, lambda: _random.rng(generator).lognormal(mean, std, _shape(self)))
+    return _fill(self, lambda: _random.rng(generator, self).lognormal(mean, std, _shape(self)))
 
 
 def _geometric_(self, p, *, generator=None):
-    return _fill(self, lambda: _random.rng(generator).geometric(p, _shape(self)))
+    return _fill(self, lambda: _random.rng(generator, self).geometric(p, _shape(self)))
 
 
 Tensor.uniform_ = _uniform_

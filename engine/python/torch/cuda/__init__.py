@@ -201,35 +201,54 @@ def ipc_collect():
     pass
 
 
-def manual_seed(seed):
+# Random numbers: each device has its own generator (torch/_random.py cuda_generator); seeding them leaves the
+# CPU generator alone, as in PyTorch
+def _device_generator(device=None):
     from .. import _random
-    _random.manual_seed(seed)
+    from .._device import device as _dev
+    if device is None or device == "cuda":
+        return _random.cuda_generator()
+    d = _dev(f"cuda:{device}" if isinstance(device, int) else device)
+    return _random.cuda_generator(d.index)
 
 
-manual_seed_all = manual_seed
+def manual_seed(seed):
+    _device_generator().manual_seed(seed)
+
+
+def manual_seed_all(seed):
+    from .. import _random
+    _random.seed_cuda_all(_random._check_seed(seed))
 
 
 def seed():
+    _device_generator().seed()
+
+
+def seed_all():
     from .. import _random
-    _random.seed()
-
-
-seed_all = seed
+    _random.seed_cuda_all(_device_generator().seed())
 
 
 def initial_seed():
-    from .. import _random
-    return _random.initial_seed()
+    return _device_generator().initial_seed()
 
 
 def get_rng_state(device="cuda"):
-    from .. import _random
-    return _random.get_rng_state()
+    return _device_generator(device).get_state()
+
+
+def get_rng_state_all():
+    return [get_rng_state(i) for i in range(device_count())]
 
 
 def set_rng_state(new_state, device="cuda"):
-    from .. import _random
-    _random.set_rng_state(new_state)
+    _device_generator(device).set_state(new_state)
+
+
+def set_rng_state_all(new_states):
+    for i, state in enumerate(new_states):
+        set_rng_state(state, i)
 
 
 def get_arch_list():
