@@ -73,8 +73,17 @@ def stack(tensors, dim=0, out=None):
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {_fmt(ref._impl.sizes)} at "
                                f"entry 0 and {_fmt(t._impl.sizes)} at entry {i}")
     d = C.wrap_dim(dim, ref._impl.dim + 1)
-    r = cat([unsqueeze(t, d) for t in tensors], d, out=out)
-    if r._grad_fn is not None and out is None:
+    if out is None and C.needs_grad(*tensors):
+        # the views and the cat without history: their nodes would be replaced by StackBackward0 below (an
+        # RNN layer stacks every time step's output)
+        prev, grad_mode._enabled[0] = grad_mode._enabled[0], False
+        try:
+            r = cat([unsqueeze(t, d) for t in tensors], d)
+        finally:
+            grad_mode._enabled[0] = prev
+    else:
+        r = cat([unsqueeze(t, d) for t in tensors], d, out=out)
+    if out is None and C.needs_grad(*tensors):
         # One StackBackward0 node over the original tensors (not Cat over Unsqueeze views).
         def fn(gs):
             return list(unbind(gs[0], d))
