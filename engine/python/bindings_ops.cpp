@@ -2,7 +2,7 @@
 // `torch.relu(x)` ... run here without any Python code per op when the operands are plain dense tensors of
 // float32/float64/int64/int32/bool and no error is possible. While autograd records, the out-of-place
 // arithmetic and relu/neg compute here too and torch/_ops/fast_grad.py attaches the Python path's node (one
-// Python call). Anything else (in-place ops under autograd, out=, other dtypes, mixed dtypes needing a cast,
+// Python call); so do tanh/sigmoid/exp of float32 tensors. Anything else (in-place ops under autograd, out=, other dtypes, mixed dtypes needing a cast,
 // non-contiguous or overlapping operands, virtual tensors, real CUDA memory, any argument error) goes to the op's Python implementation (the
 // `fallback` each entry point wraps), which stays the reference for PyTorch's semantics and messages.
 //
@@ -415,6 +415,8 @@ Outcome unary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObjec
   Operand x;
   if (!classify(args[0], x) || !x.tensor || !plain_tensor(*x.tensor)) return Outcome::Fallback;
   if (x.tensor->dtype() == DType::Bool) return Outcome::Fallback;  // relu/neg of bool raise in PyTorch
+  const bool transcendental = spec.unary_kind != UnaryKind::Relu && spec.unary_kind != UnaryKind::Neg;
+  if (transcendental && x.tensor->dtype() != DType::Float32) return Outcome::Fallback;  // see UnaryKind
   // Under autograd: out of place and floating only (in-place forms rebase history in Python); the node is
   // fast_grad.record's, as for binary ops.
   const bool record = needs_autograd(&x, 1);
@@ -649,12 +651,15 @@ void bind_ops(py::module_& m) {
     s.inplace = inplace;
     return make_entry(s, std::move(fallback), as_method);
   }, py::arg("kind"), py::arg("reflected"), py::arg("inplace"), py::arg("fallback"), py::arg("as_method") = true);
-  // kind: "relu" | "neg"
+  // kind: "relu" | "neg" | "tanh" | "sigmoid" | "exp" (the last three for float32 tensors)
   m.def("fast_unary", [](const std::string& kind, bool inplace, py::object fallback, bool as_method) {
     Spec s;
     s.unary = true;
     if (kind == "relu") s.unary_kind = UnaryKind::Relu;
     else if (kind == "neg") s.unary_kind = UnaryKind::Neg;
+    else if (kind == "tanh") s.unary_kind = UnaryKind::Tanh;
+    else if (kind == "sigmoid") s.unary_kind = UnaryKind::Sigmoid;
+    else if (kind == "exp") s.unary_kind = UnaryKind::Exp;
     else raise(ErrorKind::ValueError, "fast_unary: unknown op " + kind);
     s.inplace = inplace;
     return make_entry(s, std::move(fallback), as_method);

@@ -1,5 +1,6 @@
 // Typed loops for the elementwise fast path. Integer arithmetic goes through the unsigned type so that
 // overflow wraps (as in PyTorch) instead of being undefined behaviour.
+#include <cmath>
 #include "tensor/elementwise_kernels.h"
 
 #include <functional>
@@ -142,8 +143,19 @@ void unary_typed(UnaryKind op, int64_t n, void* out_v, const void* x_v) {
     return;  // relu and neg of bool tensors raise in PyTorch: never a fast-path case
   } else if constexpr (std::is_floating_point_v<T>) {
     // relu keeps NaN and -0.0 (clamp_min: only values below zero become zero)
-    if (op == UnaryKind::Relu) for (int64_t i = 0; i < n; ++i) out[i] = x[i] < T(0) ? T(0) : x[i];
-    else for (int64_t i = 0; i < n; ++i) out[i] = -x[i];
+    switch (op) {
+      case UnaryKind::Relu: for (int64_t i = 0; i < n; ++i) out[i] = x[i] < T(0) ? T(0) : x[i]; break;
+      case UnaryKind::Neg: for (int64_t i = 0; i < n; ++i) out[i] = -x[i]; break;
+      case UnaryKind::Tanh: for (int64_t i = 0; i < n; ++i) out[i] = T(std::tanh(double(x[i]))); break;
+      case UnaryKind::Exp: for (int64_t i = 0; i < n; ++i) out[i] = T(std::exp(double(x[i]))); break;
+      case UnaryKind::Sigmoid:
+        // unary.py _sigmoid_np: exp(-|v|) on either side of 0, so neither branch overflows
+        for (int64_t i = 0; i < n; ++i) {
+          const double v = double(x[i]), e = std::exp(-std::fabs(v));
+          out[i] = T(v >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e));
+        }
+        break;
+    }
   } else {
     using U = std::make_unsigned_t<T>;
     if (op == UnaryKind::Relu) for (int64_t i = 0; i < n; ++i) out[i] = x[i] < T(0) ? T(0) : x[i];

@@ -51,6 +51,11 @@ def run(dev):
         ("d64 * d64", lambda: d64 * d64), ("-a", lambda: -a), ("a.neg()", lambda: a.neg()),
         ("torch.relu(a)", lambda: torch.relu(a)), ("a.relu()", lambda: a.relu()),
         ("torch.neg(d64)", lambda: torch.neg(d64)),
+        ("torch.tanh(a)", lambda: torch.tanh(a)), ("a.tanh()", lambda: a.tanh()), ("torch.tanh(d64)", lambda: torch.tanh(d64)),
+        ("torch.sigmoid(a)", lambda: torch.sigmoid(a)), ("a.sigmoid()", lambda: a.sigmoid()),
+        ("torch.sigmoid(d64)", lambda: torch.sigmoid(d64)), ("torch.exp(a)", lambda: torch.exp(a)),
+        ("a.exp()", lambda: a.exp()), ("torch.exp(d64)", lambda: torch.exp(d64)),
+        ("torch.sigmoid(a * 30)", lambda: torch.sigmoid(a * 30)), ("torch.exp(a * 60)", lambda: torch.exp(a * 60)),
     ]
     for label, fn in cases:
         for t in (a, b, row, d64):
@@ -80,6 +85,14 @@ def run(dev):
     print(dev, "chain grads", hexes(x.grad), hexes(w.grad))
     with torch.no_grad():
         print(dev, "no_grad", (a + b).grad_fn, torch.relu(a).requires_grad)
+        # special values through the float32 kernels (without autograd: the same entries)
+        s = torch.tensor([0.0, -0.0, 1e-30, -1e-30, 20.0, -20.0, 89.0, -104.0, 1e30, -1e30, float("inf"),
+                          float("-inf"), float("nan")], device=dev)
+        for name in ("tanh", "sigmoid", "exp", "relu", "neg"):
+            print(dev, name, hexes(getattr(torch, name)(s)), hexes(getattr(s, name)()))
+        i = torch.arange(-3, 4, device=dev)
+        print(dev, "int tanh/exp/sigmoid", hexes(torch.tanh(i)), hexes(torch.exp(i)), hexes(torch.sigmoid(i)),
+              torch.exp(i).dtype)
 
 
 print("fast path:", "off" if type(torch.Tensor.__dict__["__add__"]).__name__ == "function" else "on")

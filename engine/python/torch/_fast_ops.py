@@ -2,7 +2,7 @@
 # Python implementations: `a + b`, `a.add_(b, alpha=...)`, `a += b`, `-x`, `x.relu()`, `torch.relu(x)`,
 # `torch.add(a, b)`, `a == b`, `x < 0` ... run in C++ when the operands are plain dense tensors
 # (float32/float64/int64/int32/bool, same dtype after promotion) or Python numbers. While autograd records,
-# out-of-place add/sub/mul/div/relu/neg still compute in C++ and torch/_ops/fast_grad.py gives the result the
+# out-of-place add/sub/mul/div/relu/neg (and tanh/sigmoid/exp of float32) still compute in C++ and torch/_ops/fast_grad.py gives the result the
 # Python path's node. Every other call - in-place ops under autograd, out=, rounding_mode=, casts,
 # non-contiguous or overlapping operands, virtual tensors, real CUDA memory, any argument PyTorch would
 # reject - reaches the Python implementation each entry wraps unchanged (same arguments), which stays the
@@ -10,7 +10,7 @@
 #
 # Hook for the op registry: an op's Python implementation `fn(self, other, ...)` gets the fast path with
 #   _E.fast_binary(kind, reflected, inplace, fn, as_method)  (kind: add|sub|mul|div|eq|ne|lt|le|gt|ge)
-#   _E.fast_unary(kind, inplace, fn, as_method)              (kind: "relu" | "neg")
+#   _E.fast_unary(kind, inplace, fn, as_method)              (kind: relu|neg|tanh|sigmoid|exp)
 #   _E.fast_matmul(fn, as_method)                            (2-D @ 2-D float32/float64 through the BLAS)
 #   _E.fast_sum(fn, as_method)                               (x.sum() of a whole float32/float64 tensor)
 # as_method=True returns a descriptor to assign on Tensor (binds self), False a plain callable for torch.*.
@@ -45,11 +45,13 @@ _BINARY_METHODS = {
     "le": ("le", False, False), "gt": ("gt", False, False), "ge": ("ge", False, False),
 }
 _UNARY_METHODS = {"__neg__": ("neg", False), "neg": ("neg", False), "neg_": ("neg", True),
-                  "relu": ("relu", False), "relu_": ("relu", True)}
+                  "relu": ("relu", False), "relu_": ("relu", True),
+                  "tanh": ("tanh", False), "sigmoid": ("sigmoid", False), "exp": ("exp", False)}
 # torch.<name> -> kind (out-of-place functions: torch.add(a, b, alpha=2) is a.add(b, alpha=2))
 _BINARY_FUNCTIONS = {"add": "add", "sub": "sub", "subtract": "sub", "mul": "mul", "multiply": "mul",
                      "div": "div", "divide": "div", "true_divide": "div"}
-_UNARY_FUNCTIONS = {"relu": "relu", "neg": "neg", "negative": "neg"}
+_UNARY_FUNCTIONS = {"relu": "relu", "neg": "neg", "negative": "neg", "tanh": "tanh", "sigmoid": "sigmoid",
+                    "exp": "exp"}
 _SUM = "sum"  # x.sum() / torch.sum(x) with no other argument (a whole float tensor)
 _MATMUL_METHODS = ("__matmul__", "matmul", "mm")
 _MATMUL_FUNCTIONS = ("matmul", "mm")

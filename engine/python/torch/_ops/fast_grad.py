@@ -6,14 +6,15 @@
 #
 # The C++ side only calls this for what the Python path handles the same way: out-of-place add/sub/mul/div
 # with a floating result (a reflected one only for add and mul: Tensor.__rsub__ is RsubBackward1), relu and
-# neg out of place. Anything else (in-place ops under autograd, out=, rounding_mode=) stays on the Python path.
+# neg out of place, tanh/sigmoid/exp of float32 out of place. Anything else (in-place ops under autograd, out=,
+# rounding_mode=) stays on the Python path.
 from . import _core as C
 from . import elementwise as E
 from . import unary as U
 
 # Codes bindings_ops.cpp passes (its BinaryKind / UnaryKind order): add, sub, mul, div; then 16 + relu, neg.
 ADD, SUB, MUL, DIV = 0, 1, 2, 3
-RELU, NEG = 16, 17
+RELU, NEG, TANH, SIGMOID, EXP = 16, 17, 18, 19, 20
 
 
 def record(kind, a, b, result, alpha):
@@ -23,6 +24,12 @@ def record(kind, a, b, result, alpha):
         U.attach_unary("ReluBackward0", a, result, U.relu_grad, "r")
     elif kind == NEG:
         U.attach_unary("NegBackward0", a, result, U.neg_grad, None)
+    elif kind == TANH:
+        U.attach_unary("TanhBackward0", a, result, U.tanh_grad, "r")
+    elif kind == SIGMOID:
+        U.attach_unary("SigmoidBackward0", a, result, U.sigmoid_grad, "r")
+    elif kind == EXP:
+        U.attach_unary("ExpBackward0", a, result, U.exp_grad, "r")
     elif kind == ADD:
         if alpha is None or not isinstance(b, C.Tensor):
             alpha = 1  # elementwise.add folds alpha into a number operand (b * alpha) before the op

@@ -131,7 +131,11 @@ def sign(x, out=None):
 
 
 def exp(x, out=None):
-    return unary("ExpBackward0", x, np.exp, lambda g, x, r: g * r, _floatify, out=out, precise=True, save="r")
+    return unary("ExpBackward0", x, np.exp, exp_grad, _floatify, out=out, precise=True, save="r")
+
+
+def exp_grad(g, x, r):
+    return g * r
 
 
 def expm1(x, out=None):
@@ -231,7 +235,11 @@ def exp2(x, out=None):
 
 
 def tanh(x, out=None):
-    return unary("TanhBackward0", x, np.tanh, lambda g, x, r: C.one_kernel(lambda: g * (1 - r * r)), _floatify, out=out, precise=True, save="r")
+    return unary("TanhBackward0", x, np.tanh, tanh_grad, _floatify, out=out, precise=True, save="r")
+
+
+def tanh_grad(g, x, r):
+    return C.one_kernel(lambda: g * (1 - r * r))
 
 
 def _sigmoid_np(v):
@@ -240,13 +248,18 @@ def _sigmoid_np(v):
 
 
 def sigmoid(x, out=None):
-    return unary("SigmoidBackward0", x, _sigmoid_np, lambda g, x, r: C.one_kernel(lambda: g * r * (1 - r)), _floatify, out=out, precise=True, save="r")
+    return unary("SigmoidBackward0", x, _sigmoid_np, sigmoid_grad, _floatify, out=out, precise=True, save="r")
+
+
+def sigmoid_grad(g, x, r):
+    return C.one_kernel(lambda: g * r * (1 - r))
 
 
 def relu(x, out=None):
     if C.dtype_of(x) is D.bool:
         raise RuntimeError("\"clamp_min_cpu\" not implemented for 'Bool'")
-    return unary("ReluBackward0", x, lambda v: np.maximum(v, 0).astype(v.dtype, copy=False), relu_grad, out=out,
+    # clamp_min(x, 0): only values below zero become zero (-0.0 and NaN stay, as in PyTorch; np.maximum gave +0.0)
+    return unary("ReluBackward0", x, lambda v: np.where(v < 0, np.zeros((), v.dtype), v), relu_grad, out=out,
                  save="r")
 
 
