@@ -61,6 +61,7 @@ void bind_cuda(py::module_& m);
 void bind_ops(py::module_& m);  // the elementwise fast path (bindings_ops.cpp)
 void bind_nn(py::module_& m);   // convolution, pooling and normalization kernels (bindings_nn.cpp)
 void bind_estimate(py::module_& m);  // what `devicescope estimate` reads of the event log (bindings_estimate.cpp)
+void bind_autograd(py::module_& m);  // the backward engine's loop (bindings_autograd.cpp)
 
 // Blocking copy between host memory and real device memory that is not a user transfer (values an op
 // reads or writes on the host), so it is not recorded (bindings_values.cpp).

@@ -87,4 +87,5 @@ PYBIND11_EMBEDDED_MODULE(_devicescope_C, m) {
   bind_ops(m);
   bind_nn(m);
   bind_estimate(m);
+  bind_autograd(m);
 }

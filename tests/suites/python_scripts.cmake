@@ -38,3 +38,11 @@ add_test(NAME fast_path_agreement
          COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/run_fast_path_agreement.py
                  $<TARGET_FILE:devicescope> ${DS_FAST_PATH_SCRIPTS})
 set_tests_properties(fast_path_agreement PROPERTIES TIMEOUT 300 LABELS "python")
+
+# The backward engine's C++ loop against the Python engine it follows (DEVICESCOPE_PY_AUTOGRAD=1): the same
+# gradients, hook calls, errors and allocator trace (tests/autograd_engine/*.py).
+file(GLOB DS_AUTOGRAD_ENGINE_SCRIPTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/autograd_engine/*.py)
+add_test(NAME autograd_engine_agreement
+         COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/run_autograd_engine_agreement.py
+                 $<TARGET_FILE:devicescope> ${DS_AUTOGRAD_ENGINE_SCRIPTS})
+set_tests_properties(autograd_engine_agreement PROPERTIES TIMEOUT 300 LABELS "python")

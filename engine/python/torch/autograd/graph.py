@@ -2,8 +2,11 @@
 # AccumulateGrad node of each leaf, and the engine that runs backward() / autograd.grad().
 import heapq
 import itertools
+import os
 import sys
 import weakref
+
+import _devicescope_C as _E
 
 from . import grad_mode
 from .. import _blas_workspace as _workspace
@@ -289,7 +292,29 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
     """Runs the graph from `roots` [(node, output_nr)] with `root_grads` [(Tensor, owned)].
 
     capture: {(node, output_nr): None} filled with the gradient arriving there (autograd.grad).
+    The loop runs in C++ (bindings_autograd.cpp, the same steps as _execute_py below, which stays the reference
+    and runs with DEVICESCOPE_PY_AUTOGRAD=1; autograd_engine_agreement compares the two).
     """
+    if _PY_ENGINE:
+        return _execute_py(roots, root_grads, retain_graph, create_graph, capture, accumulate)
+    ctx = _context[0]
+    if ctx is None:
+        ctx = _context[0] = _engine_context()
+    _E.autograd_execute(ctx, roots, root_grads, retain_graph, create_graph, capture, accumulate, _observer)
+
+
+_PY_ENGINE = os.environ.get("DEVICESCOPE_PY_AUTOGRAD") == "1"
+_context = [None]
+
+
+def _engine_context():
+    """What the C++ loop calls back into (the Python steps that are not bookkeeping)."""
+    return (AccumulateGrad, _Slot, _SECOND_TIME, _apply_output_hooks, _accumulate, _check_saved,
+            _workspace.enter_device_thread, _workspace.leave_device_thread, _workspace._tls, grad_mode._enabled)
+
+
+def _execute_py(roots, root_grads, retain_graph, create_graph, capture=None, accumulate=True):
+    """The engine in Python: the reference the C++ loop follows step by step (see execute)."""
     # Dependencies: how many edges point at each node from the part of the graph reachable from the roots.
     deps = {}
     seen = set()
