@@ -1,6 +1,6 @@
 // C++ kernels for the hot ops of a small training step that Python computed with many numpy calls (issue 23):
 // log_softmax forward and backward (cross_entropy's first half), addmm (nn.Linear's forward) and the products
-// and bias sum of its backward, relu's backward, nll_loss forward and backward (cross_entropy's second half). The Python layer (torch/_ops/reduction.py, linalg.py) checks arguments, builds
+// and bias sum of its backward, relu's, tanh's and sigmoid's backward, nll_loss forward and backward (cross_entropy's second half). The Python layer (torch/_ops/reduction.py, linalg.py) checks arguments, builds
 // the autograd node and calls these; each entry allocates exactly what ATen's kernel allocates (one output,
 // through ds::empty, so the event log and the memory panes see it) and returns None when it does not apply
 // (another dtype or layout, virtual tensors, real device memory the host cannot address), where Python takes
@@ -198,14 +198,32 @@ py::object sum_rows(const TensorPtr& g) {
   return py::cast(std::move(out));
 }
 
-// ReluBackward0's threshold_backward as torch/_ops/unary.py's relu_grad computes it, grad * (result > 0), in
-// one pass and one allocation (the Python formula's mask and product are scratch, its result one allocation).
+// The backward of an activation that saved its result, in one pass and one allocation, as torch/_ops/unary.py's
+// formulas compute it with the fast path's float ops (their intermediates are scratch, their result one
+// allocation): relu grad * (result > 0), tanh grad * (1 - result * result), sigmoid (grad * result) * (1 - result).
+// (Without -march there is no FMA to contract these into: each product rounds as the separate ops do.)
+enum class Activation { Relu, Tanh, Sigmoid };
+
 template <typename T>
-void relu_backward_kernel(const T* g, const T* r, T* out, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = g[i] * T(r[i] > T(0) ? 1 : 0);
+void activation_backward_kernel(Activation a, const T* g, const T* r, T* out, int64_t n) {
+  switch (a) {
+    case Activation::Relu: for (int64_t i = 0; i < n; ++i) out[i] = g[i] * T(r[i] > T(0) ? 1 : 0); break;
+    case Activation::Tanh:
+      for (int64_t i = 0; i < n; ++i) {
+        const T d = T(1) - r[i] * r[i];
+        out[i] = g[i] * d;
+      }
+      break;
+    case Activation::Sigmoid:
+      for (int64_t i = 0; i < n; ++i) {
+        const T gr = g[i] * r[i];
+        out[i] = gr * (T(1) - r[i]);
+      }
+      break;
+  }
 }
 
-py::object relu_backward(const TensorPtr& grad, const TensorPtr& result) {
+py::object activation_backward(Activation a, const TensorPtr& grad, const TensorPtr& result) {
   if (!usable(result, result ? result->dtype() : DType::Float32) || !usable(grad, result->dtype()) ||
       grad->sizes() != result->sizes() || !(grad->device() == result->device()))
     return py::none();
@@ -216,11 +234,11 @@ py::object relu_backward(const TensorPtr& grad, const TensorPtr& result) {
   TensorPtr out = ds::empty(r, result->sizes(), result->dtype(), result->device(), false, false, current_storage_role());
   void* o = host_writable(r, out);
   if (result->dtype() == DType::Float32)
-    relu_backward_kernel(static_cast<const float*>(gp), static_cast<const float*>(rp), static_cast<float*>(o),
-                         result->numel());
+    activation_backward_kernel(a, static_cast<const float*>(gp), static_cast<const float*>(rp), static_cast<float*>(o),
+                               result->numel());
   else
-    relu_backward_kernel(static_cast<const double*>(gp), static_cast<const double*>(rp), static_cast<double*>(o),
-                         result->numel());
+    activation_backward_kernel(a, static_cast<const double*>(gp), static_cast<const double*>(rp),
+                               static_cast<double*>(o), result->numel());
   return py::cast(std::move(out));
 }
 
@@ -384,8 +402,10 @@ void bind_fast_grad(py::module_& m) {
     a.c = c;
     return nll_backward(a, grad.cast<TensorPtr>(), total.cast<TensorPtr>());
   });
-  m.def("nn_relu_backward", [](py::handle grad, py::handle result) {
-    return relu_backward(grad.cast<TensorPtr>(), result.cast<TensorPtr>());
+  // kind: 0 relu, 1 tanh, 2 sigmoid (the backward from the saved result)
+  m.def("nn_activation_backward", [](int kind, py::handle grad, py::handle result) {
+    if (kind < 0 || kind > 2) return py::object(py::none());
+    return activation_backward(Activation(kind), grad.cast<TensorPtr>(), result.cast<TensorPtr>());
   });
 }
 

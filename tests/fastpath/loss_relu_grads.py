@@ -1,5 +1,5 @@
 # The C++ kernels of a training step's loss and activation gradients (bindings_fast_grad.cpp: nll_loss forward
-# and backward, relu's backward) against the numpy formulas they replace (DEVICESCOPE_NO_FAST_OPS=1), through
+# and backward, relu's, tanh's and sigmoid's backward) against the numpy formulas they replace (DEVICESCOPE_NO_FAST_OPS=1), through
 # tests/tools/run_fast_path_agreement.py: values to the last bit, saved tensors and the allocator trace.
 import torch
 import torch.nn.functional as F
@@ -44,6 +44,21 @@ def run(dev):
     r = torch.relu(x * 1.0)
     r.backward(torch.tensor([[1.0, -2.0, 3.0, -4.0], [5.0, float("inf"), -1.0, float("nan")]], device=dev))
     print(dev, "relu grad", hexes(x.grad))
+    for name in ("tanh", "sigmoid"):
+        for dtype in (torch.float32, torch.float64):
+            x = torch.tensor([[-1.0, 0.0, -0.0, 2.0], [float("nan"), float("inf"), -30.0, 0.5]], device=dev,
+                             dtype=dtype, requires_grad=True)
+            r = getattr(torch, name)(x * 1.0)
+            r.backward(torch.tensor([[1.0, -2.0, 3.0, -4.0], [5.0, float("inf"), -1.0, 0.3]], device=dev, dtype=dtype))
+            print(dev, name, dtype, "grad", hexes(x.grad))
+    # an LSTM-like gate chain: values through sigmoid/tanh and their backward
+    torch.manual_seed(3)
+    gates = torch.randn(6, 32, device=dev, requires_grad=True)
+    i, f, gg, o = (gates * 1.0).chunk(4, 1)
+    c = torch.sigmoid(f) * 0.5 + torch.sigmoid(i) * torch.tanh(gg)
+    h = torch.sigmoid(o) * torch.tanh(c)
+    h.sum().backward()
+    print(dev, "gates grad", hexes(gates.grad))
     # an MLP step: Linear, ReLU, CrossEntropy, SGD
     torch.manual_seed(2)
     model = torch.nn.Sequential(torch.nn.Linear(20, 16), torch.nn.ReLU(), torch.nn.Linear(16, 5)).to(dev)

@@ -239,7 +239,8 @@ def tanh(x, out=None):
 
 
 def tanh_grad(g, x, r):
-    return C.one_kernel(lambda: g * (1 - r * r))
+    fast = _activation_kernel(1, g, r)
+    return fast if fast is not None else C.one_kernel(lambda: g * (1 - r * r))
 
 
 def _sigmoid_np(v):
@@ -252,7 +253,8 @@ def sigmoid(x, out=None):
 
 
 def sigmoid_grad(g, x, r):
-    return C.one_kernel(lambda: g * r * (1 - r))
+    fast = _activation_kernel(2, g, r)
+    return fast if fast is not None else C.one_kernel(lambda: g * r * (1 - r))
 
 
 def relu(x, out=None):
@@ -263,14 +265,20 @@ def relu(x, out=None):
                  save="r")
 
 
-def relu_grad(g, x, r):
-    # threshold_backward: one kernel, one result. The C++ kernel (bindings_fast_grad.cpp) computes the same
-    # product for dense float operands outside create_graph.
+def _activation_kernel(kind, g, r):
+    """The C++ kernel (bindings_fast_grad.cpp) of relu's (0), tanh's (1) or sigmoid's (2) backward formula below,
+    for dense float operands outside create_graph; None where it does not apply."""
     if C.FAST_KERNELS and not grad_mode._enabled[0] and not (g._impl.is_virtual or r._impl.is_virtual):
-        fast = _E.nn_relu_backward(g._impl, r._impl)
+        fast = _E.nn_activation_backward(kind, g._impl, r._impl)
         if fast is not None:
             return C.wrap(fast)
-    return C.one_kernel(lambda: g * B.gt(r, 0))
+    return None
+
+
+def relu_grad(g, x, r):
+    # threshold_backward: one kernel, one result
+    fast = _activation_kernel(0, g, r)
+    return fast if fast is not None else C.one_kernel(lambda: g * B.gt(r, 0))
 
 
 def _erf_np(v):
