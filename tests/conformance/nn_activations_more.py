@@ -115,6 +115,40 @@ for f in (lambda t: F.selu(t, inplace=True), torch.selu_, lambda t: F.celu(t, 0.
     out = f(t) if f is not F.threshold_ else f(t, 0.0, 9.0)
     print("inplace", out is t, r(t))
 
+# in place on a tensor with history: one node on the old edge - the Backward1 form that saves the result
+# (selu_, celu_, elu_, leaky_relu_, rrelu_) or the Backward0 form with a saved clone of self (hardswish_,
+# hardsigmoid_, mish_, silu_, hardtanh_, threshold_'s ThresholdBackward1)
+inplace_ops = [("selu_", lambda t: F.selu(t, inplace=True)), ("celu_", lambda t: F.celu(t, 0.5, inplace=True)),
+               ("elu_", lambda t: F.elu(t, inplace=True)), ("leaky_relu_", lambda t: F.leaky_relu(t, 0.2, True)),
+               ("rrelu_", lambda t: F.rrelu(t, inplace=True)), ("hardswish_", lambda t: F.hardswish(t, True)),
+               ("hardsigmoid_", lambda t: F.hardsigmoid(t, True)), ("mish_", lambda t: F.mish(t, True)),
+               ("silu_", lambda t: F.silu(t, True)), ("hardtanh_", lambda t: F.hardtanh(t, -0.5, 0.5, True)),
+               ("threshold_", lambda t: F.threshold(t, 0.1, 2.0, True)), ("nn.SELU(True)", nn.SELU(True))]
+for name, f in inplace_ops:
+    x = torch.linspace(-3, 3, 7, requires_grad=True)
+    h = x * 1.5
+    y = f(h)
+    fn = y.grad_fn
+    info = (y is h, type(fn).__name__, saved(fn), [type(n[0]).__name__ for n in fn.next_functions])
+    (y * torch.arange(1.0, 8.0)).sum().backward()
+    print(name, info, r(y), r(x.grad))
+torch.manual_seed(7)
+x = torch.randn(6, requires_grad=True)
+h = x * 1
+y = F.rrelu(h, training=True, inplace=True)
+y.sum().backward()
+print("rrelu_ train", r(y), r(x.grad), torch.rand(1).tolist())
+
+# double backward (create_graph) through the nodes, in place too
+for name, f in [("mish", F.mish), ("selu", F.selu), ("celu", F.celu), ("hardswish", F.hardswish),
+                ("glu", lambda t: F.glu(t, 0)), ("softplus", F.softplus), ("logsigmoid", F.logsigmoid),
+                ("elu_", lambda t: F.elu(t * 1, inplace=True)), ("hardswish_", lambda t: F.hardswish(t * 1, True)),
+                ("selu_", lambda t: F.selu(t * 1, True))]:
+    x = torch.linspace(-2, 2, 6, dtype=torch.float64, requires_grad=True)
+    g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    gg, = torch.autograd.grad((g * torch.arange(6.0, dtype=torch.float64)).sum(), x)
+    print("double", name, r(g), r(gg))
+
 # modules: reprs and attributes
 mods = [nn.Mish(), nn.Mish(True), nn.SELU(), nn.SELU(inplace=True), nn.CELU(), nn.CELU(2.0, True), nn.Softsign(),
         nn.GLU(), nn.GLU(1), nn.Softmin(), nn.Softmin(dim=2), nn.Hardswish(), nn.Hardsigmoid(), nn.Tanhshrink(),

@@ -8,7 +8,7 @@ import torch.nn.functional as F
 
 
 def r(t):
-    return [round(v, 4) for v in t.detach().flatten().tolist()]
+    return [round(v, 4) + 0.0 for v in t.detach().flatten().tolist()]  # (+ 0.0: the sign of a zero is noise)
 
 
 def names(y):
@@ -72,6 +72,12 @@ run("mp1", lambda m: torch.linalg.matrix_power(m, 1), a[:3, :3])
 run("mp0", lambda m: torch.matrix_power(m, 0), a[:3, :3])
 # (batched matmul's own graph - UnsafeViewBackward0 over bmm in ATen - is not this file's subject)
 run("mp_batch", lambda m: torch.linalg.matrix_power(m, 4), torch.randn(2, 3, 3) / 2, graph=False)
+for name, f in [("cos", lambda t: F.cosine_similarity(t, t.flip(0) + 1, dim=0)),
+                ("pair", lambda t: F.pairwise_distance(t, t * 0.5)), ("dist", lambda t: torch.dist(t, t.flip(0)))]:
+    x = torch.linspace(-2, 2, 6, dtype=torch.float64, requires_grad=True)
+    g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    gg, = torch.autograd.grad((g * torch.arange(6.0, dtype=torch.float64)).sum(), x)
+    print("double", name, r(g), r(gg))
 print(r(torch.linalg.matrix_power(torch.tensor([[2.0, 1.0], [0.0, 1.0]]), -2)))
 print(F.pdist(torch.ones(1, 3)).shape, F.pdist(torch.ones(0, 3)).shape, torch.cdist(torch.ones(0, 3), a[:, :3]).shape)
 print(nn.CosineSimilarity(), nn.PairwiseDistance(), nn.PairwiseDistance(1.0, 1e-3, True).norm,

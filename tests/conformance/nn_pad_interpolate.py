@@ -81,6 +81,13 @@ for label, inp, kw in cases:
     run(label, lambda t: F.interpolate(t, **kw), inp, graph=False)
 run("bil_double", lambda t: F.interpolate(t, scale_factor=2, mode="bilinear"), x2.double(), graph=False)
 
+for name, f in [("reflect", lambda t: F.pad(t.reshape(1, 2, 3), (2, 1), mode="reflect") ** 2),
+                ("replicate", lambda t: F.pad(t.reshape(1, 2, 3), (2, 1), mode="replicate") ** 2),
+                ("bilinear", lambda t: F.interpolate(t.reshape(1, 1, 2, 3), scale_factor=2, mode="bilinear") ** 2)]:
+    x = torch.linspace(-2, 2, 6, dtype=torch.float64, requires_grad=True)
+    g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    gg, = torch.autograd.grad((g * torch.arange(6.0, dtype=torch.float64)).sum(), x)
+    print("double", name, r(g), r(gg))
 for m in (nn.Upsample(scale_factor=2), nn.Upsample(size=(5, 6), mode="bilinear"),
           nn.Upsample(scale_factor=2, mode="bilinear", align_corners=True), nn.UpsamplingNearest2d(size=(4, 4)),
           nn.UpsamplingBilinear2d(scale_factor=2)):

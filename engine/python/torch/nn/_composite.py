@@ -81,7 +81,7 @@ def named(name, compute, inputs, recompute=None, saved=None, linear=(), buffers=
         with contextlib.nullcontext() if create_graph else scratch():
             inner = [x.zeros() if isinstance(x, _Shape) else x for x in kept]
             if create_graph:
-                inner = [graph.on_edge(x, edges[i]) if i in wanted else x for i, x in enumerate(inner)]
+                inner = [_through(x, edges[i]) if i in wanted else x for i, x in enumerate(inner)]
             else:
                 inner = [x.detach().requires_grad_(True) if i in wanted else x for i, x in enumerate(inner)]
             with torch.enable_grad():
@@ -97,3 +97,13 @@ def named(name, compute, inputs, recompute=None, saved=None, linear=(), buffers=
     attach(name, [result], [x if isinstance(x, Tensor) else None for x in inputs], backward,
            saved=saved if saved is not None else [x for x in inputs if isinstance(x, Tensor)])
     return result
+
+
+def _through(x, edge):
+    """x's values behind a node of its own that passes its gradient on to `edge` (the input's history), for
+    backward's recomputation under create_graph. The gradient asked for is then this input's alone: with
+    graph.on_edge two inputs sharing history (dist(x, 2 * x), a leaf and a function of it) would each be
+    given the gradient arriving at that shared node, counting the other's part twice."""
+    a = x.detach()._detached_alias()
+    graph.attach_edges("AliasBackward0", [a], [edge], lambda gs: (gs[0],))
+    return a

@@ -18,12 +18,80 @@ SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
 
-def _kernel(name, compute, input, inplace, saved):
-    """An elementwise kernel with its own node that saves `saved` (its scalars and `self`)."""
+def _kernel(name, compute, input, inplace, saved, inplace_name=None, result_grad=None):
+    """An elementwise kernel with its own node that saves `saved` (its scalars and `self`); in place, see
+    inplace_kernel."""
     if inplace:
-        # DeviceScope records the in-place form as a copy into the input (CopyBackwards), as F.elu does
-        return input.copy_(compute(input))
+        return inplace_kernel(inplace_name or name, compute, input, saved, result_grad)
     return named(name, compute, (input,), saved={**saved, "self": input})
+
+
+def inplace_kernel(name, compute, input, saved, result_grad=None):
+    """ATen's in-place activation (elu_, selu_, leaky_relu_, hardswish_, ...): input's values are overwritten
+    and its history continues through one node on its old edge. With `result_grad(grad, result)` the node is
+    the in-place formula that saves the result (EluBackward1, LeakyReluBackward1, ...): nothing is copied.
+    Without it the formula reads the original self, which ATen's generated code saves as self.clone() before
+    the write (one input-sized allocation); backward recomputes the op from that clone under autograd."""
+    import contextlib
+    from .._ops import _core as C
+    from .._scratch import scratch
+    from ..autograd import graph
+    C.check_inplace(input)
+    if not C.needs_grad(input):
+        with torch.no_grad(), scratch():
+            values = compute(input)
+        C.write(input, C.read(values))
+        return input
+    edge = graph.edge_of(input)
+    original = None
+    if result_grad is None:
+        with torch.no_grad():
+            original = input.clone()
+    with torch.no_grad(), scratch():
+        values = compute(input.detach() if original is None else original)
+    C.write(input, C.read(values))
+    del values
+
+    def grad_mode_scope():
+        return contextlib.nullcontext() if torch.is_grad_enabled() else scratch()
+
+    if result_grad is not None:
+        rs = graph.SavedOutput(input)
+
+        def backward(grads):
+            g = grads[0]
+            if g is None:
+                return (None,)
+            with grad_mode_scope():
+                gi = result_grad(g, rs.unpack())
+            return (gi if torch.is_grad_enabled() else C.materialize(gi),)
+        node = graph.attach_edges(name, [input], [edge], backward, saved={**saved, "result": input})
+        rs.bind(node)
+        return input
+
+    kept = original.detach()
+
+    def backward(grads):
+        g = grads[0]
+        if g is None:
+            return (None,)
+        create_graph = torch.is_grad_enabled()
+        with grad_mode_scope():
+            # under create_graph the recomputation hangs off the input's old history, as named() does
+            x = graph.on_edge(kept, edge) if create_graph else kept.detach().requires_grad_(True)
+            with torch.enable_grad():
+                out = compute(x)
+            gi, = torch.autograd.grad([out], [x], [g], create_graph=create_graph)
+        return (gi if create_graph else C.materialize(gi),)
+    graph.attach_edges(name, [input], [edge], backward, saved={**saved, "self": original})
+    return input
+
+
+def _elu_result_grad(alpha, scale, input_scale):
+    # elu_backward(is_result=True): result <= 0 -> grad * input_scale * (result + alpha * scale), else grad * scale
+    def grad(g, r):
+        return torch.where(r > 0, g * scale, g * input_scale * (r + alpha * scale))
+    return grad
 
 
 def _elu(x, alpha, scale, input_scale):
@@ -45,7 +113,8 @@ def mish(input, inplace=False):
 def selu(input, inplace=False):
     # at::selu is at::elu(self, SELU_ALPHA, SELU_SCALE): EluBackward0 with the SELU constants
     return _kernel("EluBackward0", lambda x: _elu(x, SELU_ALPHA, SELU_SCALE, 1.0), input, inplace,
-                   {"alpha": SELU_ALPHA, "input_scale": 1, "scale": SELU_SCALE})
+                   {"alpha": SELU_ALPHA, "input_scale": 1, "scale": SELU_SCALE}, "EluBackward1",
+                   _elu_result_grad(SELU_ALPHA, SELU_SCALE, 1.0))
 
 
 def selu_(input):
@@ -55,7 +124,8 @@ def selu_(input):
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
-    return _kernel("CeluBackward0", lambda x: _elu(x, alpha, 1.0, 1.0 / alpha), input, inplace, {"alpha": alpha})
+    return _kernel("CeluBackward0", lambda x: _elu(x, alpha, 1.0, 1.0 / alpha), input, inplace, {"alpha": alpha},
+                   "CeluBackward1", _elu_result_grad(alpha, 1.0, 1.0 / alpha))
 
 
 def celu_(input, alpha=1.0):
@@ -111,8 +181,8 @@ def _num(v):
 def threshold(input, threshold, value, inplace=False):
     def compute(x):
         return torch.where(x > threshold, x, torch.full((), value, dtype=x.dtype, device=x.device))
-    if inplace:
-        return input.copy_(compute(input))
+    if inplace:  # threshold_'s formula reads self: ThresholdBackward1 keeps a clone of it
+        return inplace_kernel("ThresholdBackward1", compute, input, {"threshold": threshold})
     return named("ThresholdBackward0", compute, (input,), saved={"self": input, "threshold": threshold})
 
 
@@ -204,13 +274,20 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
 
         def compute(x):
             return x * noise
+
+        def result_grad(g, r):
+            return g * noise
     else:
         slope = (lower + upper) / 2.0
 
         def compute(x):
             return torch.where(x > 0, x, x * slope)
+
+        def result_grad(g, r):  # leaky_relu_backward(grad, result, slope, is_result=True)
+            return torch.where(r > 0, g, g * slope)
     if inplace:
-        return input.copy_(compute(input))
+        return inplace_kernel("RreluWithNoiseBackward1", compute, input,
+                              {"lower": lower, "noise": noise, "training": training, "upper": upper}, result_grad)
     return named("RreluWithNoiseBackward0", compute, (input,),
                  saved={"lower": lower, "noise": noise, "self": input, "training": training, "upper": upper})
 

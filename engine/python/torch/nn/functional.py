@@ -13,8 +13,8 @@ from ._functional_loss import (  # noqa: F401
     mse_loss, nll_loss, smooth_l1_loss, huber_loss, kl_div)
 from ._functional_basic import _constant_pad, dropout, linear  # noqa: F401
 from ._functional_activation import (  # noqa: F401
-    celu, celu_, glu, hardshrink, hardsigmoid, hardswish, mish, prelu, rrelu, rrelu_,
-    selu, selu_, softmin, softshrink, softsign, tanhshrink, threshold, threshold_)
+    _elu_result_grad, celu, celu_, glu, inplace_kernel, hardshrink, hardsigmoid, hardswish, mish, prelu, rrelu,
+    rrelu_, selu, selu_, softmin, softshrink, softsign, tanhshrink, threshold, threshold_)
 from ._functional_distance import cosine_similarity, pairwise_distance, pdist  # noqa: F401
 from ._functional_resample import (  # noqa: F401
     interpolate, pad, upsample, upsample_bilinear, upsample_nearest)
@@ -52,10 +52,11 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0.0, 6.0, inplace)
 
 
-def _elementwise(name, compute, input, inplace, saved=None):
-    """An activation kernel: its node saves its input ("self") and its scalar arguments (`saved`)."""
+def _elementwise(name, compute, input, inplace, saved=None, inplace_name=None, result_grad=None):
+    """An activation kernel: its node saves its input ("self") and its scalar arguments (`saved`). In place:
+    _functional_activation.inplace_kernel (the Backward1 node saving the result when `result_grad` is given)."""
     if inplace:
-        return input.copy_(compute(input))
+        return inplace_kernel(inplace_name or name, compute, input, saved or {}, result_grad)
     return named(name, compute, (input,), saved={**(saved or {}), "self": input})
 
 
@@ -70,12 +71,14 @@ def hardtanh_(input, min_val=-1.0, max_val=1.0):
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     return _elementwise("LeakyReluBackward0", lambda x: torch.where(x > 0, x, x * negative_slope), input, inplace,
-                        {"negative_slope": negative_slope})
+                        {"negative_slope": negative_slope}, "LeakyReluBackward1",
+                        lambda g, r: torch.where(r > 0, g, g * negative_slope))
 
 
 def elu(input, alpha=1.0, inplace=False):
     return _elementwise("EluBackward0", lambda x: torch.where(x > 0, x, (torch.exp(x) - 1) * alpha), input, inplace,
-                        {"alpha": alpha, "input_scale": 1, "scale": 1})
+                        {"alpha": alpha, "input_scale": 1, "scale": 1}, "EluBackward1",
+                        _elu_result_grad(alpha, 1, 1))
 
 
 def leaky_relu_(input, negative_slope=0.01):
