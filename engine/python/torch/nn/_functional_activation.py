@@ -269,7 +269,8 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
         draws = _cpu_sampling.uniform_real(_random.gen(None).engine, int(neg.sum()), "float64", lo, hi)
         vals = np.ones(xv.shape, dtype=np.float64)
         vals[neg] = draws
-        with torch.no_grad():
+        from .._scratch import scratch
+        with torch.no_grad(), scratch():  # the draws land in the noise buffer; the staging tensor is scratch
             noise.copy_(C.make(vals.reshape(tuple(input.shape)).astype(xv.dtype), input.dtype, input.device))
 
         def compute(x):

@@ -4,6 +4,8 @@
 # cosine_similarity and pairwise_distance are ATen composites: the primitives below make PyTorch's graph
 # (SumBackward1 <- MulBackward0 <- DivBackward0 ...; NormBackward1 <- AddBackward1 <- SubBackward0). dist,
 # _cdist_forward, _euclidean_dist and _pdist_forward are kernels with their own nodes: `named`.
+import numpy as np
+
 import torch
 from ._composite import named
 
@@ -137,18 +139,14 @@ def pdist(input, p=2):
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
     x = input.contiguous()
-    n = x.shape[0]
-    rows, cols = [], []
-    for i in range(n):
-        for j in range(i + 1, n):
-            rows.append(i)
-            cols.append(j)
-    ri = torch.tensor(rows, dtype=torch.int64, device=x.device)
-    ci = torch.tensor(cols, dtype=torch.int64, device=x.device)
+    rows, cols = np.triu_indices(x.shape[0], 1)  # the pairs i < j in ATen's order
 
     def compute(t):
-        if not rows:
+        if rows.size == 0:
             return torch.empty((0,), dtype=t.dtype, device=t.device)
+        # the index tensors are made in the op's scratch scope: not allocations of the op (as in ATen's kernel)
+        ri = torch.as_tensor(rows, device=t.device)
+        ci = torch.as_tensor(cols, device=t.device)
         return _p_norm(t.index_select(0, ri) - t.index_select(0, ci), p, -1, False)
     return named("PdistBackward0", compute, (x,),
                  saved=lambda result: {"p": float(p), "result": result, "self": x})

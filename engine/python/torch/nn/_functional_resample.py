@@ -62,12 +62,10 @@ def _pad_gather(input, pad, mode, nd):
             j = np.where(j >= size, 2 * (size - 1) - j, j)
         else:
             j = np.clip(j, 0, size - 1)
-        index.append((d, torch.tensor(j, dtype=torch.int64, device=input.device)))
+        index.append((d, j))
 
     def compute(x):
-        for d, idx in index:
-            x = x.index_select(d, idx)
-        return x
+        return _gather(x, index)
     name = {"reflect": "ReflectionPad", "replicate": "ReplicationPad"}[mode] + "{}DBackward0".format(nd)
     return named(name, compute, (input,), saved={"padding": tuple(pad), "self": input})
 
@@ -97,13 +95,20 @@ def _pad_circular(input, pad):
         # negative pads crop first: the output wraps around the kept part in[start:start + kept]
         start, kept = max(-pl, 0), size - max(-pl, 0) - max(-pr, 0)
         j = start + np.mod(np.arange(out, dtype=np.int64) - max(pl, 0), max(kept, 1))
-        index.append((d, torch.tensor(j, dtype=torch.int64, device=input.device)))
+        index.append((d, j))
 
     def compute(x):
-        for d, idx in index:
-            x = x.index_select(d, idx)
-        return x
+        return _gather(x, index)
     return named("CopySlices", compute, (input,), saved={}, linear=(0,))
+
+
+def _gather(x, index):
+    """x gathered along each (dim, numpy index array). The index tensors are made here, inside the op's
+    scratch scope (forward and backward's recomputation), so that they are not allocations of the op's own:
+    ATen's kernels compute their source indices in registers."""
+    for d, idx in index:
+        x = x.index_select(d, torch.as_tensor(idx, device=x.device))
+    return x
 
 
 # ----------------------------------------------------------------------------- interpolate
@@ -157,22 +162,24 @@ def _upsample(input, output_size, scales, mode, align_corners):
         sc = scales[k] if scales is not None else None
         if mode in ("nearest", "nearest-exact"):
             idx = _nearest_index(in_size, out_size, sc, mode == "nearest-exact")
-            steps.append((d, [(torch.tensor(idx, device=dev), None)]))
+            steps.append((d, [(idx, None)]))
         else:
             i0, i1, l0, l1 = _linear_weights(in_size, out_size, sc, align_corners, dt)
             wshape = [1] * input.dim()
             wshape[d] = out_size
-            w0 = torch.tensor(l0.reshape(wshape), dtype=input.dtype, device=dev)
-            w1 = torch.tensor(l1.reshape(wshape), dtype=input.dtype, device=dev)
-            steps.append((d, [(torch.tensor(i0, device=dev), w0), (torch.tensor(i1, device=dev), w1)]))
+            steps.append((d, [(i0, l0.reshape(wshape)), (i1, l1.reshape(wshape))]))
 
     def compute(x):
+        # index and weight tensors are made inside the op's scratch scope (see _gather)
         for d, gathers in steps:
             if len(gathers) == 1:
-                x = x.index_select(d, gathers[0][0])
+                x = x.index_select(d, torch.as_tensor(gathers[0][0], device=dev))
             else:
                 (a, wa), (b, wb) = gathers
-                x = x.index_select(d, a) * wa + x.index_select(d, b) * wb
+                wa = torch.as_tensor(wa, dtype=x.dtype, device=dev)
+                wb = torch.as_tensor(wb, dtype=x.dtype, device=dev)
+                x = (x.index_select(d, torch.as_tensor(a, device=dev)) * wa
+                     + x.index_select(d, torch.as_tensor(b, device=dev)) * wb)
         return x
     kind = {"nearest": "UpsampleNearest", "nearest-exact": "_UpsampleNearestExact"}.get(mode)
     if kind is None:
