@@ -102,7 +102,11 @@ void im2col(const ConvGeometry& g, int64_t cg, const T* x, T* cols, int64_t ld) 
           }
           const T* src = plane + iy * g.w;
           std::fill(r, r + lo, T(0));
-          for (int64_t ox = lo; ox < hi; ++ox) r[ox] = src[ox * g.sw + ix0];
+          if (g.sw == 1) {
+            std::memcpy(r + lo, src + ix0 + lo, size_t(hi - lo) * sizeof(T));
+          } else {
+            for (int64_t ox = lo; ox < hi; ++ox) r[ox] = src[ox * g.sw + ix0];
+          }
           std::fill(r + hi, r + ow, T(0));
         }
       }
@@ -127,7 +131,11 @@ void col2im_add(const ConvGeometry& g, int64_t cg, const T* cols, int64_t ld, T*
           if (iy < 0 || iy >= g.h) continue;
           const T* r = row + oy * ow;
           T* dst = plane + iy * g.w + ix0;
-          for (int64_t ox = lo; ox < hi; ++ox) dst[ox * g.sw] += r[ox];
+          if (g.sw == 1) {
+            for (int64_t ox = lo; ox < hi; ++ox) dst[ox] += r[ox];
+          } else {
+            for (int64_t ox = lo; ox < hi; ++ox) dst[ox * g.sw] += r[ox];
+          }
         }
       }
     }
@@ -142,7 +150,7 @@ struct Scratch {
   std::vector<T> cols, prod, pad, dpad;
   Scratch(const Plan& p, bool need_cols, bool need_dpad) {
     if (need_cols) cols.resize(size_t(p.k * p.nb * p.width));
-    if (!p.direct) prod.resize(size_t(p.og * p.nb * p.width));
+    if (p.full || p.nb > 1) prod.resize(size_t(p.og * p.nb * p.width));
     if (p.padded) pad.assign(size_t(p.cg * p.hp * p.wp), T(0));
     if (p.padded && need_dpad) dpad.resize(size_t(p.cg * p.hp * p.wp));
   }
@@ -211,15 +219,18 @@ bool conv2d_forward(const ConvGeometry& g, const T* x, const T* weight, const T*
       const T* xs = x + (n0 * g.c + grp * p.cg) * plane;
       T* o = out + (n0 * g.o + grp * p.og) * p.l;
       GemmOperand a{weight + grp * p.og * p.k, p.k, false}, b{xs, p.l, false};
-      if (p.direct) {
+      if (!p.direct) {
+        for (int64_t j = 0; j < m; ++j)
+          fill_columns(g, p, xs + j * g.c * plane, s.cols.data() + j * p.width, ld, s);
+        b = {s.cols.data(), ld, false};
+      }
+      if (p.direct || (!p.full && m == 1)) {  // one sample's (og, oh * ow) product lands in out itself
         if (!gemm(dtype_of<T>(), p.og, p.l, p.k, a, b, o)) return false;
         if (bias)
           for (int64_t oc = 0; oc < p.og; ++oc)
             for (int64_t i = 0; i < p.l; ++i) o[oc * p.l + i] += bias[grp * p.og + oc];
         continue;
       }
-      for (int64_t j = 0; j < m; ++j) fill_columns(g, p, xs + j * g.c * plane, s.cols.data() + j * p.width, ld, s);
-      b = {s.cols.data(), ld, false};
       if (!gemm(dtype_of<T>(), p.og, ld, p.k, a, b, s.prod.data())) return false;
       // (og, m * width) -> each sample's (og, oh * ow) block of out, the bias added on the way
       for (int64_t oc = 0; oc < p.og; ++oc) {
@@ -243,8 +254,12 @@ bool conv2d_backward(const ConvGeometry& g, const T* grad_out, const T* x, const
   if (!blas_available()) return false;
   // Full width only when the extra columns' terms are exact zeros: 0 * x for grad_weight, weight^T @ 0 for
   // grad_input (an infinite or NaN value would make them NaN).
-  const bool finite = (!grad_weight || all_finite(x, g.n * g.c * g.h * g.w)) &&
-                      (!grad_input || all_finite(weight, g.o * (g.c / g.groups) * g.kh * g.kw));
+  // ... and only for products small enough for OpenBLAS's small-matrix kernels: on larger layers the GEMMs
+  // dominate, and their extra full-width columns (and the gathered gradient) cost more than the copies save.
+  const int64_t og = g.o / g.groups, k = g.c / g.groups * g.kh * g.kw;
+  const bool small = og * k * ((g.oh() - 1) * (g.w + 2 * g.pw) + g.ow()) <= kSmallProduct;
+  const bool finite = small && (!grad_weight || all_finite(x, g.n * g.c * g.h * g.w)) &&
+                      (!grad_input || all_finite(weight, g.o * k));
   const Plan p(g, finite);
   Scratch<T> s(p, !p.direct || grad_input, grad_input != nullptr);
   const int64_t plane = g.h * g.w;
@@ -253,7 +268,7 @@ bool conv2d_backward(const ConvGeometry& g, const T* grad_out, const T* x, const
     const int64_t m = std::min(p.nb, g.n - n0), ld = m * p.width;
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       const T* dy = grad_out + (n0 * g.o + grp * p.og) * p.l;
-      if (!p.direct) {
+      if (p.full || m > 1) {
         // the chunk's grad_out as (og, m * width); the full-width extra columns get zero gradient
         for (int64_t oc = 0; oc < p.og; ++oc)
           for (int64_t j = 0; j < m; ++j) {

@@ -8,22 +8,71 @@
 namespace ds {
 namespace {
 
+// Sums in double over kLanes independent chains: one chain of dependent adds runs at the add's latency,
+// kLanes of them at its throughput, and the compiler turns the lanes into vector adds (which it may not do
+// for a single chain: that would reorder the sum). The lanes are added together at the end.
+constexpr int kLanes = 8;
+
+template <typename T>
+double lane_sum(const T* x, int64_t n) {
+  double acc[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int q = 0; q < kLanes; ++q) acc[q] += double(x[i + q]);
+  for (; i < n; ++i) acc[0] += double(x[i]);
+  double s = 0;
+  for (double a : acc) s += a;
+  return s;
+}
+
+template <typename T>
+double lane_sq_dev(const T* x, int64_t n, double mean) {
+  double acc[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int q = 0; q < kLanes; ++q) {
+      const double d = double(x[i + q]) - mean;
+      acc[q] += d * d;
+    }
+  for (; i < n; ++i) {
+    const double d = double(x[i]) - mean;
+    acc[0] += d * d;
+  }
+  double s = 0;
+  for (double a : acc) s += a;
+  return s;
+}
+
+// sum += sum(dy), dot += sum((x - mu) * dy), each over lanes as above.
+template <typename T>
+void lane_sum_dot(const T* dy, const T* x, int64_t n, double mu, double& sum, double& dot) {
+  double as[kLanes] = {}, ad[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int q = 0; q < kLanes; ++q) {
+      as[q] += double(dy[i + q]);
+      ad[q] += (double(x[i + q]) - mu) * double(dy[i + q]);
+    }
+  for (; i < n; ++i) {
+    as[0] += double(dy[i]);
+    ad[0] += (double(x[i]) - mu) * double(dy[i]);
+  }
+  for (int q = 0; q < kLanes; ++q) {
+    sum += as[q];
+    dot += ad[q];
+  }
+}
+
 // Mean and biased variance of `count` values spread as `blocks` runs of `run` elements `stride` apart
 // (a channel of (N, C, S) is N runs of S), two-pass in double.
 template <typename T>
 void moments(const T* x, int64_t blocks, int64_t run, int64_t stride, double& mean, double& var) {
   const double count = double(blocks * run);
   double s = 0;
-  for (int64_t b = 0; b < blocks; ++b)
-    for (int64_t i = 0; i < run; ++i) s += x[b * stride + i];
+  for (int64_t b = 0; b < blocks; ++b) s += lane_sum(x + b * stride, run);
   mean = count > 0 ? s / count : 0;
   double q = 0;
-  for (int64_t b = 0; b < blocks; ++b) {
-    for (int64_t i = 0; i < run; ++i) {
-      const double d = x[b * stride + i] - mean;
-      q += d * d;
-    }
-  }
+  for (int64_t b = 0; b < blocks; ++b) q += lane_sq_dev(x + b * stride, run, mean);
   var = count > 0 ? q / count : 0;
 }
 
@@ -121,14 +170,7 @@ void batch_norm_backward(int64_t n, int64_t c, int64_t s, const T* dy, const T* 
     const double mu = training ? double(save_mean[ch]) : double(running_mean[ch]);
     const double invstd = training ? double(save_invstd[ch]) : 1.0 / std::sqrt(double(running_var[ch]) + eps);
     double sum = 0, dot = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      const T* xi = x + (i * c + ch) * s;
-      const T* dyi = dy + (i * c + ch) * s;
-      for (int64_t j = 0; j < s; ++j) {
-        sum += dyi[j];
-        dot += (double(xi[j]) - mu) * double(dyi[j]);
-      }
-    }
+    for (int64_t i = 0; i < n; ++i) lane_sum_dot(dy + (i * c + ch) * s, x + (i * c + ch) * s, s, mu, sum, dot);
     const double w = weight ? double(weight[ch]) : 1.0;
     if (dx) {
       for (int64_t i = 0; i < n; ++i) {
