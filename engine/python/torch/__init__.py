@@ -341,6 +341,7 @@ from .nn._functional_distance import cdist, cosine_similarity, dist, pairwise_di
 from .nn._functional_activation import (  # noqa: E402,F401
     celu, celu_, hardshrink, prelu, rrelu, rrelu_, selu, selu_, threshold, threshold_)
 from .linalg import matrix_power  # noqa: E402,F401
+from .nn._functional_resample import channel_shuffle, pixel_shuffle, pixel_unshuffle  # noqa: E402,F401
 from . import optim  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
 

@@ -293,3 +293,72 @@ def upsample_bilinear(input, size=None, scale_factor=None):
     warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
                   stacklevel=2)
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# ----------------------------------------------------------------------------- pixel shuffle
+def _shuffle_checks(name, input, factor, what):
+    if input.dim() < 3:
+        raise RuntimeError("{} expects input to have at least 3 dimensions, but got input with {} dimension(s)"
+                           .format(name, input.dim()))
+    if factor <= 0:
+        raise RuntimeError("{} expects a positive {}, but got {}".format(name, what, factor))
+
+
+def pixel_shuffle(input, upscale_factor):
+    """(*, C r^2, H, W) -> (*, C, H r, W r): one PixelShuffleBackward0 node (its backward is pixel_unshuffle,
+    so the input is not kept), a contiguous result."""
+    r = int(upscale_factor)
+    _shuffle_checks("pixel_shuffle", input, r, "upscale_factor")
+    c, h, w = input.shape[-3:]
+    if c % (r * r) != 0:
+        raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           "upscale_factor, but input.size(-3)={} is not divisible by {}".format(c, r * r))
+    lead = tuple(input.shape[:-3])
+    n = len(lead)
+
+    def compute(x):
+        x = x.reshape(lead + (c // (r * r), r, r, h, w))
+        x = x.permute(*range(n), n, n + 3, n + 1, n + 4, n + 2)
+        return x.reshape(lead + (c // (r * r), h * r, w * r))
+    return named("PixelShuffleBackward0", compute, (input,), saved={"upscale_factor": r}, linear=(0,))
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """(*, C, H r, W r) -> (*, C r^2, H, W): PixelUnshuffleBackward0, the inverse of pixel_shuffle."""
+    r = int(downscale_factor)
+    _shuffle_checks("pixel_unshuffle", input, r, "downscale_factor")
+    c, h, w = input.shape[-3:]
+    if h % r != 0:
+        raise RuntimeError("pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)={}"
+                           " is not divisible by {}".format(h, r))
+    if w % r != 0:
+        raise RuntimeError("pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)={}"
+                           " is not divisible by {}".format(w, r))
+    lead = tuple(input.shape[:-3])
+    n = len(lead)
+
+    def compute(x):
+        x = x.reshape(lead + (c, h // r, r, w // r, r))
+        x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
+        return x.reshape(lead + (c * r * r, h // r, w // r))
+    return named("PixelUnshuffleBackward0", compute, (input,), saved={"downscale_factor": r}, linear=(0,))
+
+
+def channel_shuffle(input, groups):
+    """(N, C, *) with C = g k -> channels reordered (g, k) -> (k, g): ChannelShuffleBackward0, contiguous."""
+    groups = int(groups)
+    if input.dim() <= 2:
+        raise RuntimeError("channel_shuffle expects input to have at least 3 dimensions, but got input with {} "
+                           "dimension(s)".format(input.dim()))
+    if groups <= 0:
+        raise RuntimeError("Number of groups to divide channels in must be positive. Value of groups:{}"
+                           .format(groups))
+    c = input.shape[1]
+    if c % groups != 0:
+        raise RuntimeError("Number of channels must be divisible by groups. Got {} channels and {} groups."
+                           .format(c, groups))
+    shape = tuple(input.shape)
+
+    def compute(x):
+        return x.reshape((shape[0], groups, c // groups) + shape[2:]).transpose(1, 2).reshape(shape)
+    return named("ChannelShuffleBackward0", compute, (input,), saved={"groups": groups}, linear=(0,))

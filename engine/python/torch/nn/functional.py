@@ -17,7 +17,7 @@ from ._functional_activation import (  # noqa: F401
     rrelu_, selu, selu_, softmin, softshrink, softsign, tanhshrink, threshold, threshold_)
 from ._functional_distance import cosine_similarity, pairwise_distance, pdist  # noqa: F401
 from ._functional_resample import (  # noqa: F401
-    interpolate, pad, upsample, upsample_bilinear, upsample_nearest)
+    channel_shuffle, interpolate, pad, pixel_shuffle, pixel_unshuffle, upsample, upsample_bilinear, upsample_nearest)
 from ._functional_dropout import (  # noqa: F401
     alpha_dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout)
 from ._functional_attention import (  # noqa: F401
@@ -30,10 +30,13 @@ from ._functional_norm import batch_norm, group_norm, layer_norm  # noqa: F401
 
 # ----------------------------------------------------------------------------- linear
 def bilinear(input1, input2, weight, bias=None):
-    # y_k = x1^T W_k x2 + b_k
-    out = torch.einsum("bi,kij,bj->bk", input1, weight, input2) if hasattr(torch, "einsum") else None
-    if out is None:
-        raise NotImplementedError("DeviceScope: bilinear needs torch.einsum")
+    # y_k = x1^T W_k x2 + b_k over any leading dims (*, in1) x (*, in2) -> (*, out)
+    lead = tuple(input1.shape[:-1])
+    a = input1.reshape(-1, input1.shape[-1]) if len(lead) != 1 else input1
+    b = input2.reshape(-1, input2.shape[-1]) if len(lead) != 1 else input2
+    out = torch.einsum("bi,kij,bj->bk", a, weight, b)
+    if len(lead) != 1:
+        out = out.reshape(lead + (weight.shape[0],))
     return out + bias if bias is not None else out
 
 

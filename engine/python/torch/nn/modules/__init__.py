@@ -15,6 +15,8 @@ from .padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, ZeroPad1d, Ze
                       ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
                       ReplicationPad3d, CircularPad1d, CircularPad2d, CircularPad3d)
 from .upsampling import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d
+from .pixelshuffle import PixelShuffle, PixelUnshuffle, ChannelShuffle
+from .bilinear import Bilinear
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout
 from .attention import MultiheadAttention
 from .transformer import (Transformer, TransformerEncoder, TransformerDecoder, TransformerEncoderLayer,
@@ -41,5 +43,6 @@ __all__ = [
     "Softshrink", "Hardshrink", "Threshold", "RReLU", "LogSigmoid", "Softmax2d", "PairwiseDistance", "CosineSimilarity",
     "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ReflectionPad1d",
     "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d",
-    "CircularPad2d", "CircularPad3d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d",
+    "CircularPad2d", "CircularPad3d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle",
+    "PixelUnshuffle", "ChannelShuffle", "Bilinear",
 ]
