@@ -16,6 +16,8 @@ from ._functional_activation import (  # noqa: F401
     _elu_result_grad, celu, celu_, glu, inplace_kernel, hardshrink, hardsigmoid, hardswish, mish, prelu, rrelu,
     rrelu_, selu, selu_, softmin, softshrink, softsign, tanhshrink, threshold, threshold_)
 from ._functional_distance import cosine_similarity, pairwise_distance, pdist  # noqa: F401
+from ._functional_loss_more import (  # noqa: F401
+    cosine_embedding_loss, hinge_embedding_loss, margin_ranking_loss, soft_margin_loss, triplet_margin_loss)
 from ._functional_resample import (  # noqa: F401
     channel_shuffle, interpolate, pad, pixel_shuffle, pixel_unshuffle, upsample, upsample_bilinear, upsample_nearest)
 from ._functional_dropout import (  # noqa: F401

@@ -17,6 +17,8 @@ from .padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, ZeroPad1d, Ze
 from .upsampling import Upsample, UpsamplingNearest2d, UpsamplingBilinear2d
 from .pixelshuffle import PixelShuffle, PixelUnshuffle, ChannelShuffle
 from .bilinear import Bilinear
+from .loss_more import (TripletMarginLoss, MarginRankingLoss, HingeEmbeddingLoss, CosineEmbeddingLoss,
+                        SoftMarginLoss)
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout
 from .attention import MultiheadAttention
 from .transformer import (Transformer, TransformerEncoder, TransformerDecoder, TransformerEncoderLayer,
@@ -44,5 +46,6 @@ __all__ = [
     "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ReflectionPad1d",
     "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d",
     "CircularPad2d", "CircularPad3d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle",
-    "PixelUnshuffle", "ChannelShuffle", "Bilinear",
+    "PixelUnshuffle", "ChannelShuffle", "Bilinear", "TripletMarginLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
+    "CosineEmbeddingLoss", "SoftMarginLoss",
 ]
