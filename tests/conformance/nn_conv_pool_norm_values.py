@@ -45,6 +45,25 @@ run("conv1d", lambda x, w, b: F.conv1d(x, w, b, stride=2, padding=3, dilation=2,
     leaf(6, 1, 3, phase=0.7), leaf(6, phase=0.2))
 run("conv1d_valid", lambda x, w: F.conv1d(x, w, padding="valid"), leaf(3, 2, 6), leaf(2, 2, 4, phase=0.9))
 
+
+# batches the kernels split into several products of a few samples each, the last one partial (37 = 9 x 4 + 1;
+# 70 = 63 + 7 with padding and dilation), summarized; an infinite input (full-width columns are for finite
+# inputs only)
+def conv_summary(name, n, c, h, o, k, **kw):
+    x, w, b = leaf(n, c, h, h), leaf(o, c, k, k, phase=1.0), leaf(o, phase=2.0)
+    out = F.conv2d(x, w, b, **kw)
+    out.backward(torch.cos(torch.arange(out.numel(), dtype=out.dtype) * 0.37).reshape(out.shape))
+    print(name, tuple(out.shape), ["%.9g" % t.abs().sum().item() for t in (out, x.grad, w.grad, b.grad)])
+    show(name + " last sample", out[-1, :2, :3, :3])
+    show(name + " last grad", x.grad[-1, 0, :3, :3])
+
+
+conv_summary("conv2d_chunks", 37, 6, 12, 16, 5)
+conv_summary("conv2d_chunks_padded", 70, 3, 7, 8, 3, padding=2, dilation=2)
+inf_in = det(2, 2, 5, 5)
+inf_in[1, 0, 2, 4] = float("inf")
+run("conv2d_inf", lambda x, w: F.conv2d(x, w, padding=1), inf_in.requires_grad_(True), leaf(3, 2, 3, 3, phase=0.5))
+
 # pooling
 run("max_pool2d", lambda x: F.max_pool2d(x, 3, stride=2, padding=1, dilation=1, ceil_mode=True), leaf(2, 2, 7, 6))
 run("max_pool2d_dil", lambda x: F.max_pool2d(x, (2, 3), stride=(1, 2), padding=(1, 1), dilation=(2, 1)), leaf(1, 3, 6, 7))
