@@ -360,6 +360,10 @@ def pow(a, b, out=None):  # noqa: A001
             # x ** -n in integers: 1 for 1, +-1 for -1, 0 otherwise (C's integer division of 1 by x ** n)
             neg = np.where(x == 1, 1, np.where(x == -1, np.where(y % 2 == 0, 1, -1), 0)).astype(x.dtype)
             return np.where(y < 0, neg, np.power(x, np.maximum(y, 0)))
+        if not isinstance(b, C.Tensor) and np.issubdtype(x.dtype, np.floating) and b in (2, 3):
+            # ATen's pow_tensor_scalar_optimized_kernel: x ** 2 is x * x, x ** 3 is x * x * x (as rounded there;
+            # np.power's powf rounds x ** 3 once, and costs a libm call per element)
+            return x * x if b == 2 else x * x * x
         return np.power(x, y)
 
     def grad(g, la, lb, s):

@@ -108,7 +108,6 @@ def _attach(result, input, target, weight, ignore_index, reduction, total_weight
     np_dt = dtype._np
     n, c = input._impl.sizes
     shape = (n, c)
-    rows_arange = np.arange(n)
     code = _REDUCTION_ENUM[reduction]
 
     def per_row():
@@ -141,7 +140,7 @@ def _attach(result, input, target, weight, ignore_index, reduction, total_weight
             else:
                 picked = -w * gval
         out = np.zeros(shape, dtype=np_dt)
-        out[rows_arange[valid], safe[valid]] = picked[valid]  # ignored rows stay +0, as the kernel skips them
+        out[np.arange(n)[valid], safe[valid]] = picked[valid]  # ignored rows stay +0, as the kernel skips them
         return [_fresh(out, dtype, device), None, None]
 
     graph.attach("NllLossBackward0", [result], [input, target, weight], backward,
