@@ -58,3 +58,13 @@ x1 = torch.randn(4, 3, requires_grad=True)
 y = F.bilinear(x1, torch.randn(4, 4), b.weight, b.bias)
 y.sum().backward()
 print(r(y)[:6], r(x1.grad)[:6])
+
+# init.orthogonal_ (the super-resolution example's initialiser): PyTorch's draws, Q's signs fixed by R
+torch.manual_seed(0)
+w = torch.empty(4, 6)
+nn.init.orthogonal_(w, nn.init.calculate_gain("relu"))
+print(r(w))
+w = torch.empty(6, 2, 2)
+nn.init.orthogonal_(w)
+print(r(w), torch.rand(1).tolist(), r((w.reshape(6, 4).t() @ w.reshape(6, 4) - torch.eye(4)).abs() < 1e-5))
+err(lambda: nn.init.orthogonal_(torch.empty(3)))

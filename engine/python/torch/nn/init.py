@@ -176,3 +176,35 @@ xavier_uniform = xavier_uniform_
 xavier_normal = xavier_normal_
 kaiming_uniform = kaiming_uniform_
 kaiming_normal = kaiming_normal_
+
+
+def orthogonal_(tensor, gain=1, generator=None):
+    """PyTorch's orthogonal_: a (rows, numel/rows) matrix of N(0, 1) draws from the generator (transposed when
+    wide), its QR's Q with each column's sign set by R's diagonal, copied in and scaled by gain. The draws are
+    PyTorch's; the QR is LAPACK's (numpy), equal to PyTorch's to rounding."""
+    if tensor.ndimension() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    if _virtual_no_op(tensor):
+        return tensor
+    import numpy as np
+    from .._ops import _core as C
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    with torch.no_grad():
+        flattened = tensor.new_empty((rows, cols)).normal_(0, 1, **_gen_kw(generator))
+        if rows < cols:
+            flattened = flattened.t()
+        q, r = np.linalg.qr(np.asarray(C.read(flattened), dtype=np.float64))
+        q = q * np.sign(np.diag(r))
+        if rows < cols:
+            q = q.T
+        tensor.view(rows, cols).copy_(torch.tensor(q, dtype=tensor.dtype, device=tensor.device))
+        tensor.mul_(gain)
+    return tensor
+
+
+def orthogonal(tensor, gain=1):
+    warnings.warn("nn.init.orthogonal is now deprecated in favor of nn.init.orthogonal_.", FutureWarning)
+    return orthogonal_(tensor, gain)
