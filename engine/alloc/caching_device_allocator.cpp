@@ -44,8 +44,11 @@
 #include <atomic>
 #include <cstdio>
 #include <mutex>
+#include <new>
+#include <type_traits>
 #include <unordered_map>
 
+#include "alloc/node_cache.h"
 #include "core/errors.h"
 #include "core/format.h"
 
@@ -89,10 +92,15 @@ struct BlockLess {
   }
 };
 
+// Note [Allocator node reuse] (alloc/node_cache.h): set entries and live-map entries come from caches.
+using BlockSet = std::set<Block*, BlockLess, CachedNodes<Block*>>;
+using LiveBlocks = std::unordered_map<uintptr_t, Block*, std::hash<uintptr_t>, std::equal_to<uintptr_t>,
+                                      CachedNodes<std::pair<const uintptr_t, Block*>>>;
+
 struct Pool {
   bool small = false;
   bool virtual_bytes = false;
-  std::set<Block*, BlockLess> blocks;  // cached (free) blocks only
+  BlockSet blocks;  // cached (free) blocks only
 };
 
 void add(uint64_t& current, uint64_t& peak, uint64_t amount) {
@@ -106,11 +114,13 @@ struct CachingDeviceAllocator::Impl {
   Backend& backend;
   int device;
   mutable std::mutex mutex;
+  // Note [Allocator node reuse]: declared before the containers using them, so they outlive them.
+  NodeCache block_nodes, set_nodes, live_nodes;
   Pool pools[2][2];  // [virtual_bytes][small]
   uint64_t segments_made = 0;  // segments obtained so far (Block::segment)
   // Live blocks by address, and segment heads in address order, per kind (real / virtual): the two
   // kinds may come from different address ranges of the backend, so they never share a key space.
-  std::unordered_map<uintptr_t, Block*> live[2];
+  LiveBlocks live[2];
   std::map<uintptr_t, Block*> segment_heads[2];
   DeviceAllocatorStats stats;
   AllocatorObserver observer;                 // Note [Allocator observer]
@@ -119,11 +129,21 @@ struct CachingDeviceAllocator::Impl {
   std::vector<AllocatorTraceEvent> pending;  // queued under the lock, handed over after it
 
   Impl(Backend& b, int d) : backend(b), device(d) {
-    for (int v = 0; v < 2; ++v)
+    for (int v = 0; v < 2; ++v) {
+      live[v] = LiveBlocks(0, std::hash<uintptr_t>(), std::equal_to<uintptr_t>(),
+                           CachedNodes<std::pair<const uintptr_t, Block*>>(&live_nodes));
       for (int s = 0; s < 2; ++s) {
         pools[v][s].small = s == 1;
         pools[v][s].virtual_bytes = v == 1;
+        pools[v][s].blocks = BlockSet(BlockLess(), CachedNodes<Block*>(&set_nodes));
       }
+    }
+  }
+
+  Block* new_block() { return new (block_nodes.take(sizeof(Block))) Block; }
+  void drop_block(Block* b) {
+    static_assert(std::is_trivially_destructible_v<Block>);
+    block_nodes.give(b, sizeof(Block));
   }
 
   Pool& get_pool(size_t size, bool virtual_bytes) { return pools[virtual_bytes][size <= kSmallSize]; }
@@ -155,7 +175,7 @@ struct CachingDeviceAllocator::Impl {
   Block* alloc_block(Pool& pool, StreamId stream, size_t alloc_size) {
     void* ptr = backend.device_alloc(device, alloc_size, pool.virtual_bytes);
     if (!ptr) return nullptr;
-    auto* block = new Block;
+    Block* block = new_block();
     block->addr = reinterpret_cast<uintptr_t>(ptr);
     block->segment = ++segments_made;
     block->size = alloc_size;
@@ -197,7 +217,7 @@ struct CachingDeviceAllocator::Impl {
     segment_heads[virt].erase(block->addr);
     stats.reserved -= block->size;
     stats.segments -= 1;
-    delete block;
+    drop_block(block);
   }
 
   // Absorb `next` (a free neighbour) into `block`; the lower-address object survives, so a
@@ -208,7 +228,7 @@ struct CachingDeviceAllocator::Impl {
     block->size += n->size;
     block->next = n->next;
     if (block->next) block->next->prev = block;
-    delete n;
+    drop_block(n);
   }
 
   void free_block(Block* block) {
@@ -219,7 +239,7 @@ struct CachingDeviceAllocator::Impl {
       p->size += block->size;
       p->next = block->next;
       if (p->next) p->next->prev = p;
-      delete block;
+      drop_block(block);
       block = p;
     }
     if (block->next && !block->next->allocated) absorb_next(block);
@@ -294,7 +314,7 @@ CachingDeviceAllocator::~CachingDeviceAllocator() {
       for (Block* b = head; b;) {
         Block* next = b->next;
         size += b->size;
-        delete b;
+        impl_->drop_block(b);
         b = next;
       }
       impl_->backend.device_free(impl_->device, reinterpret_cast<void*>(addr), size, v == 1);
@@ -345,7 +365,7 @@ DeviceAllocation CachingDeviceAllocator::allocate(size_t bytes, StreamId stream,
 
   if (Impl::should_split(block, size)) {
     // The request takes the front; the remainder stays cached on the same stream.
-    auto* rest = new Block;
+    Block* rest = m.new_block();
     rest->addr = block->addr + size;
     rest->segment = block->segment;
     rest->size = block->size - size;

@@ -1,6 +1,7 @@
 // Runtime: backend + allocators + live storages + event log, and the single copy path.
 #include "runtime/runtime.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -216,13 +217,7 @@ void Runtime::grow_storage(const StoragePtr& s, size_t nbytes) {
   if (nbytes <= s->nbytes()) return;
   StoragePtr fresh = allocate(s->place(), nbytes, s->is_virtual(), s->role());
   if (!s->is_virtual() && s->nbytes() > 0) copy_bytes(*fresh, 0, *s, 0, s->nbytes(), false);
-  s->swap_bytes(*fresh);
-  {
-    // the registry follows the ids (a scratch allocation is in it under neither)
-    std::lock_guard<std::mutex> lock(registry_mutex_);
-    if (auto it = live_.find(s->id()); it != live_.end()) it->second = s;
-    if (auto it = live_.find(fresh->id()); it != live_.end()) it->second = fresh;
-  }
+  s->swap_bytes(*fresh);  // both stay in the registry as they are (Note [Live registry]: it holds objects, not ids)
 }  // `fresh` now holds the old bytes under the old id: dropping it frees them, logged as that id's free
 
 void Runtime::resize_storage(const StoragePtr& s, size_t nbytes) {
@@ -230,25 +225,38 @@ void Runtime::resize_storage(const StoragePtr& s, size_t nbytes) {
   StoragePtr fresh = allocate(s->place(), nbytes, s->is_virtual(), s->role());
   const size_t keep = std::min(nbytes, s->nbytes());
   if (!s->is_virtual() && keep > 0) copy_bytes(*fresh, 0, *s, 0, keep, false);
-  s->swap_bytes(*fresh);
-  {
-    std::lock_guard<std::mutex> lock(registry_mutex_);  // as grow_storage: the registry follows the ids
-    if (auto it = live_.find(s->id()); it != live_.end()) it->second = s;
-    if (auto it = live_.find(fresh->id()); it != live_.end()) it->second = fresh;
-  }
+  s->swap_bytes(*fresh);  // as grow_storage
 }
 
 StoragePtr Runtime::register_storage(Place place, size_t nbytes, bool virtual_bytes, StorageBytes bytes,
                                      std::unique_ptr<BlockReturn> block, Role role) {
   const uint64_t id = next_storage_id_.fetch_add(1, std::memory_order_relaxed);
+  static const std::string kNoLabel;
   const AllocatorFigures after = place.kind == MemoryKind::Device ? block->device_block.after : figures_after(place);
-  record_alloc_event(EventKind::Alloc, place, id, nbytes, "", Role::Tensor, after);
+  record_alloc_event(EventKind::Alloc, place, id, nbytes, kNoLabel, Role::Tensor, after);
   auto s = std::make_shared<Storage>(id, place, nbytes, virtual_bytes, bytes, log_.last_seq(), std::move(block), role);
   {
     std::lock_guard<std::mutex> lock(registry_mutex_);
-    live_[id] = s;
+    link_live(*s);
   }
   return s;
+}
+
+void Runtime::link_live(Storage& s) {
+  s.registry_prev = nullptr;
+  s.registry_next = live_head_;
+  if (live_head_) live_head_->registry_prev = &s;
+  live_head_ = &s;
+  ++live_count_;
+}
+
+void Runtime::unlink_live(const Storage& s) {
+  if (s.registry_prev) s.registry_prev->registry_next = s.registry_next;
+  else if (live_head_ == &s) live_head_ = s.registry_next;
+  else return;  // never linked
+  if (s.registry_next) s.registry_next->registry_prev = s.registry_prev;
+  s.registry_prev = s.registry_next = nullptr;
+  --live_count_;
 }
 
 void Runtime::BlockReturn::release(const Storage& s) noexcept {
@@ -266,7 +274,7 @@ void Runtime::BlockReturn::release(const Storage& s) noexcept {
   }
   {
     std::lock_guard<std::mutex> lock(rt.registry_mutex_);
-    rt.live_.erase(s.id());
+    rt.unlink_live(s);
   }
   bool have_figures = false;  // a device free hands back its allocator's figures
   AllocatorFigures after;
@@ -493,15 +501,18 @@ void Runtime::note(const std::string& text) {
 std::vector<StoragePtr> Runtime::live_storages() const {
   std::vector<StoragePtr> out;
   std::lock_guard<std::mutex> lock(registry_mutex_);
-  out.reserve(live_.size());
-  for (auto& entry : live_)
-    if (StoragePtr s = entry.second.lock()) out.push_back(std::move(s));  // skips one being destroyed right now
+  out.reserve(live_count_);
+  // Oldest first, as they were made. One whose last owner is dropping it right now is still linked until its
+  // deleter takes this lock; its weak reference no longer locks, so it is skipped.
+  for (Storage* s = live_head_; s; s = s->registry_next)
+    if (StoragePtr p = s->weak_from_this().lock()) out.push_back(std::move(p));
+  std::reverse(out.begin(), out.end());
   return out;
 }
 
 size_t Runtime::live_storage_count() const {
   std::lock_guard<std::mutex> lock(registry_mutex_);
-  return live_.size();
+  return live_count_;
 }
 
 }  // namespace ds

@@ -135,8 +135,14 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   uint64_t pageable_bytes_ = 0;
   // Pageable storages and, with the simulated backend, its device and pinned memory (Note [Host memory budget]).
   std::shared_ptr<HostMemoryBudget> host_budget_;
+  // Note [Live registry]: the live storages, a list through their own links (Storage::registry_prev/next):
+  // a storage joins when it is registered and leaves from its deleter, before its memory goes. Readers
+  // (snapshots, the GUI's picture, estimates) lock the entries they find, skipping one being destroyed.
   mutable std::mutex registry_mutex_;
-  std::unordered_map<uint64_t, std::weak_ptr<Storage>> live_;  // id -> storage; entries leave when freed
+  Storage* live_head_ = nullptr;  // newest first
+  size_t live_count_ = 0;
+  void link_live(Storage& s);          // under registry_mutex_
+  void unlink_live(const Storage& s);  // under registry_mutex_
 };
 
 }  // namespace ds

@@ -33,7 +33,7 @@ struct StorageBytes {
   uint64_t block_address = 0;  // allocator block address (also for virtual blocks)
 };
 
-class Storage {
+class Storage : public std::enable_shared_from_this<Storage> {
  public:
   // `created_seq`: the event log's sequence number of its Alloc event.
   Storage(uint64_t id, Place place, size_t nbytes, bool is_virtual, StorageBytes bytes, uint64_t created_seq,
@@ -72,6 +72,12 @@ class Storage {
   // Note [Scratch allocations] (runtime.h): bytes outside the allocator, for a composite op's intermediates.
   bool is_scratch() const { return scratch_; }
   void mark_scratch() { scratch_ = true; }
+
+  // Note [Live registry] (runtime.h): the links of the list of live storages its maker keeps. They are the
+  // storage's own, so that joining and leaving the list allocates and hashes nothing; only the registry
+  // touches them, under its lock (mutable: a storage leaves the list from its deleter, which sees it const).
+  mutable Storage* registry_prev = nullptr;
+  mutable Storage* registry_next = nullptr;
 
   // Annotations for views (who owns it, what it is for); never affect behaviour.
   Role role() const { return role_; }
