@@ -175,9 +175,29 @@ def tril(x, diagonal=0):
 
 
 def diag(x, diagonal=0):
-    if x._impl.dim not in (1, 2):
-        raise RuntimeError("matrix or a vector expected")
-    return C.make(np.diag(C.read(x), diagonal).copy(), C.dtype_of(x), C.device_of(x))
+    """torch.diag as 2.x composes it: diag_embed of a vector (DiagEmbedBackward0: the gradient's diagonal), a
+    copy of a matrix's diagonal (diagonal_copy, whose node is codegen'd from diagonal's: DiagonalBackward0_copy)."""
+    from .shape import diagonal as diagonal_view
+    nd = x._impl.dim
+    if nd not in (1, 2):
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
+    out = C.make(np.diag(C.read(x), diagonal).copy(), C.dtype_of(x), C.device_of(x))
+    if not C.needs_grad(x):
+        return out
+    if nd == 1:
+        graph.attach("DiagEmbedBackward0", [out], [x], lambda gs: (diagonal_view(gs[0], diagonal, -2, -1),),
+                     saved={"dim1": -2, "dim2": -1, "offset": diagonal})
+        return out
+    sizes, dtype, device = tuple(x._impl.sizes), C.dtype_of(x), C.device_of(x)
+
+    def backward(gs):
+        g = gs[0]
+        gx = C.make(C.host_zeros(sizes, C.compute_dtype(dtype), g), dtype, device)
+        C.write(diagonal_view(gx, diagonal, 0, 1), C.read(g), bump=False)
+        return (graph.linear_grad(gx, g, "DiagonalBackwardBackward0", lambda gg: diagonal_view(gg, diagonal, 0, 1)),)
+    graph.attach("DiagonalBackward0_copy", [out], [x], backward,
+                 saved={"dim1": 0, "dim2": 1, "offset": diagonal, "self_sym_sizes": sizes})
+    return out
 
 
 def trace(x):
