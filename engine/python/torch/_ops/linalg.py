@@ -472,13 +472,18 @@ def einsum(equation, *operands):
             raise NotImplementedError("DeviceScope: einsum backward with '...' is not supported")
 
         def fn(gs):
-            gv = C.read(gs[0]).astype(np.float64)
+            differentiable = grad_mode._enabled[0]  # create_graph: the same contractions as torch ops
+            gv = gs[0] if differentiable else C.read(gs[0]).astype(np.float64)
             grads = []
             for i, t in enumerate(tensors):
                 others = [s for j, s in enumerate(specs) if j != i]
                 avail = set(out_spec).union(*others) if others else set(out_spec)
                 target = "".join(c for c in specs[i] if c in avail)
                 sub = ",".join([out_spec] + others) + "->" + "".join(dict.fromkeys(target))
+                if differentiable:
+                    grads.append(_einsum_grad_differentiable(sub, gv, [u for j, u in enumerate(tensors) if j != i],
+                                                             specs[i], "".join(dict.fromkeys(target)), t))
+                    continue
                 gi = np.einsum(sub, gv, *[v for j, v in enumerate(vals) if j != i])
                 full = np.empty(tuple(t._impl.sizes))
                 # Broadcast over indices that were summed away inside operand i only.
@@ -493,3 +498,14 @@ def einsum(equation, *operands):
             return grads
         graph.attach("ViewBackward0", [r], tensors, fn, saved=tensors)
     return r
+
+
+def _einsum_grad_differentiable(sub, g, others, spec, letters, t):
+    """One operand's einsum gradient built from torch ops (einsum, unsqueeze, expand), so that it has a graph
+    of its own under create_graph."""
+    gi = einsum(sub, g, *others)
+    for k, c in enumerate(spec):
+        if c not in letters:
+            gi = gi.unsqueeze(k)
+    gi = gi.expand(tuple(t._impl.sizes))
+    return gi if gi.dtype is C.dtype_of(t) else gi.to(C.dtype_of(t))
