@@ -80,8 +80,10 @@ struct Operand {
 
 enum class Outcome { Done, Fallback, Error };
 
-// fast_grad.record's op codes: BinaryKind's value for add/sub/mul/div, this base + UnaryKind for unary ops.
+// fast_grad.record's op codes: BinaryKind's value for add/sub/mul/div, this base + UnaryKind for unary ops,
+// kSumCode for a whole-tensor sum.
 constexpr int kUnaryCodeBase = 16;
+constexpr int kSumCode = 32;
 
 int category(DType t) { return t == DType::Bool ? 0 : is_floating_point(t) ? 2 : 1; }
 
@@ -417,6 +419,11 @@ Outcome unary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObjec
   if (x.tensor->dtype() == DType::Bool) return Outcome::Fallback;  // relu/neg of bool raise in PyTorch
   const bool transcendental = spec.unary_kind != UnaryKind::Relu && spec.unary_kind != UnaryKind::Neg;
   if (transcendental && x.tensor->dtype() != DType::Float32) return Outcome::Fallback;  // see UnaryKind
+  // libm's double tanh/exp cost 5-15 ns an element where numpy's vectorized loops cost about 1: past a few
+  // thousand elements the Python path (numpy, the same values) is faster than this loop despite its overhead.
+  // (measured: tanh breaks even near 2048 elements, exp near 4096, sigmoid - three numpy passes - past 8192)
+  const int64_t limit = spec.unary_kind == UnaryKind::Tanh ? 2048 : spec.unary_kind == UnaryKind::Exp ? 4096 : 16384;
+  if (transcendental && x.tensor->numel() > limit) return Outcome::Fallback;
   // Under autograd: out of place and floating only (in-place forms rebase history in Python); the node is
   // fast_grad.record's, as for binary ops.
   const bool record = needs_autograd(&x, 1);
@@ -533,7 +540,7 @@ T numpy_sum(const T* a, int64_t n) {
   return acc;
 }
 
-// x.sum() with no other argument, for a dense float32/float64 tensor without autograd: the 0-dim result the
+// x.sum() with no other argument, for a dense float32/float64 tensor (with or without autograd): the 0-dim result the
 // Python path makes (one allocation), with np.sum's value.
 Outcome sum_all(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject*& result) {
   if (nargs != 1 || kwnames) return Outcome::Fallback;
@@ -541,7 +548,8 @@ Outcome sum_all(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyOb
   if (!classify(args[0], x) || !x.tensor || !plain_tensor(*x.tensor)) return Outcome::Fallback;
   const DType dt = x.tensor->dtype();
   if (dt != DType::Float32 && dt != DType::Float64) return Outcome::Fallback;
-  if (needs_autograd(&x, 1)) return Outcome::Fallback;
+  const bool record = needs_autograd(&x, 1);  // SumBackward0 from fast_grad.record, as for the elementwise ops
+  if (record && !g.grad_hook) return Outcome::Fallback;
   Runtime& r = rt();
   const void* in = host_readable(r, TensorPtr(TensorPtr{}, x.tensor));
   if (!in) return Outcome::Fallback;
@@ -556,7 +564,9 @@ Outcome sum_all(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyOb
     *static_cast<double*>(o) = numpy_sum(p, n);
   }
   result = wrap_tensor(std::move(out));
-  return result ? Outcome::Done : Outcome::Error;
+  if (!result) return Outcome::Error;
+  if (record && !record_node(kSumCode, args[0], nullptr, result, Py_None)) return Outcome::Error;
+  return Outcome::Done;
 }
 
 PyObject* fast_call(PyObject* capsule, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {

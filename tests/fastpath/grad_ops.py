@@ -55,6 +55,7 @@ def run(dev):
         ("torch.sigmoid(a)", lambda: torch.sigmoid(a)), ("a.sigmoid()", lambda: a.sigmoid()),
         ("torch.sigmoid(d64)", lambda: torch.sigmoid(d64)), ("torch.exp(a)", lambda: torch.exp(a)),
         ("a.exp()", lambda: a.exp()), ("torch.exp(d64)", lambda: torch.exp(d64)),
+        ("a.sum()", lambda: a.sum()), ("torch.sum(d64)", lambda: torch.sum(d64)), ("(a * b).sum()", lambda: (a * b).sum()),
         ("torch.sigmoid(a * 30)", lambda: torch.sigmoid(a * 30)), ("torch.exp(a * 60)", lambda: torch.exp(a * 60)),
     ]
     for label, fn in cases:

@@ -6,15 +6,17 @@
 #
 # The C++ side only calls this for what the Python path handles the same way: out-of-place add/sub/mul/div
 # with a floating result (a reflected one only for add and mul: Tensor.__rsub__ is RsubBackward1), relu and
-# neg out of place, tanh/sigmoid/exp of float32 out of place. Anything else (in-place ops under autograd, out=,
+# neg out of place, tanh/sigmoid/exp of float32 out of place, x.sum() of a whole float tensor. Anything else (in-place ops under autograd, out=,
 # rounding_mode=) stays on the Python path.
 from . import _core as C
 from . import elementwise as E
+from . import reduction as R
 from . import unary as U
 
 # Codes bindings_ops.cpp passes (its BinaryKind / UnaryKind order): add, sub, mul, div; then 16 + relu, neg.
 ADD, SUB, MUL, DIV = 0, 1, 2, 3
 RELU, NEG, TANH, SIGMOID, EXP = 16, 17, 18, 19, 20
+SUM = 32  # x.sum() of a whole float tensor
 
 
 def record(kind, a, b, result, alpha):
@@ -30,6 +32,8 @@ def record(kind, a, b, result, alpha):
         U.attach_unary("SigmoidBackward0", a, result, U.sigmoid_grad, "r")
     elif kind == EXP:
         U.attach_unary("ExpBackward0", a, result, U.exp_grad, "r")
+    elif kind == SUM:
+        R.attach_sum(a, result)
     elif kind == ADD:
         if alpha is None or not isinstance(b, C.Tensor):
             alpha = 1  # elementwise.add folds alpha into a number operand (b * alpha) before the op

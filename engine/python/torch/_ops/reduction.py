@@ -102,6 +102,14 @@ def sum(x, dim=None, keepdim=False, dtype=None):  # noqa: A001
                    lambda g, out: _reduction_grad(g, shape, dims, keepdim, gdt, dev), saved)
 
 
+def attach_sum(x, out):
+    """sum()'s SumBackward0 (as _finish makes it for a whole-tensor sum) on `out`, x.sum() already computed by the
+    C++ fast path (torch/_ops/fast_grad.py)."""
+    shape, gdt, dev = tuple(x._impl.sizes), C.dtype_of(x), C.device_of(x)
+    graph.attach("SumBackward0", [out], [x], lambda gs: (_reduction_grad(gs[0], shape, None, False, gdt, dev),),
+                 saved={"self_sym_sizes": shape})
+
+
 def nansum(x, dim=None, keepdim=False, dtype=None):
     from .elementwise import isnan, where
     return sum(where(isnan(x), 0.0, x), dim, keepdim, dtype)
