@@ -163,15 +163,48 @@ def prod(x, dim=None, keepdim=False, dtype=None):
     shape = tuple(x._impl.sizes)
 
     def back(g, out):
+        # the product of the other elements, made without dividing by x: zeros get their gradient
+        if grad_mode._enabled[0]:  # create_graph: the same products as differentiable ops
+            if dims is None:
+                others = _prod_others_graph(x.reshape(-1), 0).reshape(shape)
+            else:
+                others = _prod_others_graph(x, dims[0])
+            return _expand_grad_graph(g, shape, dims, keepdim, xdt) * others
         xv = C.values_of(x, C.compute_dtype(odt))  # x is saved: read it now
-        full = _expand_grad(out, shape, dims, keepdim)
         with np.errstate(all="ignore"):
-            gx = _expand_grad(g, shape, dims, keepdim) * np.where(xv != 0, full / xv, 0.0)
+            if dims is None:
+                others = _prod_others_np(xv.reshape(-1), 0).reshape(shape)
+            else:
+                others = _prod_others_np(xv, dims[0])
+            gx = _expand_grad(g, shape, dims, keepdim) * others
         return C.make(gx, xdt, dev)
     saved = {"result": RESULT, "self": x}
     if dims is not None:
         saved = {"dim": dim, "keepdim": keepdim, **saved}
     return _finish("ProdBackward0" if dims is None else "ProdBackward1", x, res, odt, dev, back, saved)
+
+
+def _prod_others_np(xv, d):
+    """For each element, the product of the others along axis d: exclusive products from the front times
+    those from the back."""
+    n = xv.shape[d]
+    ones = np.ones_like(np.take(xv, [0], axis=d)) if n else xv
+    before = np.cumprod(np.concatenate([ones, np.take(xv, range(n - 1), axis=d)], axis=d), axis=d)
+    after = np.flip(np.cumprod(np.flip(np.concatenate([np.take(xv, range(1, n), axis=d), ones], axis=d), d),
+                               axis=d), d)
+    return before * after if n else xv
+
+
+def _prod_others_graph(x, d):
+    """_prod_others_np with differentiable ops (cat, cumprod, flip), for create_graph."""
+    from .join import cat
+    n = x.shape[d]
+    if n == 0:
+        return x
+    ones = _ones_like(x.narrow(d, 0, 1))
+    before = cat([ones, x.narrow(d, 0, n - 1)], d).cumprod(d)
+    after = cat([x.narrow(d, 1, n - 1), ones], d).flip(d).cumprod(d).flip(d)
+    return before * after
 
 
 def _correction(unbiased, correction):
@@ -463,10 +496,59 @@ def cumsum(x, dim, dtype=None):
 
 def cumprod(x, dim, dtype=None):
     dev, xdt = _prep(x)
+    if dtype is not None:
+        x = x.to(dtype)
+        xdt = dtype
     odt = xdt if xdt.is_floating_point else D.int64
     d = C.wrap_dim(dim, x._impl.dim)
-    res = np.cumprod(C.values_of(x, C.compute_dtype(odt)), axis=d)
-    return C.make(res, odt, dev)
+    xv = C.values_of(x, C.compute_dtype(odt))
+    res = np.cumprod(xv, axis=d) if x._impl.dim else xv.copy()
+    nd = x._impl.dim
+    del xv
+
+    def back(g, out):  # cumprod_backward(grad, self, dim, result), without dividing by self (zeros are fine)
+        if nd == 0:
+            return g if grad_mode._enabled[0] else C.make(C.read(g), xdt, dev)
+        if grad_mode._enabled[0]:
+            gx = _cumprod_grad_graph(g, x, d)
+            return gx if gx.dtype is xdt else gx.to(xdt)
+        return C.make(_cumprod_grad_np(C.read(g), C.values_of(x, C.compute_dtype(odt)), d), xdt, dev)
+    return _finish("CumprodBackward0", x, res, odt, dev, back, {"dim": dim, "result": RESULT, "self": x})
+
+
+def _cumprod_grad_np(gv, xv, d):
+    """d/dx_k of sum_j g_j prod_{i<=j} x_i = prod_{i<k} x_i * S_k, where S_k = g_k + x_{k+1} S_{k+1}."""
+    g, x = np.moveaxis(np.asarray(gv, dtype=xv.dtype), d, 0), np.moveaxis(xv, d, 0)
+    n = g.shape[0]
+    suffix = np.empty_like(g)
+    before = np.empty_like(g)
+    if n:
+        suffix[n - 1] = g[n - 1]
+        for k in range(n - 2, -1, -1):
+            suffix[k] = g[k] + x[k + 1] * suffix[k + 1]
+        before[0] = 1
+        for k in range(1, n):
+            before[k] = before[k - 1] * x[k - 1]
+    return np.moveaxis(before * suffix, 0, d)
+
+
+def _ones_like(t):
+    return C.make(np.ones(tuple(t._impl.sizes)), C.dtype_of(t), C.device_of(t))
+
+
+def _cumprod_grad_graph(g, x, d):
+    """_cumprod_grad_np with differentiable ops, for create_graph."""
+    from .join import stack
+    gs, xs = g.unbind(d), x.unbind(d)
+    n = len(xs)
+    suffix = [None] * n
+    suffix[n - 1] = gs[n - 1]
+    for k in range(n - 2, -1, -1):
+        suffix[k] = gs[k] + xs[k + 1] * suffix[k + 1]
+    before = [_ones_like(xs[0])]
+    for k in range(1, n):
+        before.append(before[-1] * xs[k - 1])
+    return stack([b * s for b, s in zip(before, suffix)], d)
 
 
 def _softmax_np(xv, d):
