@@ -27,4 +27,11 @@ if(TARGET ds_python)
            COMMAND ${DS_SWEEP_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/sweep/run_sweep.py $<TARGET_FILE:devicescope>
                    --kind mixed --count 400 --seed 1 --batch 100 --jobs 2)
   set_tests_properties(sweep_mixed_400 PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 LABELS "sweep;python")
+  # Seeded random numbers (tests/sweep/gen_random.py): every CPU sampler, generators, strided fills, state
+  # replay, initialisers, dropout, DataLoader shuffles; values printed exactly. Any number by hand:
+  #   run_sweep.py build/app/devicescope --kind random --count 5000 --seed 7
+  add_test(NAME sweep_random_300
+           COMMAND ${DS_SWEEP_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/sweep/run_sweep.py $<TARGET_FILE:devicescope>
+                   --kind random --count 300 --seed 1 --batch 100 --jobs 2)
+  set_tests_properties(sweep_random_300 PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 LABELS "sweep;python")
 endif()

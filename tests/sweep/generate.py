@@ -19,6 +19,7 @@ names that changed, zero_grad always with an explicit set_to_none, no SGD state 
     generate.py --seed S --count N      prints N programs as one batch script (what run_sweep.py runs)
     --kind ops                          op programs (gen_ops.py) instead of module programs
     --kind mixed                        op programs with indexing, expand, 0-dim views, module moves mixed in
+    --kind random                       seeded random numbers, printed exactly (gen_random.py)
 """
 import argparse
 import random
@@ -26,6 +27,7 @@ import random
 from gen_modules import ModuleBuilder
 from gen_tensors import tensor_program
 from gen_ops import PRELUDE as OPS_PRELUDE, mixed_program, ops_program
+from gen_random import random_program
 
 PRELUDE = '''import torch
 import torch.nn as nn
@@ -332,8 +334,8 @@ class Gen(ModuleBuilder):
         return L
 
 # modules: module trees and tensor views (this file); ops: gen_ops.py; mixed: ops plus indexing, expand, 0-dim
-# views, growing out= views and module dtype moves (gen_indexing.py)
-KINDS = ("modules", "ops", "mixed")
+# views, growing out= views and module dtype moves (gen_indexing.py); random: seeded random numbers (gen_random.py)
+KINDS = ("modules", "ops", "mixed", "random")
 
 
 def program_lines(seed, index, kind="modules"):
@@ -342,6 +344,8 @@ def program_lines(seed, index, kind="modules"):
         return ops_program(random.Random(uid))
     if kind == "mixed":
         return mixed_program(random.Random(uid))
+    if kind == "random":
+        return random_program(random.Random(uid))
     return Gen(random.Random(uid), uid).program()
 
 
@@ -351,7 +355,7 @@ def program_name(seed, index):
 
 def batch_script(seed, indices, kind="modules"):
     """One script running many programs; each prints a header and survives the others' failures."""
-    out = [OPS_PRELUDE if kind in ("ops", "mixed") else PRELUDE]
+    out = [OPS_PRELUDE if kind in ("ops", "mixed", "random") else PRELUDE]
     for i in indices:
         out.append(f"\ndef _ds_program_{i}():")
         out += ["    " + l if l else "" for l in program_lines(seed, i, kind)]
