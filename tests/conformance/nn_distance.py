@@ -79,6 +79,9 @@ for name, f in [("cos", lambda t: F.cosine_similarity(t, t.flip(0) + 1, dim=0)),
     gg, = torch.autograd.grad((g * torch.arange(6.0, dtype=torch.float64)).sum(), x)
     print("double", name, r(g), r(gg))
 print(r(torch.linalg.matrix_power(torch.tensor([[2.0, 1.0], [0.0, 1.0]]), -2)))
+t = torch.tensor([[1.0, -0.2], [0.3, 2.0]])  # the Tensor-method forms
+print(r(t.dist(torch.zeros(2, 2))), r(t.dist(torch.ones(2, 2), 1)), r(t.hardshrink()), r(t.hardshrink(0.25)),
+      r(t.matrix_power(2)), r(t.prelu(torch.tensor([0.5, 0.1]))))
 print(F.pdist(torch.ones(1, 3)).shape, F.pdist(torch.ones(0, 3)).shape, torch.cdist(torch.ones(0, 3), a[:, :3]).shape)
 print(nn.CosineSimilarity(), nn.PairwiseDistance(), nn.PairwiseDistance(1.0, 1e-3, True).norm,
       nn.PairwiseDistance(1.0, 1e-3, True).keepdim, nn.CosineSimilarity(0, 1e-4).eps)

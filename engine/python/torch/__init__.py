@@ -342,6 +342,10 @@ from .nn._functional_activation import (  # noqa: E402,F401
     celu, celu_, hardshrink, prelu, rrelu, rrelu_, selu, selu_, threshold, threshold_)
 from .linalg import matrix_power  # noqa: E402,F401
 from .nn._functional_resample import channel_shuffle, pixel_shuffle, pixel_unshuffle  # noqa: E402,F401
+Tensor.dist = lambda self, other, p=2: dist(self, other, p)
+Tensor.hardshrink = lambda self, lambd=0.5: hardshrink(self, lambd)
+Tensor.matrix_power = lambda self, n: matrix_power(self, n)
+Tensor.prelu = lambda self, weight: prelu(self, weight)
 from . import optim  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
 
