@@ -260,6 +260,7 @@ void bind_tensor(py::module_& m) {
                                  bool non_blocking) -> py::object {
     static PyObject* impl_name = attr_name("_impl");
     static PyObject* grad_name = attr_name("_grad");
+    static PyObject* items_name = attr_name("items");  // interned once: no str made per module
     ToOptions o;
     Device d;
     if (!device_from_py(device, d)) raise(ErrorKind::TypeError, "expected a device");
@@ -277,7 +278,9 @@ void bind_tensor(py::module_& m) {
     };
     py::object rest = py::none();
     bool moved_any = false;
-    for (py::handle item : params.attr("items")()) {
+    PyObject* items = PyObject_CallMethodNoArgs(params.ptr(), items_name);  // the dict's own order (OrderedDict too)
+    if (!items) throw py::error_already_set();
+    for (py::handle item : py::reinterpret_steal<py::object>(items)) {
       py::handle key = PyTuple_GET_ITEM(item.ptr(), 0), param = PyTuple_GET_ITEM(item.ptr(), 1);
       if (param.is_none()) continue;
       PyObject* impl = PyObject_GetAttr(param.ptr(), impl_name);
