@@ -90,3 +90,18 @@ for p, n, r in ((probs[0], 0, False), (probs[0], 5, False), (torch.ones(2, 2, 2)
         torch.multinomial(p, n, r)
     except RuntimeError as e:
         print(type(e).__name__, e)
+
+torch.manual_seed(4)
+for dt in (torch.float32, torch.float64, torch.int64):
+    show(f"geometric {dt}", torch.empty(20, dtype=dt).geometric_(0.3))
+    if dt.is_floating_point:
+        show(f"cauchy {dt}", torch.empty(20, dtype=dt).cauchy_(1.0, 2.0))
+        show(f"log_normal {dt}", torch.empty(5, dtype=dt).log_normal_(0.5, 2.0))
+        show(f"log_normal17 {dt}", torch.empty(17, dtype=dt).log_normal_())
+for f in (lambda: torch.empty(2).geometric_(0), lambda: torch.empty(2).geometric_(1.5),
+          lambda: torch.empty(2).log_normal_(1, 0.0), lambda: torch.empty(2).exponential_(-0.5),
+          lambda: torch.empty(2, dtype=torch.int64).cauchy_()):
+    try:
+        f()
+    except RuntimeError as e:
+        print(type(e).__name__, e)

@@ -53,7 +53,10 @@ def _draw(rng, generators):
     if what == 8:
         return [f"t = torch.bernoulli(torch.full({shape}, {rng.choice([0.3, 0.7])}, dtype={dt}){g})"]
     if what == 9:
-        return [f"t = torch.empty({shape}, dtype={dt}).exponential_({rng.choice([1.0, 0.5, 4.0])}{g})"]
+        fill = rng.choice([f"exponential_({rng.choice([1.0, 0.5, 4.0])}", f"geometric_({rng.choice([0.2, 0.7])}",
+                           f"cauchy_({rng.choice([0.0, 1.5])}, {rng.choice([1.0, 0.5])}",
+                           f"log_normal_({rng.choice([0.0, 1.0])}, {rng.choice([0.5, 2.0])}"])
+        return [f"t = torch.empty({shape}, dtype={dt}).{fill}{g})"]
     if what == 10:
         base = (rng.choice([2, 3, 5, 8]), rng.choice([4, 6, 9, 17]))
         view = rng.choice(["base.t()", "base[:, ::2]", "base[1:]", "base.t()[::2]"])

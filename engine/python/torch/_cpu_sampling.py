@@ -132,6 +132,19 @@ def exponential(engine, n, lambd):
     return np.array([scale * math.log(1.0 - u) for u in uniform_real(engine, n, "float64", 0.0, 1.0).tolist()])
 
 
+def geometric(engine, n, p):
+    """geometric_distribution<double>(p): ceil(log(u) / log(1 - p)), u a uniform double."""
+    denominator = math.log(1.0 - p)
+    return np.array([math.ceil(math.log(u) / denominator)
+                     for u in uniform_real(engine, n, "float64", 0.0, 1.0).tolist()], dtype=np.float64)
+
+
+def cauchy(engine, n, median, sigma):
+    """cauchy_distribution<double>(median, sigma): median + sigma * tan(pi * (u - 0.5))."""
+    return np.array([median + sigma * math.tan(math.pi * (u - 0.5))
+                     for u in uniform_real(engine, n, "float64", 0.0, 1.0).tolist()], dtype=np.float64)
+
+
 def multinomial(engine, probs, n_sample, replacement):
     """ATen's CPU multinomial of the rows of the 2-D array probs (in its own float type). Without replacement,
     or for one sample: argmax / topk of p / q with q ~ Exp(1) (the Gumbel trick); with replacement: per row, the

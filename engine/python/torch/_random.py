@@ -2,6 +2,7 @@
 # A generator is PyTorch's CPU one: the mt19937 engine (torch/_mt19937.py) and the normal samples Box-Muller
 # keeps for the next draw; torch/_cpu_sampling.py turns its draws into values as ATen's kernels do, so a seed
 # gives PyTorch's numbers. Its state is PyTorch's 5056-byte CPUGeneratorImplState.
+import math
 import struct
 
 import numpy as np
@@ -70,7 +71,6 @@ class Generator:
         return _factories.tensor(np.frombuffer(raw, dtype=np.uint8).copy(), dtype=D.uint8)
 
     def set_state(self, state):
-        import math
         from ._ops import _core as C
         from ._tensor import Tensor
         from . import _dtype as D
@@ -213,6 +213,23 @@ def bernoulli_values(t, p, p_dtype="float64", generator=None):
 def exponential_values(t, lambd, generator=None):
     engine = gen(generator, t).engine
     return _values_for(t, lambda n, _: _cpu_sampling.exponential(engine, n, lambd))
+
+
+def log_normal_values(t, mean, std, generator=None):
+    """lognormal_distribution<double>: exp of one normal_distribution<double> draw per element (cached pairs;
+    glibc's exp, as numpy's vectorised one differs in the last bit)."""
+    g = gen(generator, t)
+    return _values_for(t, lambda n, _: np.array([math.exp(g.normal_double(mean, std)) for _ in range(n)]))
+
+
+def geometric_values(t, p, generator=None):
+    engine = gen(generator, t).engine
+    return _values_for(t, lambda n, _: _cpu_sampling.geometric(engine, n, p))
+
+
+def cauchy_values(t, median, sigma, generator=None):
+    engine = gen(generator, t).engine
+    return _values_for(t, lambda n, _: _cpu_sampling.cauchy(engine, n, median, sigma))
 
 
 def randperm_values(t, generator=None):

@@ -285,15 +285,32 @@ def _random_(self, from_=0, to=None, *, generator=None):
 
 
 def _exponential_(self, lambd=1.0, *, generator=None):
+    if not lambd >= 0.0:
+        raise RuntimeError(f"exponential_ expects lambda >= 0.0, but found lambda={lambd:g}")
     return _fill(self, lambda: _random.exponential_values(self, lambd, generator))
 
 
 def _log_normal_(self, mean=1.0, std=2.0, *, generator=None):
-    return _fill(self, lambda: _random.rng(generator, self).lognormal(mean, std, _shape(self)))
+    if not std > 0.0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
+    return _fill(self, lambda: _random.log_normal_values(self, mean, std, generator))
 
 
 def _geometric_(self, p, *, generator=None):
-    return _fill(self, lambda: _random.rng(generator, self).geometric(p, _shape(self)))
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    return _fill(self, lambda: _random.geometric_values(self, p, generator))
+
+
+def _cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    if not C.dtype_of(self).is_floating_point:
+        raise RuntimeError(f"\"cauchy_cpu\" not implemented for '{_scalar_name(C.dtype_of(self))}'")
+    return _fill(self, lambda: _random.cauchy_values(self, median, sigma, generator))
+
+
+def _scalar_name(dtype):
+    from ._ops.elementwise import scalar_name
+    return scalar_name(dtype)
 
 
 Tensor.uniform_ = _uniform_
@@ -303,6 +320,7 @@ Tensor.random_ = _random_
 Tensor.exponential_ = _exponential_
 Tensor.log_normal_ = _log_normal_
 Tensor.geometric_ = _geometric_
+Tensor.cauchy_ = _cauchy_
 
 
 def _bernoulli(self, p=None, *, generator=None):
