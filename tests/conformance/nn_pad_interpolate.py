@@ -88,6 +88,11 @@ for name, f in [("reflect", lambda t: F.pad(t.reshape(1, 2, 3), (2, 1), mode="re
     g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
     gg, = torch.autograd.grad((g * torch.arange(6.0, dtype=torch.float64)).sum(), x)
     print("double", name, r(g), r(gg))
+# a non-finite input stays where the kernels put it (inf spreads only to the outputs that read it)
+xi = torch.tensor([[[1.0, float("inf"), 3.0, -2.0, float("nan")]]])
+print(r(F.pad(xi, (2, 2), mode="reflect")), r(F.pad(xi, (1, 2), mode="replicate")), r(F.pad(xi, (2, 1), mode="circular")))
+print(r(F.interpolate(xi, scale_factor=2, mode="linear")), r(F.interpolate(xi, size=7)),
+      r(F.interpolate(xi, size=8, mode="linear", align_corners=True)))
 for m in (nn.Upsample(scale_factor=2), nn.Upsample(size=(5, 6), mode="bilinear"),
           nn.Upsample(scale_factor=2, mode="bilinear", align_corners=True), nn.UpsamplingNearest2d(size=(4, 4)),
           nn.UpsamplingBilinear2d(scale_factor=2)):
