@@ -26,6 +26,7 @@
 #include "gui/theme.h"
 #include "render/embedded_files.h"
 #include "render/gl_context.h"
+#include "render/layer_cache.h"
 
 namespace ds::gui {
 
@@ -44,6 +45,8 @@ void draw_frame(GLFWwindow* window, App& app, int fixed_w, int fixed_h, float mo
   ImGui::Render();
   int w = fixed_w, h = fixed_h;
   if (w <= 0) glfwGetFramebufferSize(window, &w, &h);
+  // Windows that look as they did last frame are copied from an image of them (render/layer_cache.h).
+  render::frame_layer_cache().apply(ImGui::GetDrawData(), theme::kClear);
   render::begin_frame(w, h, theme::kClear[0], theme::kClear[1], theme::kClear[2]);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }

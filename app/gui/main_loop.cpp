@@ -23,6 +23,7 @@
 #include "gui/gui_main.h"
 #include "gui/theme.h"
 #include "render/gl_context.h"
+#include "render/layer_cache.h"
 #include "render/png_file.h"
 #include "render/quad_batch.h"
 
@@ -204,6 +205,7 @@ int run_gui(const GuiOptions& o, const SessionFactory& make_session, const Headl
 
   // Cleanup
   render::shutdown_quad_programs();
+  render::shutdown_layer_programs();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

@@ -4,6 +4,8 @@
 
 #include <glad/gl.h>
 
+#include "render/layer_cache.h"
+
 namespace ds::render {
 
 ImageTexture::~ImageTexture() {
@@ -22,6 +24,7 @@ void ImageTexture::upload(int width, int height, const uint32_t* pixels) {
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
   glBindTexture(GL_TEXTURE_2D, GLuint(previous));
+  note_texture_changed();  // cached window images that show it are made again
 }
 
 }  // namespace ds::render

@@ -4,9 +4,11 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "render/embedded_files.h"
+#include "render/layer_cache.h"
 
 namespace ds::render {
 namespace {
@@ -102,6 +104,22 @@ void QuadBatch::upload(const gui::Quad* quads, size_t count) {
   }
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   count_ = count;
+  ++uploads_;
+}
+
+bool QuadBatch::content_key(const ImDrawCmd& cmd, uint64_t* key, size_t* instances) {
+  if (cmd.UserCallback != &QuadBatch::callback) return false;
+  const Call* call = static_cast<const Call*>(cmd.UserCallbackData);
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+  uint32_t ox = 0, oy = 0;
+  std::memcpy(&ox, &call->origin.x, 4);
+  std::memcpy(&oy, &call->origin.y, 4);
+  mix(reinterpret_cast<uintptr_t>(call->batch)), mix(call->batch->uploads_), mix(ox), mix(oy), mix(call->first), mix(call->count);
+  mix(uint64_t(call->batch->style_));
+  *key = h;
+  *instances = call->count;
+  return true;
 }
 
 void QuadBatch::draw(ImDrawList* dl, ImVec2 origin, size_t first, size_t count) {
@@ -126,7 +144,7 @@ void QuadBatch::callback(const ImDrawList*, const ImDrawCmd* cmd) {
 void QuadBatch::render(const Call& call, const ImDrawCmd* cmd) {
   const Program& p = g_programs[style_ == QuadStyle::MemoryBlocks ? 0 : 1];
   if (!p.id || !vao_) return;
-  const ImDrawData* dd = ImGui::GetDrawData();
+  const ImDrawData* dd = current_draw_data();  // the frame's, or a cached window's image being made
   const ImVec2 off = dd->DisplayPos, scale = dd->FramebufferScale;
   const float fb_h = dd->DisplaySize.y * scale.y;
   const float x1 = (cmd->ClipRect.x - off.x) * scale.x, y1 = (cmd->ClipRect.y - off.y) * scale.y;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <string>
 #include <vector>
@@ -28,6 +29,10 @@ class QuadBatch {
   void upload(const std::vector<gui::Quad>& q) { upload(q.data(), q.size()); }
   size_t size() const { return count_; }
 
+  // For a draw command this class queued: a key of what it draws (the batch, its upload, the place and
+  // range) and how many instances; false for any other command. LayerCache tells frames apart with it.
+  static bool content_key(const ImDrawCmd& cmd, uint64_t* key, size_t* instances);
+
   // Queues drawing instances [first, first + count) at `origin` (display coordinates) into `dl`
   // at its current position in the draw order, clipped to its current clip rect.
   void draw(ImDrawList* dl, ImVec2 origin, size_t first = 0, size_t count = SIZE_MAX);
@@ -44,6 +49,7 @@ class QuadBatch {
   QuadStyle style_;
   unsigned vao_ = 0, vbo_ = 0;
   size_t count_ = 0, capacity_ = 0;
+  uint64_t uploads_ = 0;  // bumped by every upload()
   std::deque<Call> calls_;  // alive until the frame's draw data is rendered
   int calls_frame_ = -1;
 };

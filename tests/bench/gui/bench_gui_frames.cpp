@@ -28,6 +28,7 @@
 #include "gui/frame.h"
 #include "gui/gui_main.h"
 #include "render/gl_context.h"
+#include "render/layer_cache.h"
 #include "synthetic_session.h"
 
 namespace ds::gui {
@@ -116,6 +117,8 @@ int run_benchmark(GLFWwindow* window, App& app, const GuiOptions& o, const Bench
   for (int i = 0; dd && i < dd->CmdListsCount; ++i) draw_calls += dd->CmdLists[i]->CmdBuffer.Size;
   std::printf("  last frame: %d ImGui triangles in %d draw calls; %s\n", dd ? dd->TotalIdxCount / 3 : 0, draw_calls,
               app.bench_report().c_str());
+  const render::LayerCache::Stats& lc = render::frame_layer_cache().stats();
+  std::printf("  last frame: %d of %d windows copied from their cached images (%d images made)\n", lc.copied, lc.groups, lc.rendered);
   std::printf("  frame time: median %.2f ms, p95 %.2f ms, max %.2f ms\n", median, p95, times.back());
   std::sort(cpu.begin(), cpu.end());
   std::printf("  process CPU time per frame (all threads, llvmpipe's included): median %.2f ms\n", cpu[cpu.size() / 2]);
