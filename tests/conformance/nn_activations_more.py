@@ -182,3 +182,10 @@ err(lambda: F.prelu(x, torch.ones(2, 3)))
 err(lambda: F.prelu(torch.tensor(1.0), torch.ones(3)))
 err(lambda: F.rrelu(x, 0.5, 0.1))
 err(lambda: nn.GLU()(torch.randn(3)))
+
+# hardtanh / relu6 at their bounds and on nan: the gradient is 0 at min_val and max_val, 1 on nan (ATen's
+# hardtanh_backward), in place too
+xb = torch.tensor([-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 6.0, 7.0, float("nan")])
+for name, f in (("hardtanh", F.hardtanh), ("relu6", F.relu6), ("hardtanh(-0.5, 0.5)", lambda t: F.hardtanh(t, -0.5, 0.5)),
+                ("ReLU6(inplace)", lambda t: nn.ReLU6(inplace=True)(t * 1))):
+    check(name, f, xb)

@@ -54,7 +54,8 @@ def relu_(input):
 
 
 def relu6(input, inplace=False):
-    return hardtanh(input, 0.0, 6.0, inplace)
+    # at::relu6 is hardtanh(self, 0, 6): integer Scalars, saved as such (nn.ReLU6 passes 0.0 and 6.0)
+    return hardtanh(input, 0, 6, inplace)
 
 
 def _elementwise(name, compute, input, inplace, saved=None, inplace_name=None, result_grad=None):
@@ -65,8 +66,16 @@ def _elementwise(name, compute, input, inplace, saved=None, inplace_name=None, r
     return named(name, compute, (input,), saved={**(saved or {}), "self": input})
 
 
+def _hardtanh(x, min_val, max_val):
+    # hardtanh_backward: 0 where x <= min_val or x >= max_val, grad elsewhere (nan included): the bounds are
+    # constant branches (a clamp's gradient would be 1 on its closed interval)
+    lo = torch.full((), min_val, dtype=x.dtype, device=x.device)
+    hi = torch.full((), max_val, dtype=x.dtype, device=x.device)
+    return torch.where(x >= max_val, hi, torch.where(x <= min_val, lo, x))
+
+
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    return _elementwise("HardtanhBackward0", lambda x: torch.clamp(x, min_val, max_val), input, inplace,
+    return _elementwise("HardtanhBackward0", lambda x: _hardtanh(x, min_val, max_val), input, inplace,
                         {"max_val": max_val, "min_val": min_val})
 
 
