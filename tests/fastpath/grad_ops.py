@@ -74,6 +74,12 @@ def run(dev):
         torch.mul(3, a)  # `input` must be a tensor, fast path or not
     except TypeError as e:
         print(dev, "torch.mul(3, a):", e)
+    # scalar parameters broadcast over a vector (pytorch_with_examples' polynomial): their gradients are sums
+    torch.manual_seed(4)
+    xs = torch.linspace(-3, 3, 50, device=dev)
+    p0, p1 = torch.randn((), device=dev, requires_grad=True), torch.randn((), device=dev, requires_grad=True)
+    (p0 + p1 * xs + p1 * xs ** 2).pow(2).sum().backward()
+    print(dev, "scalar params", hexes(p0.grad), hexes(p1.grad))
     # a chain through several fast ops, intermediates freed as PyTorch frees them
     x = torch.randn(8, 16, device=dev, requires_grad=True)
     w = torch.randn(16, device=dev, requires_grad=True)

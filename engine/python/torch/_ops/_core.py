@@ -341,6 +341,11 @@ def sum_to_shape(t, shape):
     tshape = t._impl.sizes
     if tuple(tshape) == tuple(shape):
         return t
+    if not shape and len(tshape) == 1 and not grad_mode._enabled[0]:
+        # a 1-D gradient of a 0-dim operand (w * x with a scalar parameter w): its sum, through the fast path's
+        # x.sum() (np.sum's order, one 1-element allocation as sum(keepdim=True) + view makes). Under create_graph
+        # the general path keeps PyTorch's SumBackward1 + view nodes.
+        return t.sum()
     lead = len(tshape) - len(shape)
     dims = list(range(lead))
     for i, n in enumerate(shape):
