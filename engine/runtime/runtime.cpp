@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -23,6 +24,24 @@ double wall_ns() {
   return double(std::chrono::duration_cast<std::chrono::nanoseconds>(
                     std::chrono::steady_clock::now().time_since_epoch())
                     .count());
+}
+
+// Note [Host blocks]: pageable (and simulated scratch) bytes are 64-byte aligned, as c10's alloc_cpu gives
+// them. glibc's aligned_alloc takes its memalign path for that (several times a malloc's cost, and past
+// malloc's per-thread cache), which a small op on the CPU paid once per result: instead malloc 64 bytes
+// more and keep the malloc'd address in the word just below the aligned one (malloc's 16-byte alignment
+// leaves at least 16 bytes there).
+void* alloc_host_block(size_t nbytes) {
+  if (nbytes > SIZE_MAX - 64) return nullptr;  // reported as not enough memory, like a failed malloc
+  void* raw = std::malloc(nbytes + 64);
+  if (!raw) return nullptr;
+  const uintptr_t aligned = (reinterpret_cast<uintptr_t>(raw) + 64) & ~uintptr_t(63);
+  reinterpret_cast<void**>(aligned)[-1] = raw;
+  return reinterpret_cast<void*>(aligned);
+}
+
+void free_host_block(void* p) {
+  if (p) std::free(static_cast<void**>(p)[-1]);
 }
 
 }  // namespace
@@ -129,7 +148,7 @@ StoragePtr Runtime::allocate_scratch(Place place, size_t nbytes, bool virtual_by
   if (nbytes > 0 && !virtual_bytes) {
     // Simulated device memory is host memory: plain heap blocks (no mapping per intermediate); a real GPU's
     // scratch is real device memory, since its values are read back like any device tensor's.
-    bytes.data = backend_->caps().simulated ? std::aligned_alloc(64, (nbytes + 63) / 64 * 64)
+    bytes.data = backend_->caps().simulated ? alloc_host_block(nbytes)
                                             : backend_->device_alloc(place.device, nbytes, false);
     check_lazy(bytes.data != nullptr, [&] {
       return "CUDA out of memory. Tried to allocate " + format_bytes(nbytes) + " (DeviceScope scratch for a composite op)";
@@ -192,7 +211,7 @@ StoragePtr Runtime::allocate(Place place, size_t nbytes, bool virtual_bytes, Rol
         // killer and lose the recording.
         check_lazy(host_budget_->try_take(nbytes) || (release_host_backed_caches() && host_budget_->try_take(nbytes)),
                    too_much);
-        bytes.data = std::aligned_alloc(64, (nbytes + 63) / 64 * 64);
+        bytes.data = alloc_host_block(nbytes);  // Note [Host blocks]
         if (!bytes.data) host_budget_->give_back(nbytes);
         check_lazy(bytes.data != nullptr, too_much);
         pageable_bytes_ += nbytes;
@@ -263,7 +282,7 @@ void Runtime::BlockReturn::release(const Storage& s) noexcept {
   Runtime& rt = *runtime_;
   if (is_scratch) {  // Note [Scratch allocations]: never registered, never logged
     if (!scratch) return;
-    if (rt.backend_->caps().simulated) std::free(scratch);
+    if (rt.backend_->caps().simulated) free_host_block(scratch);
     else {
       try {
         rt.backend_->device_free(s.place().device, scratch, scratch_bytes, false);
@@ -294,7 +313,7 @@ void Runtime::BlockReturn::release(const Storage& s) noexcept {
           auto release = std::move(external_release);
           release();
         } else if (s.data()) {
-          std::free(s.data());
+          free_host_block(s.data());
           rt.pageable_bytes_ -= s.nbytes();
           rt.host_budget_->give_back(s.nbytes());
         }
