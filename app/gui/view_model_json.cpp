@@ -6,6 +6,7 @@
 #include "gui/app.h"
 #include "gui/theme.h"
 #include "gui/view_state/palette.h"
+#include "render/layer_cache.h"
 #include "trace/atomic_file.h"
 
 namespace ds::gui {
@@ -156,6 +157,9 @@ void App::write_view_model(const std::string& path, int width, int height) const
     if (w->Active && !w->Hidden && !(w->Flags & ImGuiWindowFlags_ChildWindow)) windows.push_back(w->Name);
   }
   j["windows_front_to_back"] = windows;
+  // The last frame's layer cache (render/layer_cache.h): windows shown from their images, of those drawn.
+  const render::LayerCache::Stats& lc = render::frame_layer_cache().stats();
+  j["layer_cache"] = {{"windows", lc.groups}, {"copied", lc.copied}};
   j["replacement_glyphs_drawn"] = replacement_glyphs_drawn();  // U+FFFD on screen: broken UTF-8, missing glyphs
   lessons_.write_view_model(j, ui_);
   write_file_atomically(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
