@@ -337,7 +337,11 @@ DeviceAllocation CachingDeviceAllocator::allocate(size_t bytes, StreamId stream,
   DeviceAllocation result;
   result.stream = stream;
   result.virtual_bytes = virtual_bytes;
-  if (bytes == 0) return result;  // PyTorch hands out a null data pointer for empty storages
+  if (bytes == 0) {  // PyTorch hands out a null data pointer for empty storages; the figures are still current
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    result.after = {impl_->stats.allocated, impl_->stats.reserved};
+    return result;
+  }
   if (bytes >= kOneExaByte)
     raise(ErrorKind::OutOfMemoryError, "CUDA out of memory. Tried to allocate more than 1EB memory.");
 

@@ -85,6 +85,21 @@ TEST(DeviceAllocator, ZeroBytesIsEmpty) {
   EXPECT_EQ(backend.device_alloc_calls, 0);
 }
 
+// Every allocation hands back the device's figures right after it, an empty one too: the event log takes
+// them from there (an FSDP parameter resized to 0 bytes logged "0 allocated" and broke estimate's sizes).
+TEST(DeviceAllocator, FiguresAfterEveryAllocation) {
+  FakeBackend backend;
+  CachingDeviceAllocator alloc(backend, 0);
+  DeviceAllocation a = alloc.allocate(1 * KiB);
+  EXPECT_EQ(a.after.allocated, 1024u);
+  EXPECT_EQ(a.after.reserved, 2 * MiB);
+  DeviceAllocation empty = alloc.allocate(0);
+  EXPECT_EQ(empty.after.allocated, 1024u);
+  EXPECT_EQ(empty.after.reserved, 2 * MiB);
+  EXPECT_EQ(alloc.free(empty).allocated, 1024u);
+  EXPECT_EQ(alloc.free(a).allocated, 0u);
+}
+
 TEST(DeviceAllocator, SmallPoolSplitsAndPacks) {
   FakeBackend backend;
   CachingDeviceAllocator alloc(backend, 0);
