@@ -99,16 +99,33 @@ py::object log_softmax(const TensorPtr& x, int64_t dim) {
   return py::cast(std::move(out));
 }
 
-py::object log_softmax_backward(const TensorPtr& grad, const TensorPtr& result, int64_t dim) {
+// A backward kernel's operands: the gradient and the op's result (same dense float layout, one device), read on
+// the host, and a fresh output like the result. False when the kernel does not apply (the Python formula runs).
+struct GradResult {
+  const void* grad = nullptr;
+  const void* result = nullptr;
+  TensorPtr out;
+};
+
+bool grad_and_result(const TensorPtr& grad, const TensorPtr& result, GradResult& in) {
   if (!usable(result, result ? result->dtype() : DType::Float32) || !usable(grad, result->dtype()) ||
-      grad->sizes() != result->sizes() || !(grad->device() == result->device()) || dim < 0 || dim >= result->dim())
-    return py::none();
+      grad->sizes() != result->sizes() || !(grad->device() == result->device()))
+    return false;
   Runtime& r = rt();
-  const void* gp = host_readable(r, grad);
-  const void* rp = host_readable(r, result);
-  if (!gp || !rp) return py::none();
-  TensorPtr out = ds::empty(r, result->sizes(), result->dtype(), result->device(), false, false, current_storage_role());
-  void* o = host_writable(r, out);
+  in.grad = host_readable(r, grad);
+  in.result = host_readable(r, result);
+  if (!in.grad || !in.result) return false;
+  in.out = ds::empty(r, result->sizes(), result->dtype(), result->device(), false, false, current_storage_role());
+  return true;
+}
+
+py::object log_softmax_backward(const TensorPtr& grad, const TensorPtr& result, int64_t dim) {
+  if (dim < 0 || (result && dim >= result->dim())) return py::none();
+  GradResult in;
+  if (!grad_and_result(grad, result, in)) return py::none();
+  const void *gp = in.grad, *rp = in.result;
+  TensorPtr out = in.out;
+  void* o = host_writable(rt(), out);
   const Geometry g = geometry(*result, dim);
   if (result->dtype() == DType::Float32)
     log_softmax_backward_kernel(g, static_cast<const float*>(gp), static_cast<const float*>(rp), static_cast<float*>(o));
@@ -224,15 +241,11 @@ void activation_backward_kernel(Activation a, const T* g, const T* r, T* out, in
 }
 
 py::object activation_backward(Activation a, const TensorPtr& grad, const TensorPtr& result) {
-  if (!usable(result, result ? result->dtype() : DType::Float32) || !usable(grad, result->dtype()) ||
-      grad->sizes() != result->sizes() || !(grad->device() == result->device()))
-    return py::none();
-  Runtime& r = rt();
-  const void* gp = host_readable(r, grad);
-  const void* rp = host_readable(r, result);
-  if (!gp || !rp) return py::none();
-  TensorPtr out = ds::empty(r, result->sizes(), result->dtype(), result->device(), false, false, current_storage_role());
-  void* o = host_writable(r, out);
+  GradResult in;
+  if (!grad_and_result(grad, result, in)) return py::none();
+  const void *gp = in.grad, *rp = in.result;
+  TensorPtr out = in.out;
+  void* o = host_writable(rt(), out);
   if (result->dtype() == DType::Float32)
     activation_backward_kernel(a, static_cast<const float*>(gp), static_cast<const float*>(rp), static_cast<float*>(o),
                                result->numel());
