@@ -130,8 +130,8 @@ PythonSession::PythonSession(SessionOptions options) : options_(std::move(option
     config.install_signal_handlers = options_.install_signal_handlers ? 1 : 0;
     pin_program_name(config);
     const char* prefix_env = std::getenv("PYTHONPYCACHEPREFIX");
-    if (!(prefix_env && *prefix_env) && !bytecode_cache_dir().empty())
-      PyConfig_SetBytesString(&config, &config.pycache_prefix, bytecode_cache_dir().c_str());
+    if (const std::string cache = bytecode_cache_dir(); !(prefix_env && *prefix_env) && !cache.empty())
+      PyConfig_SetBytesString(&config, &config.pycache_prefix, cache.c_str());
     interp_->guard = std::make_unique<py::scoped_interpreter>(&config, 0, nullptr, /*add_program_dir_to_path=*/false);
   }
   main_ident_ = PyThread_get_thread_ident();
