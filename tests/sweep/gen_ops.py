@@ -449,7 +449,7 @@ class OpsGen(IndexStmts):
     def error_stmt(self):
         rng = self.rng
         lab = self.label()
-        e = rng.choice(["torch.ones(3).tril()", "torch.tensor([3, 4]).norm()", "torch.tensor(5).sum(0)",
+        e = rng.choice(["torch.ones(3).tril()", "torch.tensor([3., 4.]).norm(dim=2)", "torch.tensor(5).sum(0)",
                         "torch.tensor(5).sum(1)", "torch.arange(4.).narrow(0, 2, -1)", "torch.ones(2, 3).sum(dim=5)",
                         "torch.tensor([1, 2]).mean()", "torch.ones(3).diagonal()", "torch.ones(2, 3).unfold(1, 4, 1)",
                         "torch.ones(2, 3).unfold(1, 2, 0)", "torch.ones(2, 3).t().view(torch.int8)",

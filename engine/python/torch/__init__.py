@@ -44,8 +44,9 @@ from ._ops.elementwise import (abs, add, addcdiv, addcmul, allclose, atan2, bitw
                                reciprocal, relu, remainder, round, rsqrt, rsub, sigmoid, sign, sin, sqrt, square, sub,
                                tan, tanh, trunc, where)
 from ._ops.reduction import (all, amax, amin, aminmax, any, argmax, argmin, count_nonzero, cumprod, cumsum,  # noqa: F401,A004
-                             log_softmax, logsumexp, max, mean, min, nanmean, nansum, norm, prod, softmax, std,
+                             log_softmax, logsumexp, max, mean, min, nanmean, nansum, prod, softmax, std,
                              std_mean, sum, var, var_mean)
+from .linalg import _torch_norm as norm  # noqa: E402  (torch.norm: 2.x's routing to linalg.vector_norm)
 from ._ops.linalg import addmm, baddbmm, bmm, dot, einsum, inner, matmul, mm, mv, outer, ger  # noqa: F401
 from ._ops.shape import (as_strided, broadcast_to, cat, chunk, concat, concatenate, diag, diagonal, flatten,  # noqa: F401
                          flip, hstack, movedim, moveaxis, narrow, permute, repeat, reshape, roll, select, split,

@@ -14,6 +14,7 @@ from ._ops import reduction as R
 from ._ops import shape as S
 from ._ops import subscript as Sub
 from ._ops import subscript_assign as SubAssign
+from . import linalg as _linalg
 from ._tensor import Tensor
 
 
@@ -149,9 +150,10 @@ def _cmp_ok(other):
 
 # Reductions
 for _name in ("sum", "nansum", "mean", "nanmean", "prod", "var", "std", "max", "min", "amax", "amin", "argmax",
-              "argmin", "all", "any", "norm", "logsumexp", "cumsum", "cumprod", "softmax", "log_softmax",
+              "argmin", "all", "any", "logsumexp", "cumsum", "cumprod", "softmax", "log_softmax",
               "count_nonzero", "aminmax"):
     setattr(Tensor, _name, accepting_numpy_names(_method(getattr(R, _name))))  # x.max(axis=1) as in PyTorch
+Tensor.norm = accepting_numpy_names(_method(_linalg._torch_norm))
 
 # Linear algebra
 # PyTorch's parameter names, so that keywords work as there: a.matmul(other=b), a.mm(mat2=b).

@@ -1,25 +1,8 @@
-# torch.linalg: the norms (differentiable, built from the core ops) and a few numpy-backed solvers.
+# torch.linalg: the norms (vector_norm is one ATen-like kernel, _ops/vector_norm.py) and a few numpy-backed solvers.
 import numpy as np
 
 from ._ops import _core as C
-from ._ops import elementwise as E
-from ._ops import reduction as R
-
-
-def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
-    if dtype is not None:
-        x = x.to(dtype)
-    if ord == float("inf"):
-        return R.amax(E.abs(x), dim if dim is not None else (), keepdim)
-    if ord == -float("inf"):
-        return R.amin(E.abs(x), dim if dim is not None else (), keepdim)
-    if ord == 0:
-        return R.sum(E.ne(x, 0).to(x.dtype), dim, keepdim)
-    if ord == 1:
-        return R.sum(E.abs(x), dim, keepdim)
-    if ord == 2:
-        return E.sqrt(R.sum(x * x, dim, keepdim))
-    return E.pow(R.sum(E.pow(E.abs(x), ord), dim, keepdim), 1.0 / ord)
+from ._ops.vector_norm import vector_norm  # noqa: F401  (one kernel: LinalgVectorNormBackward0)
 
 
 def matrix_norm(x, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # noqa: A002
@@ -27,6 +10,16 @@ def matrix_norm(x, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
         return vector_norm(x, 2, dim, keepdim, dtype=dtype)
     vals = np.linalg.norm(C.read(x), ord=ord, axis=tuple(dim), keepdims=keepdim)
     return C.make(vals, x.dtype, x.device)
+
+
+def _torch_norm(x, p="fro", dim=None, keepdim=False, dtype=None):
+    """torch.norm / Tensor.norm as PyTorch 2.x routes a strided tensor: a number or "fro" (over at most two
+    dims) is linalg.vector_norm; "nuc" and the other matrix norms are linalg.matrix_norm."""
+    if isinstance(p, str):
+        if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+            return vector_norm(x, 2, dim, keepdim, dtype=dtype)
+        return matrix_norm(x, p, list(range(x.dim())) if dim is None else dim, keepdim, dtype=dtype)
+    return vector_norm(x, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
 def norm(x, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002

@@ -1,4 +1,4 @@
-# Reductions (sum, mean, prod, var/std, max/min/amax/argmax, all/any, norm, logsumexp), scans (cumsum)
+# Reductions (sum, mean, prod, var/std, max/min/amax/argmax, all/any, logsumexp; norms: vector_norm.py), scans (cumsum)
 # and softmax/log_softmax, with dim/keepdim/dtype arguments, PyTorch's result dtypes and autograd.
 import builtins as _b
 import warnings as _warnings
@@ -427,22 +427,6 @@ def count_nonzero(x, dim=None):
     dev, _ = _prep(x)
     dims = _dims(x, dim)
     return C.make(np.asarray(np.count_nonzero(C.read(x), axis=_axis(dims)), dtype=np.int64), D.int64, dev)
-
-
-def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
-    from . import elementwise as E
-    if not C.dtype_of(x if dtype is None else x.to(dtype)).is_floating_point:
-        raise RuntimeError("norm(): input dtype should be either floating point or complex. Got "
-                           f"{E.scalar_name(C.dtype_of(x))} instead.")
-    if p in ("fro", 2, 2.0, None):
-        return E.sqrt(sum(x * x, dim, keepdim))
-    if p in (float("inf"), "inf"):
-        return amax(E.abs(x), dim if dim is not None else (), keepdim)
-    if p == 1:
-        return sum(E.abs(x), dim, keepdim)
-    if p == 0:
-        return sum(E.ne(x, 0).to(C.dtype_of(x)), dim, keepdim)
-    return E.pow(sum(E.pow(E.abs(x), p), dim, keepdim), 1.0 / p)
 
 
 def logsumexp(x, dim, keepdim=False):

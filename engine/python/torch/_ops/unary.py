@@ -125,9 +125,16 @@ def abs(x, out=None):  # noqa: A001
     return unary("AbsBackward0", x, np.abs, lambda g, x, r: g * sign(x), out=out, save="x")
 
 
+def _sign_np(v):
+    if v.dtype == np.bool_:
+        return v.copy()
+    if v.dtype.kind == "f":  # ATen's (0 < a) - (a < 0): NaN and -0.0 give +0.0 (numpy: NaN, -0.0)
+        return (v > 0).astype(v.dtype) - (v < 0).astype(v.dtype)
+    return np.sign(v)
+
+
 def sign(x, out=None):
-    return unary("SignBackward0", x, lambda v: v.copy() if v.dtype == np.bool_ else np.sign(v), lambda g, x, r: g * 0.0,
-                 out=out)
+    return unary("SignBackward0", x, _sign_np, lambda g, x, r: g * 0.0, out=out)
 
 
 def exp(x, out=None):
@@ -382,7 +389,9 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None, out=None):
                  lambda g, x, r: g * isfinite(x), out=out, save="x")
 
 
-def clamp(x, min=None, max=None, out=None):  # noqa: A002
+def clamp(x, min=None, max=None, out=None, _node="ClampBackward1"):  # noqa: A002
+    """_node: clamp_min/clamp_max with a number bound are ops of their own in ATen (ClampMinBackward0 saving
+    self and min, ClampMaxBackward0 self and max; F.normalize's clamp_min shows it)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if out is not None and out is not x:
@@ -428,13 +437,13 @@ def clamp(x, min=None, max=None, out=None):  # noqa: A002
             m2 = B.le(x_, max)
             mask = m2 if mask is None else B.logical_and(mask, m2)
         return g * mask
-    return unary("ClampBackward1", x, compute, grad, lambda d: odt_final, out=out, save="x",
-                 extra={"min": min, "max": max})
+    bounds = {"ClampMinBackward0": {"min": min}, "ClampMaxBackward0": {"max": max}}.get(_node, {"min": min, "max": max})
+    return unary(_node, x, compute, grad, lambda d: odt_final, out=out, save="x", extra=bounds)
 
 
 def clamp_min(x, min, out=None):  # noqa: A002
-    return clamp(x, min=min, out=out)
+    return clamp(x, min=min, out=out, _node="ClampMinBackward0")
 
 
 def clamp_max(x, max, out=None):  # noqa: A002
-    return clamp(x, max=max, out=out)
+    return clamp(x, max=max, out=out, _node="ClampMaxBackward0")

@@ -32,8 +32,7 @@ def _p_norm(x, p, dim, keepdim):
 
 def _vector_norm(x, dim, keepdim):
     """at::linalg_vector_norm(x, 2, dim, keepdim): one LinalgVectorNormBackward0 node."""
-    return named("LinalgVectorNormBackward0", lambda t: _p_norm(t, 2, dim, keepdim), (x,),
-                 saved=lambda result: {"dim": (dim,), "keepdim": keepdim, "ord": 2, "result": result, "self": x})
+    return torch.linalg.vector_norm(x, 2, dim, keepdim)
 
 
 def _norm_dim(x, p, dim, keepdim):

@@ -179,8 +179,13 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 # ----------------------------------------------------------------------------- normalisation
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
-    norm = (input.abs() ** p).sum(dim, keepdim=True) ** (1.0 / p)
-    return input / torch.clamp(norm, min=eps)
+    # torch/nn/functional.py's own body: one norm, clamp_min, an expanded view (the graph and the allocations
+    # PyTorch makes: NormBackward1 -> ClampMinBackward0 -> ExpandBackward0 -> DivBackward0)
+    if out is None:
+        denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+        return input / denom
+    denom = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
+    return torch.div(input, denom, out=out)
 
 
 # ----------------------------------------------------------------------------- embedding

@@ -82,6 +82,22 @@ def mul_scalar_(tensors, value):
         t.mul_(value)
 
 
+def mul_tensor_(tensors, scalar):
+    """_foreach_mul_(tensors, Tensor): every tensor times a 0-dim tensor, in place."""
+    for t in tensors:
+        t.mul_(scalar)
+
+
+def clamp_min_(tensors, value):
+    for t in tensors:
+        t.clamp_min_(value)
+
+
+def clamp_max_(tensors, value):
+    for t in tensors:
+        t.clamp_max_(value)
+
+
 def div_scalarlist_(tensors, scalars):
     for t, s in zip(tensors, scalars):
         t.div_(s)
@@ -109,3 +125,39 @@ def maximum_(tensors, others):
     with _scratch():
         for t, o in zip(tensors, others):
             torch.maximum(t, o, out=t)
+
+
+# ---------------------------------------------------------------------------- reductions
+_CHUNK = 65536  # MultiTensorApply.cuh kChunkSize
+
+
+def norm(tensors, ord=2):  # noqa: A002
+    """torch._foreach_norm. On CUDA, for ord 1, 2 or inf over floating tensors of one dtype, the fused kernel
+    (ForeachReduceOp.cu _foreach_tensor_norm_cuda_impl): a zeroed per-chunk buffer (tensors x the most 64K
+    chunks of any tensor, opmath dtype), a zeroed 320-entry global buffer, a 0-dim result per tensor and a
+    global one, the buffers freed on return; an empty tensor's result is a fresh zeros(()). Elsewhere the slow
+    path: linalg.vector_norm of each tensor."""
+    p = float(ord)
+    first = tensors[0] if tensors else None
+    if (first is None or first.device.type != "cuda" or p not in (1.0, 2.0, float("inf"))
+            or any(t.device != first.device or t.dtype != first.dtype or not t.dtype.is_floating_point
+                   for t in tensors)):
+        return [torch.linalg.vector_norm(t, ord) for t in tensors]
+    dtype, device = first.dtype, first.device
+    opmath = torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
+    chunks = max((t.numel() + _CHUNK - 1) // _CHUNK for t in tensors)
+    per_chunk = torch.zeros(len(tensors) * chunks, dtype=opmath, device=device)  # noqa: F841 (held to return)
+    global_partials = torch.zeros(320, dtype=opmath, device=device)  # noqa: F841
+    results = [torch.empty((), dtype=dtype, device=device) for _ in tensors]
+    global_norm = torch.empty((), dtype=dtype, device=device)  # noqa: F841
+    out = []
+    filled = iter(results)
+    for t in tensors:
+        if t.numel() == 0:
+            out.append(torch.zeros((), dtype=dtype, device=device))
+            continue
+        r = next(filled)
+        with _scratch():
+            r.copy_(torch.linalg.vector_norm(t, ord))
+        out.append(r)
+    return out

@@ -1,4 +1,4 @@
 # torch.nn.utils: gradient clipping, parameter/vector conversion, packed sequences (rnn).
-from .clip_grad import clip_grad_norm_, clip_grad_value_, clip_grad_norm
+from .clip_grad import clip_grad_norm_, clip_grad_value_, clip_grad_norm, clip_grads_with_norm_, get_total_norm
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 from . import rnn
