@@ -614,7 +614,10 @@ void execute(const py::tuple& ctx, const py::list& roots, const py::list& root_g
 
 }  // namespace
 
+void bind_autograd_graph(py::module_& m);  // graph construction (bindings_autograd_graph.cpp)
+
 void bind_autograd(py::module_& m) {
+  bind_autograd_graph(m);
   m.def("autograd_execute", &execute, py::arg("context"), py::arg("roots"), py::arg("root_grads"),
         py::arg("retain_graph"), py::arg("create_graph"), py::arg("capture"), py::arg("accumulate"),
         py::arg("observer"));

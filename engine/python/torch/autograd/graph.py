@@ -11,6 +11,10 @@ import _devicescope_C as _E
 from . import grad_mode
 from .. import _blas_workspace as _workspace
 
+# DEVICESCOPE_PY_AUTOGRAD=1: graph construction and the backward loop in Python (the reference the C++ versions
+# follow; tests/autograd_engine/*.py compare the two)
+_PY_ENGINE = os.environ.get("DEVICESCOPE_PY_AUTOGRAD") == "1"
+
 _SECOND_TIME = ("Trying to backward through the graph a second time (or directly access saved tensors after "
                 "they have already been freed). Saved intermediate values of the graph are freed when you call "
                 ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
@@ -164,7 +168,7 @@ def accumulate_grad(t):
     return node
 
 
-def edge_of(t):
+def _edge_of_py(t):
     if t is None or not (t._grad_fn is not None or t._requires_grad):
         return (None, 0)
     if t._grad_fn is not None:
@@ -197,7 +201,7 @@ def linear_grad(out, g, name, forward):
     return out
 
 
-def attach(name, outputs, inputs, fn, saved=None):
+def _attach_py(name, outputs, inputs, fn, saved=None):
     """Gives `outputs` a new grad_fn named `name` whose backward `fn(grads)` returns input gradients.
 
     `saved`: what PyTorch's node saves. Either a list of tensors, or a dict {name: value} that is also
@@ -206,10 +210,10 @@ def attach(name, outputs, inputs, fn, saved=None):
     that are modified in place before backward make backward fail with PyTorch's version-counter error.
     `fn` must itself hold only these tensors (outputs as detached aliases): whatever it references stays
     allocated until backward runs, so anything more would keep memory alive that PyTorch frees."""
-    return attach_edges(name, outputs, [edge_of(x) for x in inputs], fn, saved)
+    return _attach_edges_py(name, outputs, [_edge_of_py(x) for x in inputs], fn, saved)
 
 
-def attach_edges(name, outputs, edges, fn, saved=None):
+def _attach_edges_py(name, outputs, edges, fn, saved=None):
     """Like attach(), with explicit edges (in-place ops rebase a tensor's history onto its old edge)."""
     node = node_class(name)(fn, tuple(edges), len(outputs))
     if saved:
@@ -252,6 +256,16 @@ def attach_edges(name, outputs, edges, fn, saved=None):
 # torch.utils.checkpoint's frame (non-reentrant checkpointing): called with every node made while it is set,
 # to let the forward drop what a node saved and the recomputation hand it back.
 attach_hook = None
+
+# attach, attach_edges and edge_of run in C++ (bindings_autograd_graph.cpp: the functions above statement for
+# statement, which stay the reference and run with DEVICESCOPE_PY_AUTOGRAD=1; autograd_engine_agreement compares the
+# two). Every differentiable op calls attach once, and in small-op training loops the Python version cost more than
+# the ops' arithmetic.
+if _PY_ENGINE:
+    attach, attach_edges, edge_of = _attach_py, _attach_edges_py, _edge_of_py
+else:
+    _E.autograd_graph_init(Node, _classes, node_class, _SEQUENCE, _Slot, AccumulateGrad, globals())
+    attach, attach_edges, edge_of = _E.autograd_attach, _E.autograd_attach_edges, _E.autograd_edge_of
 
 
 def _release(node):
@@ -303,7 +317,6 @@ def execute(roots, root_grads, retain_graph, create_graph, capture=None, accumul
     _E.autograd_execute(ctx, roots, root_grads, retain_graph, create_graph, capture, accumulate, _observer)
 
 
-_PY_ENGINE = os.environ.get("DEVICESCOPE_PY_AUTOGRAD") == "1"
 _context = [None]
 
 
