@@ -5,7 +5,8 @@ import warnings
 
 import torch
 
-__all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "random_split"]
+__all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "Subset", "ConcatDataset", "ChainDataset",
+           "random_split"]
 
 
 class Dataset:
@@ -25,7 +26,7 @@ class IterableDataset(Dataset):
         raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
 
     def __add__(self, other):
-        raise NotImplementedError("DeviceScope: ChainDataset is not supported")
+        return ChainDataset([self, other])
 
 
 class TensorDataset(Dataset):
@@ -71,6 +72,56 @@ class ConcatDataset(Dataset):
         dataset_idx = bisect.bisect_right(self.cumulative_sizes, idx)
         sample_idx = idx if dataset_idx == 0 else idx - self.cumulative_sizes[dataset_idx - 1]
         return self.datasets[dataset_idx][sample_idx]
+
+
+class ChainDataset(IterableDataset):
+    r"""IterableDatasets chained one after the other, on the fly."""
+
+    def __init__(self, datasets):
+        super().__init__()
+        self.datasets = datasets
+
+    def __iter__(self):
+        for d in self.datasets:
+            assert isinstance(d, IterableDataset), "ChainDataset only supports IterableDataset"
+            yield from d
+
+    def __len__(self):
+        total = 0
+        for d in self.datasets:
+            assert isinstance(d, IterableDataset), "ChainDataset only supports IterableDataset"
+            total += len(d)
+        return total
+
+
+class StackDataset(Dataset):
+    r"""Datasets of one length zipped sample by sample: a tuple (positional) or a dict (keywords) per index."""
+
+    def __init__(self, *args, **kwargs):
+        if args:
+            if kwargs:
+                raise ValueError("Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like "
+                                 "input/output, but both types are given.")
+            self._length = len(args[0])
+            if any(self._length != len(dataset) for dataset in args):
+                raise ValueError("Size mismatch between datasets")
+            self.datasets = args
+        elif kwargs:
+            tmp = list(kwargs.values())
+            self._length = len(tmp[0])
+            if any(self._length != len(dataset) for dataset in tmp):
+                raise ValueError("Size mismatch between datasets")
+            self.datasets = kwargs
+        else:
+            raise ValueError("At least one dataset should be passed")
+
+    def __getitem__(self, index):
+        if isinstance(self.datasets, dict):
+            return {k: dataset[index] for k, dataset in self.datasets.items()}
+        return tuple(dataset[index] for dataset in self.datasets)
+
+    def __len__(self):
+        return self._length
 
 
 class Subset(Dataset):
