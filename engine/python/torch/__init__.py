@@ -334,6 +334,7 @@ from . import _C  # noqa: E402,F401
 from . import _blas_workspace  # noqa: E402
 from . import __future__  # noqa: E402,F401
 from . import backends  # noqa: E402,F401
+from .backends import get_float32_matmul_precision, set_float32_matmul_precision  # noqa: E402,F401
 
 # Subpackages written on top of the core (nn, optim, utils) import torch themselves, so they come last.
 from . import nn  # noqa: E402,F401
