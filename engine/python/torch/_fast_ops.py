@@ -13,6 +13,8 @@
 #   _E.fast_unary(kind, inplace, fn, as_method)              (kind: relu|neg|tanh|sigmoid|exp)
 #   _E.fast_matmul(fn, as_method)                            (2-D @ 2-D float32/float64 through the BLAS)
 #   _E.fast_sum(fn, as_method)                               (x.sum() of a whole float32/float64 tensor)
+#   _E.fast_view(kind, fn, as_method)  (kind: view|reshape|t|transpose|unsqueeze|permute; bindings_views.cpp:
+#                                       the alias, its Tensor and _base in one call, the node from shape.py)
 # as_method=True returns a descriptor to assign on Tensor (binds self), False a plain callable for torch.*.
 import os
 import sys
@@ -22,12 +24,14 @@ import _devicescope_C as _E
 from . import _blas_workspace
 from . import _default
 from ._ops import fast_grad
+from ._ops import shape as _shape
 from ._tensor import Tensor
 from .autograd import grad_mode
 
 _E._fast_ops_setup(Tensor, grad_mode._enabled, _default._state)
 _E._fast_blas_hook(_blas_workspace.gemm_at)  # the fast matmul is a cuBLAS call on a GPU: its workspace
 _E._fast_grad_hook(fast_grad.record)  # the node of a result the fast path computed while autograd records
+_E._fast_views_setup(Tensor, grad_mode._enabled, _shape._fast_view_node)  # (the view ops' node, likewise)
 
 # Tensor attribute -> (kind, reflected, inplace)
 _BINARY_METHODS = {
@@ -55,6 +59,11 @@ _UNARY_FUNCTIONS = {"relu": "relu", "neg": "neg", "negative": "neg", "tanh": "ta
 _SUM = "sum"  # x.sum() / torch.sum(x) with no other argument (a whole float tensor)
 _MATMUL_METHODS = ("__matmul__", "matmul", "mm")
 _MATMUL_FUNCTIONS = ("matmul", "mm")
+# Tensor attribute / torch.<name> -> view kind (reshape takes the fast path only when it makes a view)
+_VIEW_METHODS = {"view": "view", "reshape": "reshape", "t": "t", "transpose": "transpose", "swapaxes": "transpose",
+                 "swapdims": "transpose", "unsqueeze": "unsqueeze", "permute": "permute"}
+_VIEW_FUNCTIONS = {"reshape": "reshape", "t": "t", "transpose": "transpose", "swapaxes": "transpose",
+                   "swapdims": "transpose", "unsqueeze": "unsqueeze", "permute": "permute"}
 
 
 def install():
@@ -78,6 +87,10 @@ def install():
         _install(Tensor, name, lambda fn: _E.fast_matmul(fn, True))
     for name in _MATMUL_FUNCTIONS:
         _install(torch_module, name, lambda fn: _E.fast_matmul(fn, False))
+    for name, kind in _VIEW_METHODS.items():
+        _install(Tensor, name, lambda fn: _E.fast_view(kind, fn, True))
+    for name, kind in _VIEW_FUNCTIONS.items():
+        _install(torch_module, name, lambda fn: _E.fast_view(kind, fn, False))
 
 
 _installed = set()

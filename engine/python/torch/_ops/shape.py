@@ -20,8 +20,36 @@ def _view(x, sizes, strides, offset, name, backward, saved=None):
     out = C.wrap(_E.as_strided(x._impl, tuple(sizes), tuple(strides), int(offset)))
     out._base = _base_of(x)
     if C.needs_grad(x):
-        graph.attach(name, [out], [x], lambda gs: (backward(gs[0]),), saved=saved)
+        _attach(out, x, name, backward, saved)
     return out
+
+
+def _attach(out, x, name, backward, saved):
+    graph.attach(name, [out], [x], lambda gs: (backward(gs[0]),), saved=saved)
+
+
+def _fast_view_node(code, out, x, info):
+    """The node the Python path attaches to a view, for one the C++ fast path made while autograd records
+    (engine/python/bindings_views.cpp; code: 0 view/reshape, 1 t, 2 transpose, 3 unsqueeze, 4 permute; info:
+    what the op below keeps for its backward)."""
+    if code == 0:
+        _attach(out, x, "ViewBackward0", lambda g: reshape(g, info), {"self_sym_sizes": info})
+    elif code == 1:
+        _attach(out, x, "TBackward0", (lambda g: g) if info < 2 else (lambda g: t(g)), None)
+    elif code == 2:
+        dim0, dim1, a, b, nd = info
+        _attach(out, x, "TransposeBackward0", (lambda g: g) if nd == 0 else (lambda g: transpose(g, a, b)),
+                {"dim0": dim0, "dim1": dim1})
+    elif code == 3:
+        dim, d = info
+        _attach(out, x, "UnsqueezeBackward0", lambda g: squeeze(g, d), {"dim": dim})
+    elif code == 4:
+        inv = [0] * len(info)
+        for i, d in enumerate(info):
+            inv[d] = i
+        _attach(out, x, "PermuteBackward0", lambda g: permute(g, inv), {"dims": info})
+    else:
+        raise ValueError(f"_fast_view_node: unknown view code {code}")
 
 
 def _sizes_arg(args):
