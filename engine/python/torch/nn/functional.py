@@ -28,6 +28,8 @@ from ._functional_conv import (  # noqa: F401
     adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d, avg_pool1d, avg_pool2d,
     conv1d, conv2d, max_pool1d, max_pool2d)
 from ._functional_norm import batch_norm, group_norm, layer_norm  # noqa: F401
+from ._functional_conv_nd import conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d  # noqa: F401
+from ._functional_unfold import fold, unfold  # noqa: F401
 
 
 # ----------------------------------------------------------------------------- linear
