@@ -215,14 +215,7 @@ Tensor.H = Tensor.T
 Tensor.mH = Tensor.mT
 
 
-def _repeat_interleave(self, repeats, dim=None, output_size=None):
-    xv = C.read(self)
-    r = C.read(repeats) if isinstance(repeats, Tensor) else repeats
-    res = np.repeat(xv if dim is not None else xv.reshape(-1), r, axis=dim)
-    return C.make(res, C.dtype_of(self), C.device_of(self))
-
-
-Tensor.repeat_interleave = _repeat_interleave
+# Tensor.repeat_interleave: _ops/extra_composites.py (PyTorch's composition, differentiable)
 
 # Indexing
 for _name in ("index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "index_add",
