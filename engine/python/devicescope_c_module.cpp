@@ -7,6 +7,9 @@
 #include "core/errors.h"
 
 namespace ds::python {
+
+void bind_rnn(py::module_& m);  // bindings_rnn.cpp
+
 namespace {
 
 std::shared_ptr<Runtime>& runtime_slot() {
@@ -86,6 +89,7 @@ PYBIND11_EMBEDDED_MODULE(_devicescope_C, m) {
   bind_cuda(m);
   bind_ops(m);
   bind_nn(m);
+  bind_rnn(m);  // one step of the recurrent cells (bindings_rnn.cpp)
   bind_estimate(m);
   bind_autograd(m);
 }

@@ -13,6 +13,8 @@
 # SigmoidBackward0 x3, TanhBackward0, MulBackward0 x3, AddBackward0 (add_), TanhBackward0: real torch 1.13's.
 import numpy as np
 
+import _devicescope_C as _E
+
 from .. import _dtype as D
 from .._device import from_key
 from .._fp_quiet import fp_quiet
@@ -82,15 +84,10 @@ def _write(t, values, virtual):
 def _chunks(t, n):
     """t.unsafe_chunk(n, 1): views without their own autograd node (the caller attaches one
     UnsafeSplitBackward0 for all of them)."""
-    import _devicescope_C as _E
-    impl = t._impl
-    rows, cols = impl.sizes
-    s0, s1 = impl.strides
-    w = cols // n
     base = t._base if t._base is not None else t
     out = []
-    for k in range(n):
-        v = C.wrap(_E.as_strided(impl, (rows, w), (s0, s1), impl.offset + k * w * s1))
+    for piece in _E.rnn_chunks(t._impl, n):  # bindings_rnn.cpp: the n views in one call
+        v = C.wrap(piece)
         v._base = base
         out.append(v)
     return out
@@ -107,13 +104,16 @@ _ALPHA = {"alpha": 1}
 
 def _node(name, outputs, edges, fn, names=None, saved=None):
     """A node `name` for outputs: names = its `_saved_<name>` attributes ({name: _Slot | value}), saved = the
-    [(tensor, version, output index or None)] the engine checks for in-place changes before backward."""
+    [(tensor, version, output index or None)] the engine checks for in-place changes before backward. An
+    output given as None is one the C++ step already freed (nothing saved it): the node has it, no tensor
+    points to it."""
     node = _CLASS[name](fn, edges, len(outputs))
     node._names = names
     node._saved = saved
     for i, o in enumerate(outputs):
-        o._grad_fn = node
-        o._output_nr = i
+        if o is not None:
+            o._grad_fn = node
+            o._output_nr = i
     hook = graph.attach_hook
     if hook is not None:
         hook(node)
@@ -169,42 +169,45 @@ def _rv(t, npd):
     return v if v.dtype == npd else v.astype(npd)
 
 
+_ACT_KIND = {"SigmoidBackward0": 0, "TanhBackward0": 1, "ReluBackward0": 2}
+
+
+def _act_numpy(kind, r, npd):
+    """The numpy formula of an activation's backward from its saved result r."""
+    if kind == 0:
+        def k(gv):
+            rv = _rv(r, npd)
+            return gv * (1 - rv) * rv          # sigmoid_backward: grad * (1 - y) * y
+    elif kind == 1:
+        def k(gv):
+            rv = _rv(r, npd)
+            return gv * (1 - rv * rv)          # tanh_backward: grad * (1 - y * y)
+    else:
+        def k(gv):                             # threshold_backward(grad, result, 0): grad where result > 0
+            return np.where(_rv(r, npd) > 0, gv, 0).astype(npd, copy=False)
+    return k
+
+
 def _activation_node(name, out, edge):
     """SigmoidBackward0 / TanhBackward0 / ReluBackward0 of an activation (in place on a gate, cy.tanh(), a simple
     cell's output): saves its result."""
     if edge[0] is None:
         return None
     rs = graph.SavedOutput(out)
-    like = _like(out)
-    npd = like.npd
-    if name == "ReluBackward0":
-        def fn(gs):
-            g, r = gs[0], rs.unpack()
-            if grad_mode._enabled[0]:
-                return (g * (r > 0),)
-            # threshold_backward(grad, result, 0): grad where result > 0, else 0
-            return (_kernel(g, like, lambda gv: np.where(_rv(r, npd) > 0, gv, 0).astype(npd, copy=False)),)
-    elif name == "SigmoidBackward0":
-        def fn(gs):
-            g, r = gs[0], rs.unpack()
-            if grad_mode._enabled[0]:
-                return (g * (1 - r) * r,)
-
-            def k(gv):
-                rv = _rv(r, npd)
-                return gv * (1 - rv) * rv          # sigmoid_backward: grad * (1 - y) * y
-            return (_kernel(g, like, k),)
-    else:
-        def fn(gs):
-            g, r = gs[0], rs.unpack()
-            if grad_mode._enabled[0]:
-                return (g * (1 - r * r),)
-
-            def k(gv):
-                rv = _rv(r, npd)
-                return gv * (1 - rv * rv)          # tanh_backward: grad * (1 - y * y)
-            return (_kernel(g, like, k),)
+    kind = _ACT_KIND[name]
     alias = rs.alias
+
+    def fn(gs):
+        g, r = gs[0], rs.unpack()
+        if grad_mode._enabled[0]:
+            if kind == 0:
+                return (g * (1 - r) * r,)
+            return (g * (1 - r * r),) if kind == 1 else (g * (r > 0),)
+        fast = _E.rnn_act_grad(kind, g._impl, r._impl)  # bindings_rnn.cpp (None: not its case)
+        if fast is not None:
+            return (C.wrap(fast),)
+        like = _like(alias)  # (the result's metadata: the alias's)
+        return (_kernel(g, like, _act_numpy(kind, r, like.npd)),)
     node = _node(name, [out], (edge,), fn, {"result": _Slot(alias, 0)}, [(alias, alias._impl.version, 0)])
     rs.bind(node)
     return node
@@ -218,15 +221,28 @@ def _mul_node(out, a, b, ea, eb):
         return None
     sa = a if need_b else None
     sb = b if need_a else None
-    like_a = _like(sb) if need_a else None
-    like_b = _like(sa) if need_b else None
 
     def fn(gs):
         g = gs[0]
         if grad_mode._enabled[0]:
             return (g * sb if need_a else None, g * sa if need_b else None)
-        return (_kernel(g, like_a, lambda gv: gv * _rv(sb, like_a.npd)) if need_a else None,
-                _kernel(g, like_b, lambda gv: gv * _rv(sa, like_b.npd)) if need_b else None)
+        # each through bindings_rnn.cpp, or numpy where that is not its case (None); self's first, as ATen
+        ga = gb = None
+        if need_a:
+            ga = _E.rnn_mul_grad(g._impl, sb._impl)
+            if ga is None:
+                like_a = _like(sb)
+                ga = _kernel(g, like_a, lambda gv: gv * _rv(sb, like_a.npd))
+            else:
+                ga = C.wrap(ga)
+        if need_b:
+            gb = _E.rnn_mul_grad(g._impl, sa._impl)
+            if gb is None:
+                like_b = _like(sa)
+                gb = _kernel(g, like_b, lambda gv: gv * _rv(sa, like_b.npd))
+            else:
+                gb = C.wrap(gb)
+        return ga, gb
     saved = []
     if sa is not None:
         saved.append((sa, sa._impl.version, None))
@@ -258,6 +274,9 @@ def _sub_node(out, ea, eb):
         g = gs[0]
         if grad_mode._enabled[0]:
             return g, -g
+        fast = _E.rnn_neg_grad(g._impl)
+        if fast is not None:
+            return g, C.wrap(fast)
         return g, _kernel(g, like, np.negative)
     return _node("SubBackward0", [out], (ea, eb), fn, dict(_ALPHA))
 
@@ -273,6 +292,9 @@ def _unsafe_split_node(chunks, edge, sizes, split):
         if grad_mode._enabled[0]:
             from .._ops.join import cat
             return (cat([g if g is not None else ref.new_zeros((rows, split)) for g in gs], 1),)
+        fast = _E.rnn_split_grad(gs, rows, cols)  # bindings_rnn.cpp (None: a virtual or other case)
+        if fast is not None:
+            return (C.wrap(fast),)
         if any(g is not None and g._impl.is_virtual for g in gs):
             return (C.make(VirtualValues(like.shape, like.npd), like.dt, like.dev),)
         out = np.zeros((rows, cols), dtype=like.npd) if any(g is None for g in gs) else \
@@ -287,6 +309,11 @@ def _unsafe_split_node(chunks, edge, sizes, split):
 
 # ----------------------------------------------------------------------------- the cells
 def _linear_hh(hx, w_hh, b_hh):
+    """linear(hx, w_hh, b_hh): with a bias and a 2-D state ATen's addmm(b_hh, hx, w_hh.t()), called here on the
+    kernels themselves (torch.addmm and Tensor.t only bind arguments before them); else F.linear."""
+    if b_hh is not None and hx._impl.dim == 2 and b_hh._impl.dim == 1:
+        from .._ops import linalg, shape
+        return linalg.addmm(b_hh, hx, shape.t(w_hh))
     return FB.linear(hx, w_hh, b_hh)
 
 
@@ -297,23 +324,17 @@ def lstm_cell(other, hx, cx, w_hh, b_hh, w_hr=None):
     if callable(other):
         other = other()
     track = grad_mode._enabled[0]
-    dt, dev = C.dtype_of(gates), C.device_of(gates)
-    npd = C.compute_dtype(dt)
     virt = gates._impl.is_virtual or other._impl.is_virtual or cx._impl.is_virtual
     rows, cols = gates._impl.sizes
     h = cols // 4
     none = (None, 0)
     edge_gates = graph.edge_of(gates) if track else none
     edge_other = graph.edge_of(other) if track else none
-    act = None
-    if not virt:
-        with fp_quiet():
-            pre = _stored(_values(gates, npd) + _values(other, npd), dt)         # gates.add_(igates)
-            act = _sigmoid(pre)                                                 # ingate, forgetgate, outgate
-            act[:, 2 * h:3 * h] = _tanh(pre[:, 2 * h:3 * h])                    # cellgate
-            act = _stored(act, dt)
+    # gates.add_(igates) and the gates' activations in place: one C++ pass (bindings_rnn.cpp, float32 / float64
+    # with unit column strides; it checks cx too, so that rnn_lstm_state below cannot refuse), else numpy
+    fast = not virt and _E.rnn_lstm_gates(gates._impl, other._impl, cx._impl)
+    act = None if fast else _lstm_gates_numpy(gates, other, virt)
     del other  # a cell's own linear_ih result goes now (add_ saves nothing)
-    _write(gates, act, virt)
     i, f, g, o = _chunks(gates, 4)
     if track:
         add_node = _add_node(gates, edge_gates, edge_other)
@@ -322,7 +343,52 @@ def lstm_cell(other, hx, cx, w_hh, b_hh, w_hr=None):
             for name, chunk in (("SigmoidBackward0", i), ("SigmoidBackward0", f), ("TanhBackward0", g),
                                 ("SigmoidBackward0", o)):
                 _activation_node(name, chunk, graph.edge_of(chunk))
+    state = _E.rnn_lstm_state(gates._impl, cx._impl) if fast else None
+    if fast and state is None:  # (rnn_lstm_gates checked these operands: a safety net only)
+        act = C.read(gates).copy()
     del gates
+    if state is not None:
+        # fcx = f * cx, ig = i * g (freed in C++ once added), cy = fcx.add_(ig), tc = cy.tanh(), hy = o * tc:
+        # the nodes as the numpy path below makes them, ig's without a tensor
+        cy, tc, hy = C.wrap(state[0]), C.wrap(state[1]), C.wrap(state[2])
+        if track:
+            _mul_node(cy, f, cx, graph.edge_of(f), graph.edge_of(cx))
+            e_fcx = graph.edge_of(cy)
+            ig_node = _mul_node(None, i, g, graph.edge_of(i), graph.edge_of(g))
+            _add_node(cy, e_fcx, (ig_node, 0) if ig_node is not None else none)
+            _activation_node("TanhBackward0", tc, graph.edge_of(cy))
+            _mul_node(hy, o, tc, graph.edge_of(o), graph.edge_of(tc))
+    else:
+        hy, cy = _lstm_state_numpy(act, (i, f, g, o), cx, virt, track)
+    if w_hr is not None:
+        hy = hy.matmul(w_hr.t())
+    return hy, cy
+
+
+def _lstm_gates_numpy(gates, other, virt):
+    """gates.add_(other), then the activations in place, through numpy: the activated gates' values (None
+    when virtual)."""
+    dt = C.dtype_of(gates)
+    npd = C.compute_dtype(dt)
+    h = gates._impl.sizes[1] // 4
+    act = None
+    if not virt:
+        with fp_quiet():
+            pre = _stored(_values(gates, npd) + _values(other, npd), dt)         # gates.add_(igates)
+            act = _sigmoid(pre)                                                 # ingate, forgetgate, outgate
+            act[:, 2 * h:3 * h] = _tanh(pre[:, 2 * h:3 * h])                    # cellgate
+            act = _stored(act, dt)
+    _write(gates, act, virt)
+    return act
+
+
+def _lstm_state_numpy(act, chunks, cx, virt, track):
+    """lstm_cell's new state from the activated gates (values `act`) through numpy: (hy, cy)."""
+    i, f, g, o = chunks
+    dt, dev = C.dtype_of(f), C.device_of(f)
+    npd = C.compute_dtype(dt)
+    rows, h = f._impl.sizes
+    none = (None, 0)
     with fp_quiet():
         cxv = None if virt else _values(cx, npd)
         # cy = (forgetgate * cx).add_(ingate * cellgate)
@@ -348,8 +414,6 @@ def lstm_cell(other, hx, cx, w_hh, b_hh, w_hr=None):
         hy = _new(None if virt else _stored(act[:, 3 * h:] * tc_v, dt), (rows, h), dt, dev, virt)  # outgate * ..
         if track:
             _mul_node(hy, o, tc, graph.edge_of(o), graph.edge_of(tc))
-    if w_hr is not None:
-        hy = hy.matmul(w_hr.t())
     return hy, cy
 
 
@@ -377,37 +441,23 @@ def gru_cell(other, hx, w_hh, b_hh):
     if track and graph.edge_of(other)[0] is not None:
         _unsafe_split_node(ig, graph.edge_of(other), tuple(other._impl.sizes), other._impl.sizes[1] // 3)
     hgates = _linear_hh(hx, w_hh, b_hh)
-    dt, dev = C.dtype_of(hgates), C.device_of(hgates)
-    npd = C.compute_dtype(dt)
     virt = hgates._impl.is_virtual or other._impl.is_virtual or hx._impl.is_virtual
     rows, cols = hgates._impl.sizes
-    h = cols // 3
     hg = _chunks(hgates, 3)                                  # linear_hh(hidden).unsafe_chunk(3, 1)
     if track and graph.edge_of(hgates)[0] is not None:
-        _unsafe_split_node(hg, graph.edge_of(hgates), (rows, cols), h)
+        _unsafe_split_node(hg, graph.edge_of(hgates), (rows, cols), cols // 3)
     # which pieces carry a gradient (ATen's requires_grad of reset_gate / input_gate)
     e_hg = [graph.edge_of(c) if track else none for c in hg]
     e_ig = [graph.edge_of(c) if track else none for c in ig]
     gates_grad = any(e[0] is not None for e in e_hg[:2] + e_ig[:2])
-    with fp_quiet():
-        if not virt:
-            igv, hgv, hxv = _values(other, npd), _values(hgates, npd), _values(hx, npd)
-            hnv = hgv[:, 2 * h:].copy()
-            # reset_gate, input_gate = hg[k].add_(ig[k]).sigmoid_()
-            rz = _stored(_sigmoid(_stored(hgv[:, :2 * h] + igv[:, :2 * h], dt)), dt)
-        # hg[2].mul_(reset_gate): autograd keeps a clone of hg[2] when reset_gate needs a gradient
-        orig_hn = _clone(None if virt else hnv, hg[2], dt, dev, virt) if gates_grad else None
-        hn_v = None if virt else _stored(hnv * rz[:, :h], dt)
-        _write(hgates, None if virt else np.concatenate([rz, hn_v], 1), virt)
-        del hgates
-        # new_gate = ig[2].add(hg[2]).tanh_()
-        ng_v = None if virt else _stored(_tanh(_stored(igv[:, 2 * h:] + hn_v, dt)), dt)
-        new_gate = _pointwise(ng_v, (rows, h), dt, dev, virt, ig[2], hg[2])
-        # (hidden - new_gate).mul_(input_gate).add_(new_gate): mul_ keeps a clone of its self
-        d_v = None if virt else _stored(hxv - ng_v, dt)
-        hy = _pointwise(d_v, (rows, h), dt, dev, virt, hx, new_gate)
-        orig_d = _new(d_v, (rows, h), dt, dev, virt) if gates_grad else None
-        _write(hy, None if virt else _stored(_stored(d_v * rz[:, h:], dt) + ng_v, dt), virt)
+    # the pointwise part in one C++ pass (bindings_rnn.cpp: float32 / float64 with unit column strides; the same
+    # values, allocations and order as _gru_numpy), else numpy
+    fast = None if virt else _E.rnn_gru(other._impl, hgates._impl, hx._impl, gates_grad)
+    if fast is not None:
+        orig_hn, new_gate, hy, orig_d = [None if x is None else C.wrap(x) for x in fast]
+    else:
+        orig_hn, new_gate, hy, orig_d = _gru_numpy(other, hgates, hx, hg, ig, virt, gates_grad)
+    del hgates
     if not track:
         return hy
     for k in (0, 1):
@@ -424,6 +474,34 @@ def gru_cell(other, hx, w_hh, b_hh):
     return hy
 
 
+def _gru_numpy(other, hgates, hx, hg, ig, virt, gates_grad):
+    """gru_cell's values and allocations through numpy (half, bfloat16, virtual or strided operands):
+    (orig_hn, new_gate, hy, orig_d), the clones None when the gates need no gradient."""
+    dt, dev = C.dtype_of(hgates), C.device_of(hgates)
+    npd = C.compute_dtype(dt)
+    rows, cols = hgates._impl.sizes
+    h = cols // 3
+    with fp_quiet():
+        if not virt:
+            igv, hgv, hxv = _values(other, npd), _values(hgates, npd), _values(hx, npd)
+            hnv = hgv[:, 2 * h:].copy()
+            # reset_gate, input_gate = hg[k].add_(ig[k]).sigmoid_()
+            rz = _stored(_sigmoid(_stored(hgv[:, :2 * h] + igv[:, :2 * h], dt)), dt)
+        # hg[2].mul_(reset_gate): autograd keeps a clone of hg[2] when reset_gate needs a gradient
+        orig_hn = _clone(None if virt else hnv, hg[2], dt, dev, virt) if gates_grad else None
+        hn_v = None if virt else _stored(hnv * rz[:, :h], dt)
+        _write(hgates, None if virt else np.concatenate([rz, hn_v], 1), virt)
+        # new_gate = ig[2].add(hg[2]).tanh_()
+        ng_v = None if virt else _stored(_tanh(_stored(igv[:, 2 * h:] + hn_v, dt)), dt)
+        new_gate = _pointwise(ng_v, (rows, h), dt, dev, virt, ig[2], hg[2])
+        # (hidden - new_gate).mul_(input_gate).add_(new_gate): mul_ keeps a clone of its self
+        d_v = None if virt else _stored(hxv - ng_v, dt)
+        hy = _pointwise(d_v, (rows, h), dt, dev, virt, hx, new_gate)
+        orig_d = _new(d_v, (rows, h), dt, dev, virt) if gates_grad else None
+        _write(hy, None if virt else _stored(_stored(d_v * rz[:, h:], dt) + ng_v, dt), virt)
+    return orig_hn, new_gate, hy, orig_d
+
+
 def simple_cell(other, hx, w_hh, b_hh, relu):
     """ATen's SimpleCell: tanh / relu of linear_hh(hx).add_(igates) (igates precomputed, or a function computing
     them after linear_hh)."""
@@ -435,6 +513,15 @@ def simple_cell(other, hx, w_hh, b_hh, relu):
     npd = C.compute_dtype(dt)
     virt = gates._impl.is_virtual or other._impl.is_virtual
     e_g, e_o = (graph.edge_of(gates), graph.edge_of(other)) if track else ((None, 0), (None, 0))
+    # the add_ in place and the activation through bindings_rnn.cpp (float32 / float64), else numpy
+    if not virt and _E.rnn_add_(gates._impl, other._impl):
+        del other
+        if track:
+            _add_node(gates, e_g, e_o)
+        out = C.wrap(_E.rnn_activation(2 if relu else 1, gates._impl))
+        if track:
+            _activation_node("ReluBackward0" if relu else "TanhBackward0", out, graph.edge_of(gates))
+        return out
     with fp_quiet():
         pre = None if virt else _stored(_values(gates, npd) + _values(other, npd), dt)
         del other
