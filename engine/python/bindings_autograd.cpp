@@ -43,6 +43,10 @@ struct Names {
   PyObject* add_ = intern("add_");
   PyObject* node = intern("node");
   PyObject* begin = intern("backward_begin");
+  PyObject* grad_slot = intern("_grad");
+  PyObject* grad = intern("grad");
+  PyObject* grad_fn = intern("_grad_fn");
+  PyObject* detach = intern("detach");
   PyObject* end = intern("backward_end");
 };
 
@@ -345,7 +349,10 @@ class Engine {
       const bool is_acc = PyObject_TypeCheck(node, reinterpret_cast<PyTypeObject*>(cx_.accumulate_grad_cls));
       py::object var_dict;
       if (is_acc) var_dict = getattr(getattr(node, nm.variable).ptr(), nm.dict);
-      if (needs_output_hooks(node, is_acc, var_dict)) call(cx_.apply_output_hooks, {node, buf});
+      if (needs_output_hooks(node, is_acc, var_dict)) {
+        to_caller_thread();  // user code: on the thread it ran on in the Python engine
+        call(cx_.apply_output_hooks, {node, buf});
+      }
       if (capture_ != Py_None) capture_outputs(node, buf);
       if (is_acc) {
         if (accumulate) accumulate_leaf(node, buf, var_dict);
@@ -433,7 +440,8 @@ class Engine {
     if (PyList_GET_SIZE(buf) < 1) throw py::index_error("list index out of range");
     PyObject* slot = PyList_GET_ITEM(buf, 0);
     if (!post || !truthy(post)) {
-      call(cx_.accumulate, {var.ptr(), PyList_GET_ITEM(slot, 0), PyList_GET_ITEM(slot, 1), create_graph_obj_});
+      if (!accumulate_common(var.ptr(), PyList_GET_ITEM(slot, 0), PyList_GET_ITEM(slot, 1)))
+        call(cx_.accumulate, {var.ptr(), PyList_GET_ITEM(slot, 0), PyList_GET_ITEM(slot, 1), create_graph_obj_});
       return;
     }
     if (PyList_GET_ITEM(slot, 0) == Py_None) return;
@@ -446,28 +454,70 @@ class Engine {
     PyList_SetItem(slot, 0, Py_None);
     call(cx_.accumulate, {var.ptr(), grad.ptr(), owned.ptr(), create_graph_obj_});
     grad = py::object();
+    to_caller_thread();  // user code: on the thread it ran on in the Python engine
     py::object hooks = steal(PySequence_Tuple(steal(PyObject_CallMethod(post, "values", nullptr)).ptr()));
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(hooks.ptr()); ++i) call(PyTuple_GET_ITEM(hooks.ptr(), i), {var.ptr()});
   }
 
-  // outs = list(node._fn(grads)), on the gradient's device thread (graph.py's enter/leave_device_thread, called
-  // only when the thread changes)
+  // graph._accumulate's common cases without its Python frames (AccumulateGrad of a leaf without hooks): the first
+  // gradient stolen as .grad when nothing else holds it, it has no history and it obeys the layout contract (set
+  // through the .grad setter, as Python does), later ones added in place. False: graph._accumulate decides.
+  bool accumulate_common(PyObject* var, PyObject* grad, PyObject* owned) {
+    if (grad == Py_None) return true;
+    if (create_graph_) return false;
+    const Names& nm = names();
+    py::object old = getattr(var, nm.grad_slot);
+    if (old.ptr() != Py_None) {
+      steal(PyObject_CallMethodOneArg(old.ptr(), nm.add_, grad));  // var._grad.add_(grad)
+      return true;
+    }
+    if (owned != Py_True || !getattr(grad, nm.grad_fn).is_none() || !obeys_layout_contract(grad, var)) return false;
+    if (PyObject_SetAttr(var, nm.grad, grad) < 0) throw py::error_already_set();
+    return true;
+  }
+
+  // graph._obeys_layout_contract (grad_layout_contract.h): a dense leaf's .grad has the leaf's strides (dims of
+  // size 1 aside); any other leaf's .grad is contiguous
+  static bool obeys_layout_contract(PyObject* grad, PyObject* var) {
+    py::object gi = getattr(grad, names().impl), vi = getattr(var, names().impl);
+    const TensorImpl& g = gi.cast<const TensorImpl&>();
+    const TensorImpl& v = vi.cast<const TensorImpl&>();
+    if (!non_overlapping_and_dense(v)) return g.is_contiguous();
+    const size_t n = std::min({g.sizes().size(), g.strides().size(), v.strides().size()});
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t size = g.sizes()[i], gs = g.strides()[i], vs = v.strides()[i];
+      if ((size != 1 && gs != vs) || (size == 1 && gs == 0)) return false;
+    }
+    return true;
+  }
+
+  // outs = list(node._fn(grads)), on the gradient's device thread. The Python engine enters it before each node and
+  // leaves it after (graph.py's enter/leave_device_thread); the thread identity only matters to Python code that
+  // makes BLAS calls (the cuBLAS handle and workspace a matmul uses), so here the thread is left only before code
+  // other than node functions and the engine's own accumulation runs (tensor hooks, post-accumulate hooks: see
+  // to_caller_thread) and at the end, and consecutive nodes on one device stay on its thread: the same handles, the
+  // same workspaces, without two Python calls and a cuBLAS-memo reset per node.
   py::object call_on_device_thread(PyObject* fn) {
     const int key = first_device_key(grads_.ptr());
-    py::object previous = tls_device_thread();
-    const bool switched = key != INT32_MIN && !same_thread(previous.ptr(), key);
-    if (switched) previous = call(cx_.enter_device_thread, {grads_.ptr()});
-    py::object result;
-    try {
-      result = call(fn, {grads_.ptr()});
-      result = steal(PySequence_List(result.ptr()));
-    } catch (...) {
-      leave_device_thread(previous.ptr());
-      throw;
+    if (key != INT32_MIN) {
+      py::object now = tls_device_thread();
+      if (!same_thread(now.ptr(), key)) {
+        if (!caller_thread_) caller_thread_ = now;  // what the end of backward restores
+        call(cx_.enter_device_thread, {grads_.ptr()});
+      }
     }
-    leave_device_thread(previous.ptr());
-    return result;
+    return steal(PySequence_List(call(fn, {grads_.ptr()}).ptr()));
   }
+
+ public:
+  // Back on the thread that called backward (graph.leave_device_thread, when a node function moved it).
+  void to_caller_thread() {
+    if (!caller_thread_) return;
+    py::object previous = std::move(caller_thread_);
+    leave_device_thread(previous.ptr());
+  }
+
+ private:
 
   // getattr(_tls, "device_thread", None)
   py::object tls_device_thread() {
@@ -522,6 +572,7 @@ class Engine {
   std::priority_queue<QueueEntry, std::vector<QueueEntry>, RunsLater> ready_;
   uint64_t tie_ = 0;
   py::object node_, g_, buf_, slot_, grads_, outs_;  // the Python engine's locals of the same names
+  py::object caller_thread_;  // set while a node function's device thread is entered: the thread to go back to
 
  public:
   void set_g(PyObject* g) { g_ = borrow(g); }
@@ -577,6 +628,12 @@ void execute(const py::tuple& ctx, const py::list& roots, const py::list& root_g
   try {
     engine.run(retain, accumulate, observer.ptr());
   } catch (...) {
+    // the node function's `finally`: back on the caller's thread first (leaving it cannot fail but for a broken
+    // _blas_workspace, and the exception on its way out is the one to report)
+    try {
+      engine.to_caller_thread();
+    } catch (...) {
+    }
     // finally: grad mode back, then the observer told, with the exception on its way out as the handled one
     // (sys.exc_info() in a Python `finally` sees it: the estimate tracker notes where a run failed)
     PyObject *type, *value, *tb;
@@ -606,6 +663,7 @@ void execute(const py::tuple& ctx, const py::list& roots, const py::list& root_g
     PyErr_Restore(type, value, tb);
     throw py::error_already_set();
   }
+  engine.to_caller_thread();
   Py_INCREF(prev.ptr());
   PyList_SetItem(enabled, 0, prev.ptr());
   if (!observer.is_none()) steal(PyObject_CallMethodNoArgs(observer.ptr(), names().end));
