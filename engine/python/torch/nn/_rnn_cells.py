@@ -11,6 +11,8 @@
 # RNN:   hy = tanh/relu(linear_hh(hx).add_(igates))
 # Nodes: AddmmBackward0 (+TBackward0) of linear_hh, AddBackward0 (add_), UnsafeSplitBackward0,
 # SigmoidBackward0 x3, TanhBackward0, MulBackward0 x3, AddBackward0 (add_), TanhBackward0: real torch 1.13's.
+import sys
+
 import numpy as np
 
 import _devicescope_C as _E
@@ -310,8 +312,10 @@ def _unsafe_split_node(chunks, edge, sizes, split):
 # ----------------------------------------------------------------------------- the cells
 def _linear_hh(hx, w_hh, b_hh):
     """linear(hx, w_hh, b_hh): with a bias and a 2-D state ATen's addmm(b_hh, hx, w_hh.t()), called here on the
-    kernels themselves (torch.addmm and Tensor.t only bind arguments before them); else F.linear."""
-    if b_hh is not None and hx._impl.dim == 2 and b_hh._impl.dim == 1:
+    kernels themselves (torch.addmm and Tensor.t only bind arguments before them); else, and while the profiler
+    wraps torch.addmm and Tensor.t to record aten::addmm / aten::t, F.linear."""
+    recorder = sys.modules.get("torch.profiler._recorder")  # (not imported: it imports torch.nn)
+    if b_hh is not None and hx._impl.dim == 2 and b_hh._impl.dim == 1 and not (recorder and recorder._installed):
         from .._ops import linalg, shape
         return linalg.addmm(b_hh, hx, shape.t(w_hh))
     return FB.linear(hx, w_hh, b_hh)
