@@ -548,7 +548,8 @@ def softmax(x, dim=None, dtype=None, _stacklevel=3):
     dev, xdt = _prep(x)
     if not xdt.is_floating_point:
         raise RuntimeError("\"softmax_lastdim_kernel_impl\" not implemented for 'Long'")
-    d = C.wrap_dim(dim if dim is not None else _implicit_dim(x), x._impl.dim)
+    dim = dim if dim is not None else _implicit_dim(x)  # the node saves dim as given (-1 stays -1)
+    d = C.wrap_dim(dim, x._impl.dim)
     with np.errstate(all="ignore"):
         res = _softmax_np(C.values_of(x, np.float64), d if x._impl.dim else None)
 
@@ -559,7 +560,7 @@ def softmax(x, dim=None, dtype=None, _stacklevel=3):
             return out * (g - ((g * out).sum() if ax is None else (g * out).sum(ax, keepdim=True)))
         gv, rv = C.read(g).astype(np.float64), C.read(out).astype(np.float64)
         return C.make(rv * (gv - np.sum(gv * rv, axis=ax, keepdims=True)), xdt, dev)
-    return _finish("SoftmaxBackward0", x, res, xdt, dev, back, {"dim": d, "result": RESULT})
+    return _finish("SoftmaxBackward0", x, res, xdt, dev, back, {"dim": dim, "result": RESULT})
 
 
 def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
@@ -568,11 +569,12 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
     dev, xdt = _prep(x)
     if not xdt.is_floating_point:
         raise RuntimeError("\"log_softmax_lastdim_kernel_impl\" not implemented for 'Long'")
-    d = C.wrap_dim(dim if dim is not None else _implicit_dim(x), x._impl.dim)
+    dim = dim if dim is not None else _implicit_dim(x)  # the node saves dim as given (-1 stays -1)
+    d = C.wrap_dim(dim, x._impl.dim)
     ax = d if x._impl.dim else None
     fast = _E.nn_log_softmax(x._impl, d) if ax is not None and not x._impl.is_virtual else None
     if fast is not None:  # the C++ kernel (bindings_fast_grad.cpp): a dense float tensor on host-readable memory
-        return _attach_log_softmax(C.wrap(fast), x, d, ax, xdt, dev)
+        return _attach_log_softmax(C.wrap(fast), x, dim, d, ax, xdt, dev)
     xv = C.values_of(x, np.float64)
     m = np.max(xv, axis=ax, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
@@ -581,7 +583,7 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
 
     del xv, m
     return _finish("LogSoftmaxBackward0", x, res, xdt, dev, _log_softmax_back(d, ax, xdt, dev),
-                   {"dim": d, "result": RESULT})
+                   {"dim": dim, "result": RESULT})
 
 
 def _log_softmax_back(d, ax, xdt, dev):
@@ -597,13 +599,13 @@ def _log_softmax_back(d, ax, xdt, dev):
     return back
 
 
-def _attach_log_softmax(out, x, d, ax, xdt, dev):
-    """_finish's autograd half for a result the C++ kernel already allocated."""
+def _attach_log_softmax(out, x, dim, d, ax, xdt, dev):
+    """_finish's autograd half for a result the C++ kernel already allocated (dim: as given, d: wrapped)."""
     if C.needs_grad(x):
         back = _log_softmax_back(d, ax, xdt, dev)
         rs = graph.SavedOutput(out)
         rs.bind(graph.attach("LogSoftmaxBackward0", [out], [x], lambda gs: (back(gs[0], rs.unpack()),),
-                             saved={"dim": d, "result": out}))
+                             saved={"dim": dim, "result": out}))
     return out
 
 
