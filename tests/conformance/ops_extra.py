@@ -172,3 +172,16 @@ print("take_along_dim sort", torch.take_along_dim(a, torch.argsort(a, dim=1), di
 print("take_along_dim grad", grad_of(lambda z: torch.take_along_dim(z, torch.tensor([[3, 0], [1, 1]]), 1), y))
 err("take_along_dim dims", lambda: torch.take_along_dim(s, torch.tensor([0, 1]), 1))
 err("take_along_dim dtype", lambda: torch.take_along_dim(s, idx.int(), 1))
+
+# median / nanmedian / kthvalue / msort: PyTorch's choice among ties (kthvalue's quickselect), NaN rules, nodes
+x = torch.tensor([[3.0, 1.0, 2.0, 2.0], [5.0, 5.0, 4.0, 5.0], [1.0, float("nan"), 0.0, 2.0]])
+print("median", torch.median(x), torch.nanmedian(x), torch.median(x[:2]), torch.median(torch.tensor([4, 1, 3, 2])))
+print("median dim", torch.median(x, 1), torch.nanmedian(x, dim=1, keepdim=True), x.median(0))
+print("kthvalue", torch.kthvalue(x[:2], 2, 1), x[:2].kthvalue(1, dim=0, keepdim=True), torch.msort(x[:2]))
+print("median grad", grad_of(lambda z: z.median(), x[:2]), grad_of(lambda z: z.median(1).values, x[:2]))
+print("kthvalue grad", grad_of(lambda z: torch.kthvalue(z, 3, 1, True).values, x[:2]),
+      grad_of(lambda z: z.nanmedian(), x), grad_of(lambda z: z.nanmedian(0).values, x)[3])
+z = torch.randn(5, 7)
+print("ties", torch.median(z, 1).indices, torch.kthvalue(z, 4, 0).indices, r(torch.nanmedian(z)),
+      torch.kthvalue(torch.tensor([2, 2, 1, 2, 2, 3, 2]), 3), torch.median(torch.tensor([[1, 1, 1, 1]]), 1))
+print("median 0-d", torch.median(torch.tensor(3.0), 0), torch.kthvalue(torch.tensor(3.0), 1))

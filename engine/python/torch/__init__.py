@@ -348,6 +348,7 @@ Tensor.dist = lambda self, other, p=2: dist(self, other, p)
 Tensor.hardshrink = lambda self, lambd=0.5: hardshrink(self, lambd)
 Tensor.matrix_power = lambda self, n: matrix_power(self, n)
 Tensor.prelu = lambda self, weight: prelu(self, weight)
+from ._finfo import finfo, iinfo  # noqa: E402,F401
 from ._ops import extra_install as _extra_install  # noqa: E402
 _extra_install.install(_sys.modules[__name__], Tensor)  # sgn, meshgrid, diff, quantile, ... (extra_ops.py)
 from . import optim  # noqa: E402,F401

@@ -26,6 +26,7 @@ sort = _make("sort", ("values", "indices"))
 topk = _make("topk", ("values", "indices"))
 kthvalue = _make("kthvalue", ("values", "indices"))
 median = _make("median", ("values", "indices"))
+nanmedian = _make("nanmedian", ("values", "indices"))
 mode = _make("mode", ("values", "indices"))
 var_mean = _make("var_mean", ("var", "mean"))  # PyTorch returns a plain tuple; kept for clarity
 std_mean = _make("std_mean", ("std", "mean"))

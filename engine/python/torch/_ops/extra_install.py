@@ -1,7 +1,8 @@
-# Puts extra_ops.py's kernels and extra_composites.py's compositions on `torch` and, where PyTorch has the
+# Puts extra_ops.py's and extra_select.py's kernels and extra_composites.py's compositions on `torch` and, where PyTorch has the
 # method form, on Tensor. A name some other module already defines is left alone.
 from . import extra_composites as _comp
 from . import extra_ops as _ops
+from . import extra_select as _sel
 
 _TORCH = {
     "sgn": _ops.sgn, "logcumsumexp": _ops.logcumsumexp, "cummax": _ops.cummax, "cummin": _ops.cummin,
@@ -12,6 +13,7 @@ _TORCH = {
     "tile": _comp.tile, "column_stack": _comp.column_stack, "dstack": _comp.dstack, "row_stack": _comp.row_stack,
     "hsplit": _comp.hsplit, "vsplit": _comp.vsplit, "dsplit": _comp.dsplit, "fliplr": _comp.fliplr,
     "flipud": _comp.flipud, "repeat_interleave": _comp.repeat_interleave, "take_along_dim": _comp.take_along_dim,
+    "median": _sel.median, "nanmedian": _sel.nanmedian, "kthvalue": _sel.kthvalue, "msort": _sel.msort,
 }
 
 
@@ -23,7 +25,8 @@ def _method(fn):
 
 
 _METHODS = ("sgn", "logcumsumexp", "cummax", "cummin", "histc", "quantile", "nanquantile", "diff", "tile", "hsplit",
-            "vsplit", "dsplit", "fliplr", "flipud", "repeat_interleave", "take_along_dim")
+            "vsplit", "dsplit", "fliplr", "flipud", "repeat_interleave", "take_along_dim", "median", "nanmedian",
+            "kthvalue", "msort")
 
 
 def install(torch_module, tensor_cls):
