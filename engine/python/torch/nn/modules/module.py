@@ -1,5 +1,6 @@
 # torch.nn.Module for DeviceScope: registries, attribute rules, _apply/to and state_dict as in
 # PyTorch's torch/nn/modules/module.py, plus calls into the engine so moves and names are recorded.
+import functools
 import warnings
 from collections import OrderedDict
 
@@ -553,6 +554,14 @@ class Module:
     def _register_state_dict_hook(self, hook):
         handle = hooks.RemovableHandle(self._state_dict_hooks)
         self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        # hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs), run
+        # before this module loads its own entries; with_module=True passes the module first (PyTorch's
+        # _WrappedHook)
+        handle = hooks.RemovableHandle(self._load_state_dict_pre_hooks)
+        self._load_state_dict_pre_hooks[handle.id] = functools.partial(hook, self) if with_module else hook
         return handle
 
     def register_load_state_dict_post_hook(self, hook):
