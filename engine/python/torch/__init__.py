@@ -201,8 +201,9 @@ def broadcast_shapes(*shapes):
 
 
 def broadcast_tensors(*tensors):
+    """ATen's expand_outplace: a tensor already of the broadcast shape is returned itself (no view, no node)."""
     shape = _core.broadcast_shapes(*[tuple(t.shape) for t in tensors])
-    return tuple(t.expand(shape) for t in tensors)
+    return tuple(t if tuple(t.shape) == tuple(shape) else t.expand(shape) for t in tensors)
 
 
 def _has_compatible_shallow_copy_type(a, b):
@@ -353,6 +354,7 @@ from ._ops import extra_install as _extra_install  # noqa: E402
 _extra_install.install(_sys.modules[__name__], Tensor)  # sgn, meshgrid, diff, quantile, ... (extra_ops.py)
 from . import optim  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
+from . import distributions  # noqa: E402,F401
 
 # The C++ fast path of the elementwise ops goes in front of Tensor's operators/methods and torch.add,
 # torch.relu, ... last, once every Python implementation it falls back to exists (see _fast_ops.py).
