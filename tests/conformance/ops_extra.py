@@ -185,3 +185,29 @@ z = torch.randn(5, 7)
 print("ties", torch.median(z, 1).indices, torch.kthvalue(z, 4, 0).indices, r(torch.nanmedian(z)),
       torch.kthvalue(torch.tensor([2, 2, 1, 2, 2, 3, 2]), 3), torch.median(torch.tensor([[1, 1, 1, 1]]), 1))
 print("median 0-d", torch.median(torch.tensor(3.0), 0), torch.kthvalue(torch.tensor(3.0), 1))
+
+# isin / tensordot
+print("isin", torch.isin(torch.tensor([[1, 2], [3, 4]]), torch.tensor([2, 3, 9])),
+      torch.isin(torch.tensor([1.0, 2.5]), torch.tensor([[2.5]]), invert=True), torch.isin(torch.arange(4), 2),
+      torch.isin(3, torch.tensor([1, 3])))
+ta, tb = torch.randn(3, 4, 5), torch.randn(4, 5, 2)
+print("tensordot", grad_of(lambda p_, q_: torch.tensordot(p_, q_), ta, tb, names=False)[1:],  # (1.13: ReshapeAlias)
+      r(torch.tensordot(ta, tb, dims=([1, 2], [0, 1]))) == r(torch.tensordot(ta, tb)),
+      torch.tensordot(ta, tb, dims=0).shape, torch.tensordot(ta, tb, dims=([1], [0])).shape,
+      r(torch.tensordot(torch.arange(6.0).reshape(2, 3), torch.arange(6.0).reshape(3, 2), dims=1)))
+print("tensordot bcast", r(torch.tensordot(torch.ones(2, 1), torch.ones(3, 2), dims=([1], [0]))))
+err("tensordot sizes", lambda: torch.tensordot(ta, tb, dims=([0], [0])))
+err("tensordot dims", lambda: torch.tensordot(ta, tb, dims=-1))
+
+# torch.jit in eager code: is_scripting / is_tracing are False, ignore/unused leave functions as they are
+@torch.jit.ignore
+def helper(x):
+    return x * 2
+
+
+@torch.jit.unused
+def unused_helper(x):
+    return x + 1
+
+
+print("jit", torch.jit.is_scripting(), torch.jit.is_tracing(), helper(torch.ones(2)), unused_helper(torch.ones(1)))

@@ -355,6 +355,7 @@ _extra_install.install(_sys.modules[__name__], Tensor)  # sgn, meshgrid, diff, q
 from . import optim  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
 from . import distributions  # noqa: E402,F401
+from . import jit  # noqa: E402,F401
 
 # The C++ fast path of the elementwise ops goes in front of Tensor's operators/methods and torch.add,
 # torch.relu, ... last, once every Python implementation it falls back to exists (see _fast_ops.py).

@@ -330,3 +330,58 @@ def take_along_dim(input, indices, dim=None, *, out=None):  # noqa: A002
 def _scalar(dt):
     from .._factories import _scalar_name
     return _scalar_name(dt)
+
+
+# ----------------------------------------------------------------------------- tensordot
+def tensordot(a, b, dims=2, out=None):
+    """torch.functional.tensordot's argument forms, then ATen's: size-1 contracted dims summed away, both
+    operands permuted and reshaped to matrices, one mm, the result reshaped (a view when it can be)."""
+    torch = _torch()
+    if isinstance(dims, C.Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(a.dim(), b.dim()):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
+    else:
+        if len(dims) != 2:
+            raise RuntimeError("tensordot expects dims to be a list of two lists or an int")
+        dims_a, dims_b = dims
+        dims_a = [dims_a] if isinstance(dims_a, int) else list(dims_a)
+        dims_b = [dims_b] if isinstance(dims_b, int) else list(dims_b)
+    if len(dims_a) != len(dims_b):
+        raise RuntimeError("both dimension lists should have same length")
+    if a.dtype is not b.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    t1, t2, csize = a, b, 1
+    for da, db in zip(dims_a, dims_b):
+        s1, s2 = a.shape[da], b.shape[db]
+        if s2 == 1:  # a broadcast dimension is summed right away
+            t1 = t1.sum(da, True, dtype=t1.dtype)
+        elif s1 == 1:
+            t2 = t2.sum(db, True, dtype=t2.dtype)
+        else:
+            if s1 != s2:
+                raise RuntimeError(f"contracted dimensions need to match, but first has size {s1} in dim {da} and "
+                                   f"second has size {s2} in dim {db}")
+            csize *= s1
+    ca = {C.wrap_dim(d, a.dim()) for d in dims_a}
+    cb = {C.wrap_dim(d, b.dim()) for d in dims_b}
+    p1 = [i for i in range(a.dim()) if i not in ca] + [C.wrap_dim(d, a.dim()) for d in dims_a]
+    p2 = [C.wrap_dim(d, b.dim()) for d in dims_b] + [i for i in range(b.dim()) if i not in cb]
+    rsizes = [t1.shape[i] for i in range(a.dim()) if i not in ca] + [t2.shape[i] for i in range(b.dim())
+                                                                    if i not in cb]
+    size1 = 1
+    for i in range(a.dim()):
+        if i not in ca:
+            size1 *= t1.shape[i]
+    size2 = 1
+    for i in range(b.dim()):
+        if i not in cb:
+            size2 *= t2.shape[i]
+    m1 = t1.permute(p1).reshape(size1, csize)
+    m2 = t2.permute(p2).reshape(csize, size2)
+    r = torch.mm(m1, m2).reshape(rsizes)
+    return r if out is None else out.resize_(r.shape).copy_(r)

@@ -13,7 +13,8 @@ _TORCH = {
     "tile": _comp.tile, "column_stack": _comp.column_stack, "dstack": _comp.dstack, "row_stack": _comp.row_stack,
     "hsplit": _comp.hsplit, "vsplit": _comp.vsplit, "dsplit": _comp.dsplit, "fliplr": _comp.fliplr,
     "flipud": _comp.flipud, "repeat_interleave": _comp.repeat_interleave, "take_along_dim": _comp.take_along_dim,
-    "median": _sel.median, "nanmedian": _sel.nanmedian, "kthvalue": _sel.kthvalue, "msort": _sel.msort,
+    "isin": _ops.isin, "tensordot": _comp.tensordot, "median": _sel.median, "nanmedian": _sel.nanmedian,
+    "kthvalue": _sel.kthvalue, "msort": _sel.msort,
 }
 
 
@@ -26,7 +27,7 @@ def _method(fn):
 
 _METHODS = ("sgn", "logcumsumexp", "cummax", "cummin", "histc", "quantile", "nanquantile", "diff", "tile", "hsplit",
             "vsplit", "dsplit", "fliplr", "flipud", "repeat_interleave", "take_along_dim", "median", "nanmedian",
-            "kthvalue", "msort")
+            "kthvalue", "msort", "isin")
 
 
 def install(torch_module, tensor_cls):

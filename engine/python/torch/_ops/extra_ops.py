@@ -328,3 +328,22 @@ def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=N
 def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):  # noqa: A002
     r = _quantile(input, q, dim, keepdim, interpolation, True)
     return r if out is None else out.resize_(r.shape).copy_(r)
+
+
+# ----------------------------------------------------------------------------- isin
+def isin(elements, test_elements, *, assume_unique=False, invert=False, out=None):
+    """A bool tensor of elements' shape (one allocation): whether each element is among test_elements."""
+    torch = _torch()
+    if not isinstance(elements, C.Tensor) and not isinstance(test_elements, C.Tensor):
+        raise TypeError("isin() received an invalid combination of arguments - got (Number, Number)")
+    ref = elements if isinstance(elements, C.Tensor) else test_elements
+    C.check_virtual(*[t for t in (elements, test_elements) if isinstance(t, C.Tensor)], what="isin")
+    ev = C.read(elements) if isinstance(elements, C.Tensor) else np.asarray(elements)
+    tv = C.read(test_elements) if isinstance(test_elements, C.Tensor) else np.asarray(test_elements)
+    res = np.isin(ev, np.ravel(tv), invert=invert).reshape(np.shape(ev))
+    result = C.make(res, D.bool, C.device_of(ref))
+    if out is not None:
+        with torch.no_grad():
+            out.resize_(result.shape).copy_(result)
+        return out
+    return result
