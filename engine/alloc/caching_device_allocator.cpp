@@ -15,8 +15,9 @@
 //   kRoundLarge    = 2097152    rounded size >= 10 MiB -> a segment of the size rounded up to 2 MiB
 // malloc(orig_size, stream):
 //   1. size = round_size(orig_size); pool = small/large; alloc_size = get_allocation_size(size).
-//   2. get_free_block: the cached block of the SAME stream with the smallest size >= size (blocks
-//      are ordered by (stream, size, address)); with max_split_size unlimited nothing else restricts it.
+//   2. get_free_block (find_free_block here): the cached block of the SAME stream with the smallest
+//      size >= size (blocks are ordered by (stream, size, address)); with max_split_size unlimited
+//      nothing else restricts it.
 //   3. Else ask the driver (Backend::device_alloc) for a new segment of alloc_size.
 //   4. On failure: release_cached_blocks() - return every cached block that is a whole segment
 //      (not split), in both pools - and try once more (counted in num_alloc_retries).
@@ -43,6 +44,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <iterator>
 #include <mutex>
 #include <new>
 #include <type_traits>
@@ -160,16 +162,34 @@ struct CachingDeviceAllocator::Impl {
     pending.push_back(e);
   }
 
-  Block* get_free_block(Pool& pool, StreamId stream, size_t size) {
+  // The cached block of `stream` with the smallest size >= `size` (still in the pool: the caller takes it out
+  // or hands its set entry to the split remainder), or the pool's end().
+  BlockSet::iterator find_free_block(Pool& pool, StreamId stream, size_t size) {
     Block key;
     key.stream = stream;
     key.size = size;
     key.addr = 0;
     auto it = pool.blocks.lower_bound(&key);
-    if (it == pool.blocks.end() || (*it)->stream != stream) return nullptr;
-    Block* block = *it;
-    pool.blocks.erase(it);
-    return block;
+    if (it != pool.blocks.end() && (*it)->stream != stream) return pool.blocks.end();
+    return it;
+  }
+
+  // Note [Set entry reuse]: a small op's allocate takes a cached block and caches its remainder, and its free
+  // merges the block back into that remainder: erasing one set entry and inserting another each time
+  // (a rebalance and a tree descent each). When the new block sorts where the entry `it` stands (between its
+  // neighbours: the usual case, the remainder of a segment's free tail), the entry is re-pointed at `value`
+  // in place; otherwise it is erased and `value` inserted. The set holds the same blocks in the same order
+  // either way. Precondition: every block in the set but the one `it` names has its key unchanged.
+  void rekey(Pool& pool, BlockSet::iterator it, Block* value) {
+    BlockLess less;
+    const bool after_prev = it == pool.blocks.begin() || less(*std::prev(it), value);
+    const auto next = std::next(it);
+    if (after_prev && (next == pool.blocks.end() || less(value, *next))) {
+      const_cast<Block*&>(*it) = value;  // the node's key only; the order it sits in still holds
+      return;
+    }
+    pool.blocks.erase(it);  // by position: no comparison reads the entry's stale block
+    pool.blocks.insert(value);
   }
 
   Block* alloc_block(Pool& pool, StreamId stream, size_t alloc_size) {
@@ -220,32 +240,38 @@ struct CachingDeviceAllocator::Impl {
     drop_block(block);
   }
 
-  // Absorb `next` (a free neighbour) into `block`; the lower-address object survives, so a
-  // segment's head block object never changes.
-  void absorb_next(Block* block) {
-    Block* n = block->next;
-    block->pool->blocks.erase(n);
-    block->size += n->size;
-    block->next = n->next;
-    if (block->next) block->next->prev = block;
-    drop_block(n);
-  }
-
+  // Back into the pool, merged with free neighbours of the same segment. The lower-address object survives,
+  // so a segment's head block object never changes; the merged block takes a neighbour's set entry where
+  // it has one (Note [Set entry reuse]).
   void free_block(Block* block) {
     Pool& pool = *block->pool;
-    if (block->prev && !block->prev->allocated) {
-      Block* p = block->prev;
-      pool.blocks.erase(p);
-      p->size += block->size;
-      p->next = block->next;
-      if (p->next) p->next->prev = p;
-      drop_block(block);
-      block = p;
+    Block* const prev = block->prev && !block->prev->allocated ? block->prev : nullptr;
+    Block* const next = block->next && !block->next->allocated ? block->next : nullptr;
+    // Located before any key changes (the lookups compare keys).
+    auto entry = pool.blocks.end();
+    if (next) entry = pool.blocks.find(next);
+    if (prev) {
+      if (entry == pool.blocks.end()) entry = pool.blocks.find(prev);
+      else pool.blocks.erase(prev);
     }
-    if (block->next && !block->next->allocated) absorb_next(block);
-    block->allocated = false;
-    block->requested = 0;
-    pool.blocks.insert(block);
+    Block* head = block;
+    if (prev) {
+      prev->size += block->size;
+      prev->next = block->next;
+      if (prev->next) prev->next->prev = prev;
+      drop_block(block);
+      head = prev;
+    }
+    if (next) {
+      head->size += next->size;
+      head->next = next->next;
+      if (head->next) head->next->prev = head;
+    }
+    head->allocated = false;
+    head->requested = 0;
+    if (entry == pool.blocks.end()) pool.blocks.insert(head);
+    else rekey(pool, entry, head);
+    if (next) drop_block(next);  // after rekey: its entry named `next` until then
   }
 
   // Hands the events queued during one call to the observer once the call's lock is released (declared
@@ -352,7 +378,9 @@ DeviceAllocation CachingDeviceAllocator::allocate(size_t bytes, StreamId stream,
   Pool& pool = m.get_pool(size, virtual_bytes);
   const size_t alloc_size = allocation_size(size);
 
-  Block* block = m.get_free_block(pool, stream, size);
+  const auto found = m.find_free_block(pool, stream, size);
+  const bool cached = found != pool.blocks.end();
+  Block* block = cached ? *found : nullptr;
   if (!block) {
     block = m.alloc_block(pool, stream, alloc_size);
     if (!block) {
@@ -380,7 +408,10 @@ DeviceAllocation CachingDeviceAllocator::allocate(size_t bytes, StreamId stream,
     if (rest->next) rest->next->prev = rest;
     block->next = rest;
     block->size = size;
-    pool.blocks.insert(rest);
+    if (cached) m.rekey(pool, found, rest);  // the remainder takes the block's set entry
+    else pool.blocks.insert(rest);
+  } else if (cached) {
+    pool.blocks.erase(found);
   }
   block->allocated = true;
   block->requested = bytes;

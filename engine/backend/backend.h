@@ -2,6 +2,7 @@
 // Implemented by the simulated devices (always built) and the real CUDA runtime (when the toolkit is found).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -117,6 +118,9 @@ class Backend {
   virtual void synchronize_device(int device) = 0;
   // Copies that finished since the last call, with their final timings.
   virtual std::vector<CopyTiming> take_completed() = 0;
+  // Note [Quiet simulator]: a flag that reads true while synchronize_device(any device) and take_completed()
+  // would change nothing, so a caller about to do both may skip them; null when the backend keeps none.
+  virtual const std::atomic<bool>* quiet_flag() const { return nullptr; }
 
   virtual uint64_t now_ns() const = 0;
   // Link profile used to model or describe transfers (real CUDA: the nominal rates of the bus).

@@ -81,6 +81,7 @@ class SimBackend final : public Backend {
   void synchronize_stream(int device, StreamId stream) override;
   void synchronize_device(int device) override;
   std::vector<CopyTiming> take_completed() override;
+  const std::atomic<bool>* quiet_flag() const override { return &quiet_; }
 
   uint64_t now_ns() const override;
   const LinkProfile& link() const override { return link_; }

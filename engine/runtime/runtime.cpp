@@ -63,6 +63,8 @@ Runtime::Runtime(std::unique_ptr<Backend> backend, std::string note, bool event_
       backend_note_(std::move(note)),
       host_budget_(std::make_shared<HostMemoryBudget>(host_memory_limit)) {
   log_.set_enabled(event_log);
+  simulated_ = backend_->caps().simulated;
+  quiet_flag_ = backend_->quiet_flag();
   backend_->share_host_budget(host_budget_);
   for (int i = 0; i < backend_->device_count(); ++i)
     device_allocators_.push_back(std::make_unique<CachingDeviceAllocator>(*backend_, i));
@@ -86,8 +88,11 @@ CachingDeviceAllocator& Runtime::device_allocator(int device) {
 }
 
 void Runtime::check_cuda_device(int index) const {
-  if (backend_->device_count() == 0) raise(ErrorKind::RuntimeError, "No CUDA GPUs are available");
-  if (index < 0 || index >= backend_->device_count())
+  // One allocator per device, made at construction: their count is the backend's device_count(), without
+  // a virtual call on every allocation.
+  const int count = int(device_allocators_.size());
+  if (count == 0) raise(ErrorKind::RuntimeError, "No CUDA GPUs are available");
+  if (index < 0 || index >= count)
     raise(ErrorKind::RuntimeError, std::string("CUDA error: invalid device ordinal") + kCudaErrorSuffix);
 }
 

@@ -87,6 +87,16 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
   void synchronize();
   void synchronize_device(int device);
   void poll();  // fold finished async copies into the event log
+  // Before the host touches a simulated device's bytes (host_writable): the device's queued work done and
+  // folded in, as synchronize_device(device) then poll() on the backend would. A quiet simulator (Note [Quiet
+  // simulator]) has nothing to do, which a small op's three operands would otherwise each ask through two
+  // virtual calls. `device` is a valid index (a storage lives on it).
+  void settle_for_host_access(int device) {
+    if (quiet_flag_ && quiet_flag_->load(std::memory_order_acquire)) return;
+    backend_->synchronize_device(device);
+    poll();
+  }
+  bool simulated() const { return simulated_; }  // backend().caps().simulated, fixed at construction
   // Note [Host reads of in-flight copies]: the host is reading the values of host storage `s` (item(),
   // printing, host compute) without a sync point. A copy into it still in flight means the read sees the
   // bytes from before the copy; the copy's record keeps when (TransferRecord::host_read_ns), so the
@@ -126,6 +136,8 @@ class Runtime : public std::enable_shared_from_this<Runtime> {
 
   std::unique_ptr<Backend> backend_;
   std::string backend_note_;
+  bool simulated_ = false;
+  const std::atomic<bool>* quiet_flag_ = nullptr;  // the backend's (Note [Quiet simulator]); null: none
   std::vector<std::unique_ptr<CachingDeviceAllocator>> device_allocators_;
   std::unique_ptr<CachingHostAllocator> host_allocator_;
   EventLog log_;

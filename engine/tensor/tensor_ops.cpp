@@ -331,10 +331,9 @@ void* host_writable(Runtime& rt, const TensorPtr& self) {
   check(!self->is_virtual(), kVirtualRead);
   const Place p = self->storage()->place();
   if (p.kind != MemoryKind::Device) return self->data_ptr();  // pinned: no sync (Note [D2H hazard])
-  if (!rt.backend().caps().simulated) return nullptr;
+  if (!rt.simulated()) return nullptr;
   // Reading device memory orders after the device's queued work, as a D2H copy on its stream would.
-  rt.backend().synchronize_device(p.device);
-  rt.poll();
+  rt.settle_for_host_access(p.device);
   return self->data_ptr();
 }
 
