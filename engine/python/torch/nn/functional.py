@@ -31,6 +31,7 @@ from ._functional_norm import batch_norm, group_norm, layer_norm  # noqa: F401
 from ._functional_conv_nd import conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d  # noqa: F401
 from ._functional_unfold import fold, unfold  # noqa: F401
 from ._functional_instance_norm import instance_norm  # noqa: F401
+from ._functional_embedding_bag import embedding_bag  # noqa: F401
 
 
 # ----------------------------------------------------------------------------- linear

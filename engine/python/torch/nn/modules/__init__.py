@@ -6,6 +6,7 @@ from .conv import Conv1d, Conv2d
 from .conv_transpose import Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .fold import Fold, Unfold
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+from .embedding_bag import EmbeddingBag
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .normalization import LayerNorm, GroupNorm
 from .sparse import Embedding
@@ -52,5 +53,5 @@ __all__ = [
     "PixelUnshuffle", "ChannelShuffle", "Bilinear", "TripletMarginLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
     "CosineEmbeddingLoss", "SoftMarginLoss",
     "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "Fold", "Unfold",
-    "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "EmbeddingBag",
 ]
