@@ -32,6 +32,7 @@ from ._functional_conv_nd import conv3d, conv_transpose1d, conv_transpose2d, con
 from ._functional_unfold import fold, unfold  # noqa: F401
 from ._functional_instance_norm import instance_norm  # noqa: F401
 from ._functional_embedding_bag import embedding_bag  # noqa: F401
+from ._functional_loss_nll import gaussian_nll_loss, poisson_nll_loss  # noqa: F401
 
 
 # ----------------------------------------------------------------------------- linear

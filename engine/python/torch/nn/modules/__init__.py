@@ -7,6 +7,7 @@ from .conv_transpose import Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTransp
 from .fold import Fold, Unfold
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .embedding_bag import EmbeddingBag
+from .loss_nll import GaussianNLLLoss, PoissonNLLLoss
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .normalization import LayerNorm, GroupNorm
 from .sparse import Embedding
@@ -54,4 +55,5 @@ __all__ = [
     "CosineEmbeddingLoss", "SoftMarginLoss",
     "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "Fold", "Unfold",
     "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "EmbeddingBag",
+    "GaussianNLLLoss", "PoissonNLLLoss",
 ]
