@@ -356,6 +356,7 @@ from . import optim  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
 from . import distributions  # noqa: E402,F401
 from . import jit  # noqa: E402,F401
+from . import special  # noqa: E402,F401
 
 # The C++ fast path of the elementwise ops goes in front of Tensor's operators/methods and torch.add,
 # torch.relu, ... last, once every Python implementation it falls back to exists (see _fast_ops.py).
