@@ -627,6 +627,8 @@ double fast_numpy_sum(const double* a, int64_t n) { return numpy_sum(a, n); }
 
 void bind_fast_grad(py::module_& m);  // bindings_fast_grad.cpp
 void bind_views(py::module_& m);      // bindings_views.cpp
+void bind_join(py::module_& m);       // bindings_join.cpp
+void bind_fast_entries(py::module_& m);  // fast_entry.cpp
 
 void bind_ops(py::module_& m) {
   m.def("_fast_ops_setup", [](py::object tensor_cls, py::list grad_enabled, py::dict default_state) {
@@ -688,7 +690,9 @@ void bind_ops(py::module_& m) {
     return make_entry(s, std::move(fallback), as_method);
   }, py::arg("fallback"), py::arg("as_method") = true);
   bind_fast_grad(m);  // log_softmax kernels (bindings_fast_grad.cpp), registered with the fast path
-  bind_views(m);      // the view ops' fast path (bindings_views.cpp)
+  bind_fast_entries(m);  // what the view and join fast paths share (fast_entry.cpp)
+  bind_views(m);         // the view ops' fast path (bindings_views.cpp)
+  bind_join(m);          // cat and stack (bindings_join.cpp)
   // The BLAS the fast matmul calls (a path), "" when none was found.
   m.def("blas_library", [] { return blas_available() ? std::string(blas_library_path()) : std::string(); });
 }

@@ -14,69 +14,19 @@
 #include <algorithm>
 #include <vector>
 
-#include "bindings_common.h"
+#include "fast_entry.h"
 
 namespace ds::python {
 namespace {
 
-// Set once by _fast_views_setup (torch/_fast_ops.py); the interpreter keeps these objects alive.
-struct ViewState {
-  PyTypeObject* tensor_type = nullptr;
-  PyObject* grad_enabled = nullptr;  // torch.autograd.grad_mode._enabled: a one-element list
-  PyObject* node_hook = nullptr;     // torch._ops.shape._fast_view_node(code, out, x, info)
-  PyObject* empty_tuple = nullptr;
-  PyObject* s_impl = nullptr;
-  PyObject* s_base = nullptr;
-  PyObject* s_grad_fn = nullptr;
-  PyObject* s_requires_grad = nullptr;
-};
-ViewState g;
+PyObject* g_node_hook = nullptr;  // torch._ops.shape._fast_view_node(code, out, x, info)
 
 // The op an entry runs; its value is the code _fast_view_node reads.
 enum class ViewKind { View = 0, T = 1, Transpose = 2, Unsqueeze = 3, Permute = 4, Reshape = 5 };
 
-struct ViewSpec {
+struct ViewSpec : FastSpecHead {
   ViewKind kind = ViewKind::View;
-  PyObject* fallback = nullptr;
 };
-
-// The TensorImpl of a torch.Tensor (or subclass), or null (not an engine tensor: Python reports it).
-TensorImpl* impl_of_tensor(PyObject* obj) {
-  if (!PyObject_TypeCheck(obj, g.tensor_type)) return nullptr;
-  PyObject* impl = PyObject_GetAttr(obj, g.s_impl);
-  if (!impl) {
-    PyErr_Clear();
-    return nullptr;
-  }
-  TensorImpl* out = nullptr;
-  try {
-    out = py::handle(impl).cast<TensorImpl*>();  // the Tensor object keeps the impl alive
-  } catch (const py::cast_error&) {
-    out = nullptr;
-  }
-  Py_DECREF(impl);
-  return out;
-}
-
-// An exact Python int (bool, numpy ints and tensors take the Python path, which converts them).
-bool plain_int(PyObject* obj, int64_t& out) {
-  if (!PyLong_CheckExact(obj)) return false;
-  int overflow = 0;
-  out = PyLong_AsLongLongAndOverflow(obj, &overflow);
-  if (overflow || (out == -1 && PyErr_Occurred())) {
-    PyErr_Clear();
-    return false;
-  }
-  return true;
-}
-
-// torch/_ops/_core.py wrap_dim without its errors: false when dim is out of range.
-bool wrap_dim(int64_t dim, int64_t ndim, int64_t& out) {
-  const int64_t n = std::max<int64_t>(ndim, 1);
-  if (dim < -n || dim >= n) return false;
-  out = dim < 0 ? dim + n : dim;
-  return true;
-}
 
 // The int arguments after self: `f(2, 3)` or `f((2, 3))` / `f([2, 3])` / `f(torch.Size(...))`, as shape.py's
 // _sizes_arg and permute read them; false for anything else.
@@ -89,7 +39,7 @@ bool int_list(PyObject* const* args, Py_ssize_t n, Shape& out) {
   }
   out.resize(size_t(n));
   for (Py_ssize_t i = 0; i < n; ++i)
-    if (!plain_int(args[i], out[size_t(i)])) return false;
+    if (!fast_plain_int(args[i], out[size_t(i)])) return false;
   return true;
 }
 
@@ -158,61 +108,29 @@ bool compute_stride(const Shape& oldshape, const Shape& oldstride, const Shape& 
   return view_d == -1;
 }
 
-PyObject* tuple_of(const Shape& s) {
-  PyObject* t = PyTuple_New(Py_ssize_t(s.size()));
-  if (!t) return nullptr;
-  for (size_t i = 0; i < s.size(); ++i) {
-    PyObject* v = PyLong_FromLongLong(s[i]);
-    if (!v) {
-      Py_DECREF(t);
-      return nullptr;
-    }
-    PyTuple_SET_ITEM(t, Py_ssize_t(i), v);
-  }
-  return t;
-}
-
-// True when autograd must see this view: grad mode on and x has history or requires grad (_core.needs_grad);
-// -1 on an error reading them.
-int needs_grad(PyObject* x) {
-  const int enabled = PyObject_IsTrue(PyList_GET_ITEM(g.grad_enabled, 0));
-  if (enabled <= 0) return enabled;
-  PyObject* fn = PyObject_GetAttr(x, g.s_grad_fn);
-  if (!fn) return -1;
-  const bool has_fn = fn != Py_None;
-  Py_DECREF(fn);
-  if (has_fn) return 1;
-  PyObject* rg = PyObject_GetAttr(x, g.s_requires_grad);
-  if (!rg) return -1;
-  const int r = PyObject_IsTrue(rg);
-  Py_DECREF(rg);
-  return r;
-}
-
 // shape.py _view: the alias wrapped in a new torch.Tensor (the exact class, as C.wrap makes), its _base the
 // base of x (or x), and under autograd the node from the hook. `make_info()` (a new reference) is what the
 // hook needs; it is made only when autograd records.
 template <class MakeInfo>
 PyObject* make_view(PyObject* x, const TensorImpl& impl, Shape sizes, Shape strides, ViewKind kind,
                     MakeInfo make_info) {
-  py::object holder = py::cast(impl.alias(std::move(sizes), std::move(strides), impl.offset()));
-  PyObject* out = PyBaseObject_Type.tp_new(g.tensor_type, g.empty_tuple, nullptr);
+  const FastEntryState& g = fast_state();
+  PyObject* out = fast_wrap(impl.alias(std::move(sizes), std::move(strides), impl.offset()));
   if (!out) return nullptr;
   py::object out_ref = py::reinterpret_steal<py::object>(out);
-  if (PyObject_SetAttr(out, g.s_impl, holder.ptr()) < 0) return nullptr;
   PyObject* base = PyObject_GetAttr(x, g.s_base);
   if (!base) return nullptr;
   const int set = PyObject_SetAttr(out, g.s_base, base == Py_None ? x : base);
   Py_DECREF(base);
   if (set < 0) return nullptr;
-  const int grad = needs_grad(x);
+  const int grad = fast_needs_grad(x);
   if (grad < 0) return nullptr;
   if (grad) {
     py::object info = py::reinterpret_steal<py::object>(make_info());
     if (!info) return nullptr;
     PyObject* code = PyLong_FromLong(long(kind == ViewKind::Reshape ? ViewKind::View : kind));
     if (!code) return nullptr;
-    PyObject* r = PyObject_CallFunctionObjArgs(g.node_hook, code, out, x, info.ptr(), nullptr);
+    PyObject* r = PyObject_CallFunctionObjArgs(g_node_hook, code, out, x, info.ptr(), nullptr);
     Py_DECREF(code);
     if (!r) return nullptr;
     Py_DECREF(r);
@@ -221,10 +139,11 @@ PyObject* make_view(PyObject* x, const TensorImpl& impl, Shape sizes, Shape stri
 }
 
 // The view, or nullptr with no Python error set when the Python implementation must take the call.
-PyObject* try_view(const ViewSpec& spec, PyObject* const* args, Py_ssize_t n) {
-  if (n < 1) return nullptr;
+PyObject* try_view(const FastSpecHead& head, PyObject* const* args, Py_ssize_t n, PyObject* kwnames) {
+  const ViewSpec& spec = static_cast<const ViewSpec&>(head);
+  if (n < 1 || kwnames) return nullptr;
   PyObject* x = args[0];
-  TensorImpl* impl = impl_of_tensor(x);
+  TensorImpl* impl = fast_impl_of(x);
   if (!impl) return nullptr;
   const Shape& sizes = impl->sizes();
   const Shape& strides = impl->strides();
@@ -236,7 +155,7 @@ PyObject* try_view(const ViewSpec& spec, PyObject* const* args, Py_ssize_t n) {
       if (n < 2 || !int_list(args + 1, n - 1, shape) || !infer_size(shape, impl->numel())) return nullptr;
       if (!compute_stride(sizes, strides, shape, new_strides)) return nullptr;  // view's error, reshape's copy
       return make_view(x, *impl, std::move(shape), std::move(new_strides), spec.kind,
-                       [impl] { return tuple_of(impl->sizes()); });
+                       [impl] { return fast_tuple_of(impl->sizes()); });
     }
     case ViewKind::T: {
       if (n != 1 || nd > 2) return nullptr;
@@ -248,8 +167,8 @@ PyObject* try_view(const ViewSpec& spec, PyObject* const* args, Py_ssize_t n) {
     }
     case ViewKind::Transpose: {
       int64_t d0 = 0, d1 = 0, a = 0, b = 0;
-      if (n != 3 || !plain_int(args[1], d0) || !plain_int(args[2], d1)) return nullptr;
-      if (!wrap_dim(d0, nd, a) || !wrap_dim(d1, nd, b)) return nullptr;
+      if (n != 3 || !fast_plain_int(args[1], d0) || !fast_plain_int(args[2], d1)) return nullptr;
+      if (!fast_wrap_dim(d0, nd, a) || !fast_wrap_dim(d1, nd, b)) return nullptr;
       Shape sz = sizes, st = strides;
       if (nd > 0) {
         std::swap(sz[size_t(a)], sz[size_t(b)]);
@@ -261,7 +180,7 @@ PyObject* try_view(const ViewSpec& spec, PyObject* const* args, Py_ssize_t n) {
     }
     case ViewKind::Unsqueeze: {
       int64_t dim = 0, d = 0;
-      if (n != 2 || !plain_int(args[1], dim) || !wrap_dim(dim, nd + 1, d)) return nullptr;
+      if (n != 2 || !fast_plain_int(args[1], dim) || !fast_wrap_dim(dim, nd + 1, d)) return nullptr;
       Shape sz = sizes, st = strides;
       const int64_t new_stride = d < nd ? sz[size_t(d)] * st[size_t(d)] : 1;
       sz.insert(sz.begin() + d, 1);
@@ -276,80 +195,39 @@ PyObject* try_view(const ViewSpec& spec, PyObject* const* args, Py_ssize_t n) {
       Shape sz(static_cast<size_t>(nd)), st(static_cast<size_t>(nd));
       for (size_t i = 0; i < dims.size(); ++i) {
         int64_t d = 0;
-        if (!wrap_dim(dims[i], nd, d) || seen[size_t(d)]) return nullptr;
+        if (!fast_wrap_dim(dims[i], nd, d) || seen[size_t(d)]) return nullptr;
         seen[size_t(d)] = true;
         dims[i] = d;
         sz[i] = sizes[size_t(d)];
         st[i] = strides[size_t(d)];
       }
-      return make_view(x, *impl, std::move(sz), std::move(st), spec.kind, [&dims] { return tuple_of(dims); });
+      return make_view(x, *impl, std::move(sz), std::move(st), spec.kind,
+                       [&dims] { return fast_tuple_of(dims); });
     }
   }
   return nullptr;
 }
 
-PyObject* view_call(PyObject* capsule, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  const ViewSpec& spec = *static_cast<const ViewSpec*>(PyCapsule_GetPointer(capsule, nullptr));
-  const Py_ssize_t n = PyVectorcall_NARGS(nargs);
-  if (g.tensor_type && !kwnames) {
-    try {
-      PyObject* out = try_view(spec, args, n);
-      if (out) return out;
-      if (PyErr_Occurred()) return nullptr;
-    } catch (const Error& e) {
-      set_python_error(e);
-      return nullptr;
-    } catch (py::error_already_set& e) {
-      e.restore();
-      return nullptr;
-    } catch (const std::exception& e) {
-      PyErr_SetString(PyExc_RuntimeError, e.what());
-      return nullptr;
-    }
-  }
-  return PyObject_Vectorcall(spec.fallback, args, n, kwnames);
-}
-
-PyMethodDef g_view_def = {"fast_view", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(view_call)),
-                          METH_FASTCALL | METH_KEYWORDS, "DeviceScope view fast path (falls back to Python)"};
-
-PyObject* intern(const char* s) { return PyUnicode_InternFromString(s); }
-
 }  // namespace
 
 void bind_views(py::module_& m) {
-  m.def("_fast_views_setup", [](py::object tensor_cls, py::list grad_enabled, py::object node_hook) {
-    g.tensor_type = reinterpret_cast<PyTypeObject*>(tensor_cls.release().ptr());
-    g.grad_enabled = grad_enabled.release().ptr();
-    g.node_hook = node_hook.release().ptr();
-    g.empty_tuple = PyTuple_New(0);
-    g.s_impl = intern("_impl");
-    g.s_base = intern("_base");
-    g.s_grad_fn = intern("_grad_fn");
-    g.s_requires_grad = intern("_requires_grad");
-  });
+  m.def("_fast_views_setup", [](py::object node_hook) { g_node_hook = node_hook.release().ptr(); });
   // kind: "view" | "reshape" | "t" | "transpose" | "unsqueeze" | "permute"; fallback: the Python implementation
   // with the same signature. as_method=True returns a descriptor for Tensor (binds self), False a callable.
   m.def("fast_view", [](const std::string& kind, py::object fallback, bool as_method) {
-    ViewSpec s;
-    if (kind == "view") s.kind = ViewKind::View;
-    else if (kind == "reshape") s.kind = ViewKind::Reshape;
-    else if (kind == "t") s.kind = ViewKind::T;
-    else if (kind == "transpose") s.kind = ViewKind::Transpose;
-    else if (kind == "unsqueeze") s.kind = ViewKind::Unsqueeze;
-    else if (kind == "permute") s.kind = ViewKind::Permute;
+    ViewKind k = ViewKind::View;
+    if (kind == "view") k = ViewKind::View;
+    else if (kind == "reshape") k = ViewKind::Reshape;
+    else if (kind == "t") k = ViewKind::T;
+    else if (kind == "transpose") k = ViewKind::Transpose;
+    else if (kind == "unsqueeze") k = ViewKind::Unsqueeze;
+    else if (kind == "permute") k = ViewKind::Permute;
     else raise(ErrorKind::ValueError, "fast_view: unknown op " + kind);
-    s.fallback = fallback.release().ptr();  // owned by the spec, which lives as long as the interpreter
-    PyObject* capsule = PyCapsule_New(new ViewSpec(s), nullptr, nullptr);
-    if (!capsule) throw py::error_already_set();
-    PyObject* fn = PyCFunction_NewEx(&g_view_def, capsule, nullptr);
-    Py_DECREF(capsule);
-    if (!fn) throw py::error_already_set();
-    if (!as_method) return py::reinterpret_steal<py::object>(fn);
-    PyObject* method = PyInstanceMethod_New(fn);
-    Py_DECREF(fn);
-    if (!method) throw py::error_already_set();
-    return py::reinterpret_steal<py::object>(method);
+    auto* s = new ViewSpec;  // lives as long as the interpreter
+    s->attempt = try_view;
+    s->kind = k;
+    s->fallback = fallback.release().ptr();
+    return fast_make_entry(s, as_method);
   }, py::arg("kind"), py::arg("fallback"), py::arg("as_method") = true);
 }
 

@@ -15,6 +15,8 @@
 #   _E.fast_sum(fn, as_method)                               (x.sum() of a whole float32/float64 tensor)
 #   _E.fast_view(kind, fn, as_method)  (kind: view|reshape|t|transpose|unsqueeze|permute; bindings_views.cpp:
 #                                       the alias, its Tensor and _base in one call, the node from shape.py)
+#   _E.fast_join(kind, fn)             (kind: cat|stack, torch.* only; bindings_join.cpp: one dtype, one device,
+#                                       the node from join.py)
 # as_method=True returns a descriptor to assign on Tensor (binds self), False a plain callable for torch.*.
 import os
 import sys
@@ -24,6 +26,7 @@ import _devicescope_C as _E
 from . import _blas_workspace
 from . import _default
 from ._ops import fast_grad
+from ._ops import join as _join
 from ._ops import shape as _shape
 from ._tensor import Tensor
 from .autograd import grad_mode
@@ -31,7 +34,9 @@ from .autograd import grad_mode
 _E._fast_ops_setup(Tensor, grad_mode._enabled, _default._state)
 _E._fast_blas_hook(_blas_workspace.gemm_at)  # the fast matmul is a cuBLAS call on a GPU: its workspace
 _E._fast_grad_hook(fast_grad.record)  # the node of a result the fast path computed while autograd records
-_E._fast_views_setup(Tensor, grad_mode._enabled, _shape._fast_view_node)  # (the view ops' node, likewise)
+_E._fast_entries_setup(Tensor, grad_mode._enabled)  # (what the view and join entries share: fast_entry.cpp)
+_E._fast_views_setup(_shape._fast_view_node)  # the view ops' node, likewise
+_E._fast_join_setup(_join._fast_join_node)  # cat's and stack's
 
 # Tensor attribute -> (kind, reflected, inplace)
 _BINARY_METHODS = {
@@ -64,6 +69,7 @@ _VIEW_METHODS = {"view": "view", "reshape": "reshape", "t": "t", "transpose": "t
                  "swapdims": "transpose", "unsqueeze": "unsqueeze", "permute": "permute"}
 _VIEW_FUNCTIONS = {"reshape": "reshape", "t": "t", "transpose": "transpose", "swapaxes": "transpose",
                    "swapdims": "transpose", "unsqueeze": "unsqueeze", "permute": "permute"}
+_JOIN_FUNCTIONS = {"cat": "cat", "concat": "cat", "concatenate": "cat", "stack": "stack"}
 
 
 def install():
@@ -91,6 +97,8 @@ def install():
         _install(Tensor, name, lambda fn: _E.fast_view(kind, fn, True))
     for name, kind in _VIEW_FUNCTIONS.items():
         _install(torch_module, name, lambda fn: _E.fast_view(kind, fn, False))
+    for name, kind in _JOIN_FUNCTIONS.items():
+        _install(torch_module, name, lambda fn: _E.fast_join(kind, fn))
 
 
 _installed = set()

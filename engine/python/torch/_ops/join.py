@@ -35,28 +35,43 @@ def cat(tensors, dim=0, out=None):
     res = np.concatenate([C.values_of(t, npd) for t in live], axis=d)
     result = C.make(res, odt, dev)
     if odt.is_floating_point and C.needs_grad(*live):
-        # cat saves dim and the inputs' sizes and dtypes, never the inputs themselves
-        metas = [(t._impl.sizes[d], C.dtype_of(t), C.device_of(t)) for t in live]
-
-        def fn(gs):
-            if grad_mode._enabled[0]:  # create_graph: the gradient's slices as differentiable views
-                outs, s = [], 0
-                for n, dt, dv in metas:
-                    part = gs[0].narrow(d, s, n)
-                    outs.append(part if part.dtype is dt else part.to(dt))
-                    s += n
-                return outs
-            gv = C.read(gs[0])
-            outs, s = [], 0
-            for n, dt, dv in metas:
-                part = gv[(slice(None),) * d + (slice(s, s + n),)]
-                outs.append(C.make(C.as_array(part) if C.shape_only(part) else np.ascontiguousarray(part), dt, dv))
-                s += n
-            return outs
-        graph.attach("CatBackward0", [result], live, fn, saved={"dim": dim})
+        _attach_cat(result, live, d, dim)
     if out is not None:
         return out.copy_(result)
     return result
+
+
+def _attach_cat(result, live, d, dim):
+    """CatBackward0: cat saves dim and the inputs' sizes and dtypes, never the inputs themselves."""
+    metas = [(t._impl.sizes[d], C.dtype_of(t), C.device_of(t)) for t in live]
+
+    def fn(gs):
+        if grad_mode._enabled[0]:  # create_graph: the gradient's slices as differentiable views
+            outs, s = [], 0
+            for n, dt, dv in metas:
+                part = gs[0].narrow(d, s, n)
+                outs.append(part if part.dtype is dt else part.to(dt))
+                s += n
+            return outs
+        gv = C.read(gs[0])
+        outs, s = [], 0
+        for n, dt, dv in metas:
+            part = gv[(slice(None),) * d + (slice(s, s + n),)]
+            outs.append(C.make(C.as_array(part) if C.shape_only(part) else np.ascontiguousarray(part), dt, dv))
+            s += n
+        return outs
+    graph.attach("CatBackward0", [result], live, fn, saved={"dim": dim})
+
+
+def _fast_join_node(code, result, tensors, dim):
+    """The node the Python path attaches, for a cat (code 0) or stack (code 1) the C++ fast path made while
+    autograd records (engine/python/bindings_join.cpp; tensors: the list or tuple it was given, none skipped)."""
+    tensors = list(tensors)
+    nd = tensors[0]._impl.dim
+    if code == 0:
+        _attach_cat(result, tensors, C.wrap_dim(dim, nd), dim)
+    else:
+        _attach_stack(result, tensors, C.wrap_dim(dim, nd + 1), dim)
 
 
 concat = cat
@@ -84,12 +99,15 @@ def stack(tensors, dim=0, out=None):
     else:
         r = cat([unsqueeze(t, d) for t in tensors], d, out=out)
     if out is None and C.needs_grad(*tensors):
-        # One StackBackward0 node over the original tensors (not Cat over Unsqueeze views).
-        def fn(gs):
-            return list(unbind(gs[0], d))
-        graph.attach("StackBackward0", [r], tensors, lambda gs: [g.contiguous() for g in fn(gs)],
-                     saved={"dim": dim})
+        _attach_stack(r, tensors, d, dim)
     return r
+
+
+def _attach_stack(r, tensors, d, dim):
+    """One StackBackward0 node over the original tensors (not Cat over Unsqueeze views)."""
+    def fn(gs):
+        return list(unbind(gs[0], d))
+    graph.attach("StackBackward0", [r], tensors, lambda gs: [g.contiguous() for g in fn(gs)], saved={"dim": dim})
 
 
 def hstack(tensors):
