@@ -385,3 +385,86 @@ def tensordot(a, b, dims=2, out=None):
     m2 = t2.permute(p2).reshape(csize, size2)
     r = torch.mm(m1, m2).reshape(rsizes)
     return r if out is None else out.resize_(r.shape).copy_(r)
+
+
+# ----------------------------------------------------------------------------- cov / corrcoef
+def cov(input, *, correction=1, fweights=None, aweights=None):  # noqa: A002
+    """ATen's cov: observations along dim 1, a weighted mean, the centred product by mm, divided by the
+    degrees of freedom (a warning and 0 when they are not positive), squeezed."""
+    torch = _torch()
+    if input.dim() > 2:
+        raise RuntimeError("cov(): expected input to have two or fewer dimensions but got an input with "
+                           f"{input.dim()} dimensions")
+    if input.dtype is torch.bool:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    x = input.view(1, -1) if input.dim() < 2 else input
+    n = x.shape[1]
+    w = None
+    if fweights is not None:
+        w = fweights
+        if w.dim() > 1:
+            raise RuntimeError("cov(): expected fweights to have one or fewer dimensions but got fweights with "
+                               f"{w.dim()} dimensions")
+        if w.dtype.is_floating_point or w.dtype is torch.bool:
+            raise RuntimeError("cov(): expected fweights to have integral dtype but got fweights with "
+                               f"{_scalar(w.dtype)} dtype")
+        if w.numel() != n:
+            raise RuntimeError("cov(): expected fweights to have the same numel as there are observations in the "
+                               f"input but got {w.numel()} != {n}")
+        if n and not bool(w.min() >= 0):
+            raise RuntimeError("cov(): fweights cannot be negative")
+    if aweights is not None:
+        aw = aweights
+        if aw.dim() > 1:
+            raise RuntimeError("cov(): expected aweights to have one or fewer dimensions but got aweights with "
+                               f"{aw.dim()} dimensions")
+        if not aw.dtype.is_floating_point:
+            raise RuntimeError("cov(): expected aweights to have floating point dtype but got aweights with "
+                               f"{_scalar(aw.dtype)} dtype")
+        if aw.numel() != n:
+            raise RuntimeError("cov(): expected aweights to have the same numel as there are observations in the "
+                               f"input but got {aw.numel()} != {n}")
+        if n and not bool(aw.min() >= 0):
+            raise RuntimeError("cov(): aweights cannot be negative")
+        w = aw if w is None else w * aw
+    w_sum = w.sum() if w is not None else torch.tensor(n, dtype=torch.int64, device=x.device)
+    if w is not None and not bool(w_sum != 0):
+        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    avg = (x * w if w is not None else x).sum(1) / w_sum
+    if w is None:
+        norm_factor = torch.tensor(n - correction, dtype=torch.int64, device=x.device)
+    elif correction == 0:
+        norm_factor = w_sum
+    elif aweights is None:
+        norm_factor = w_sum - correction
+    elif fweights is None and n == 1 and correction == 1:
+        norm_factor = torch.tensor(0, dtype=torch.int64, device=x.device)  # numpy's answer, without rounding
+    else:
+        norm_factor = w_sum - correction * (w * aweights).sum() / w_sum
+    if bool(norm_factor <= 0):
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
+                      "observations.", UserWarning, stacklevel=2)
+        norm_factor.zero_()
+    if n == 1 and (fweights is None) != (aweights is None):
+        # one observation and one kind of weight: the centred value is exactly 0, as numpy gives (newer ATen
+        # zeroes its input view in place here; the caller's tensor is left alone)
+        x = torch.zeros_like(x)
+        if not x.dtype.is_floating_point:
+            x = x.to(torch.float32)
+    else:
+        x = x - avg.unsqueeze(1)
+    c = torch.mm(x, (x * w if w is not None else x).t())
+    return torch.true_divide(c, norm_factor).squeeze()
+
+
+def corrcoef(input):  # noqa: A002
+    if input.dim() > 2:
+        raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but got an input with "
+                           f"{input.dim()} dimensions")
+    c = cov(input)
+    if c.dim() == 0:  # a single variable: nan for a covariance of nan, inf or 0, else 1
+        return c / c
+    stddev = c.diagonal().sqrt()
+    c = c / stddev.view(-1, 1)
+    c = c / stddev.view(1, -1)
+    return c.clip(-1, 1)
