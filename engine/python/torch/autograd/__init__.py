@@ -12,7 +12,9 @@ def _tensor_cls():
 
 
 def _make_grads(outputs, grad_outputs):
+    import numpy as np
     from .. import _factories
+    from .._ops import _core as C
     out = []
     for i, (t, g) in enumerate(zip(outputs, grad_outputs)):
         if g is None:
@@ -21,10 +23,16 @@ def _make_grads(outputs, grad_outputs):
                 continue
             if t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not t.dtype.is_floating_point:
+            dt = t.dtype
+            if not dt.is_floating_point:
                 raise RuntimeError("grad can be implicitly created only for real scalar outputs but got "
-                                   f"{t.dtype}")
-            out.append((_factories.ones_like(t), True))
+                                   f"{dt}")
+            if not t._impl.sizes and not t._impl.is_virtual:
+                # ones_like of a 0-dim output (every loss.backward()): the same one-element block with the same
+                # value, without ones_like's layout and fill steps (a third of a small backward's engine time)
+                out.append((C.make(np.ones((), dtype=dt._np), dt, C.device_of(t)), True))
+            else:
+                out.append((_factories.ones_like(t), True))
         else:
             if not isinstance(g, _tensor_cls()):
                 raise TypeError("gradients can be either Tensors or None, but got " + type(g).__name__)
