@@ -221,3 +221,15 @@ try:
 except ValueError as e:
     print("onecycle past end", type(e).__name__, str(e).split(".")[1])
 print("all", sorted(n for n in S.__all__ if n not in ("LRScheduler", "ParamwiseScheduler")))
+
+# verbose=True prints each adjustment (2.x also warns that the argument is deprecated: not printed)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    opt = make(momentum=0.9)
+    sched = S.StepLR(opt, 1, gamma=0.5, verbose=True)
+    opt.step()
+    sched.step()
+    sched.step(4)
+    plateau = S.ReduceLROnPlateau(opt, patience=0, verbose=True)
+    for metric in (1.0, 2.0, 3.0):
+        plateau.step(metric)
