@@ -211,3 +211,22 @@ def unused_helper(x):
 
 
 print("jit", torch.jit.is_scripting(), torch.jit.is_tracing(), helper(torch.ones(2)), unused_helper(torch.ones(1)))
+
+# rot90: every k, dims forms, strides, Rot90Backward0 and its gradient, errors
+xr = torch.arange(6.0).reshape(2, 3)
+for k in (-1, 0, 1, 2, 3, 5):
+    y = torch.rot90(xr, k)
+    print(k, y.tolist(), y.shape, y.stride(), y.is_contiguous())
+w = torch.arange(24.0).reshape(2, 3, 4).requires_grad_()
+for k, dims in ((1, [1, 2]), (3, [2, 0]), (2, [0, -1]), (0, [0, 1]), (1, [-1, -2])):
+    y = w.rot90(k, dims)
+    fn = y.grad_fn
+    print(k, dims, y.shape, y.stride(), type(fn).__name__, sorted(a for a in dir(fn) if a.startswith("_saved_")),
+          [type(n[0]).__name__ for n in fn.next_functions])
+    y.backward(torch.arange(float(y.numel())).reshape(y.shape))
+    print("  grad", r(w.grad)[:8]); w.grad = None
+for bad in ((1, [0]), (1, [0, 0]), (1, [0, 3]), (1, [0, -2])):
+    try: torch.rot90(torch.zeros(2, 2), *bad)
+    except RuntimeError as e: print(e)
+try: torch.rot90(torch.zeros(2))
+except RuntimeError as e: print(e)

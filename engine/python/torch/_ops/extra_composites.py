@@ -468,3 +468,36 @@ def corrcoef(input):  # noqa: A002
     c = c / stddev.view(-1, 1)
     c = c / stddev.view(1, -1)
     return c.clip(-1, 1)
+
+
+# ----------------------------------------------------------------------------- rot90
+def rot90(input, k=1, dims=(0, 1)):  # noqa: A002
+    """ATen's rot90 forward (a flip, a copy, transposed in place; k mod 4), one differentiable op under autograd:
+    Rot90Backward0 (saves k and dims), whose backward is grad.rot90(-k, dims)."""
+    torch = _torch()
+    dims = list(dims)
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    n = input.dim()
+    if n < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {n}")
+    d0, d1 = dims
+    if d0 == d1 or abs(d0 - d1) == n:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
+    if not -n <= d0 < n:
+        raise RuntimeError(f"Rotation dim0 out of range, dim0 = {d0}")
+    if not -n <= d1 < n:
+        raise RuntimeError(f"Rotation dim1 out of range, dim1 = {d1}")
+    m = (4 + (k % 4)) % 4
+    with torch.no_grad():
+        if m == 2:
+            out = input.flip([d0, d1])
+        elif m == 0:
+            out = input.clone(memory_format=torch.contiguous_format)
+        else:
+            out = input.flip([d1] if m == 1 else [d0]).transpose(d0, d1)
+    if C.needs_grad(input):
+        from ..autograd import graph
+        graph.attach("Rot90Backward0", [out], [input], lambda gs: (rot90(gs[0], -k, dims),),
+                     saved={"dims": (d0, d1), "k": k})
+    return out
