@@ -385,9 +385,11 @@ py::tuple group_norm_backward(const TensorPtr& dy, const TensorPtr& x, const Ten
 }  // namespace
 
 void bind_conv_nd(py::module_& m);  // transposed and 3-D convolution, im2col / col2im (bindings_conv_nd.cpp)
+void bind_pool3d(py::module_& m);   // 3-D max and average pooling (bindings_pool3d.cpp)
 
 void bind_nn(py::module_& m) {
   bind_conv_nd(m);
+  bind_pool3d(m);
   // Tensor arguments are TensorImpl objects (a Tensor's _impl) or None; sizes are sequences of ints.
   m.def("nn_conv", [](py::handle x, py::handle w, py::handle b, py::handle stride, py::handle padding,
                       py::handle dilation, int64_t groups) {

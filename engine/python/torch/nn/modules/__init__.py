@@ -8,6 +8,7 @@ from .fold import Fold, Unfold
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .embedding_bag import EmbeddingBag
 from .loss_nll import GaussianNLLLoss, PoissonNLLLoss
+from .pooling3d import AvgPool3d, MaxPool3d
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .normalization import LayerNorm, GroupNorm
 from .sparse import Embedding
@@ -55,5 +56,5 @@ __all__ = [
     "CosineEmbeddingLoss", "SoftMarginLoss",
     "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "Fold", "Unfold",
     "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "EmbeddingBag",
-    "GaussianNLLLoss", "PoissonNLLLoss",
+    "GaussianNLLLoss", "PoissonNLLLoss", "AvgPool3d", "MaxPool3d",
 ]
