@@ -78,8 +78,13 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
                           include_last_offset, padding_idx)[0]
 
 
+def _virtual(*tensors):
+    return any(t is not None and t._impl.is_virtual for t in tensors)
+
+
 def _check(weight, indices, offsets, include_last_offset, padding_idx):
-    """ATen's embedding_bag checks; returns the wrapped padding_idx (-1: none)."""
+    """ATen's embedding_bag checks; returns the wrapped padding_idx (-1: none). Virtual operands (estimate mode)
+    have no values to check."""
     pad = -1
     if padding_idx is not None:
         n = weight.size(0)
@@ -92,6 +97,8 @@ def _check(weight, indices, offsets, include_last_offset, padding_idx):
             raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
                                "Long, Int; but got {} instead (while checking arguments for embedding_bag)"
                                .format(t.type()))
+    if _virtual(weight, indices, offsets):
+        return pad
     if offsets.numel() > 0:
         offs = _values(offsets)
         first, last = offs[0], offs[-1]
@@ -114,6 +121,9 @@ def _embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse, p
                    include_last_offset, padding_idx):
     pad = _check(weight, indices, offsets, include_last_offset, padding_idx)
     indices, offsets = indices.contiguous(), offsets.contiguous()
+    if _virtual(weight, indices, offsets, per_sample_weights):
+        return _embedding_bag_virtual(weight, indices, offsets, scale_grad_by_freq, mode, sparse,
+                                      per_sample_weights, include_last_offset, pad)
     idx, offs = _values(indices), _values(offsets)
     num_bags = len(offs) - 1 if include_last_offset else len(offs)
     bounds = offs[:num_bags] + [len(idx)] if not include_last_offset else offs[:num_bags] + [offs[num_bags]]
@@ -199,3 +209,32 @@ def _embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse, p
                 allocate=allocate)
     return out, state["offset2bag"], state["bag_size"], state["max_indices"]
 
+
+def _embedding_bag_virtual(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
+                           include_last_offset, pad):
+    """Shape-only (estimate mode: no values to read): the same four outputs and node, computed as a gather of
+    num_bags rows (the gradients then have the shapes of weight and per_sample_weights)."""
+    num_bags = offsets.numel() - (1 if include_last_offset else 0)
+    d, dev = weight.size(1), weight.device
+    state = {}
+
+    def compute(w, psw):
+        rows = w.index_select(0, torch.zeros(num_bags, dtype=torch.int64, device=dev))
+        return rows * psw.sum() if psw is not None else rows
+
+    def allocate(values):
+        state["bag_size"] = torch.empty((offsets.numel(),), dtype=indices.dtype, device=dev)
+        state["offset2bag"] = torch.empty((indices.numel(),), dtype=indices.dtype, device=dev)
+        out = torch.empty((num_bags, d), dtype=weight.dtype, device=dev)
+        state["max_indices"] = torch.empty((num_bags, d) if mode == 2 else (0,), dtype=indices.dtype, device=dev)
+        return out, []
+
+    def saved(result):
+        return {"indices": indices, "mode": mode, "offsets": offsets, "padding_idx": pad,
+                "per_sample_weights": per_sample_weights, "result1": state["offset2bag"],
+                "result2": state["bag_size"], "result3": state["max_indices"],
+                "scale_grad_by_freq": scale_grad_by_freq, "sparse": sparse, "weight": weight,
+                "weight_sym_argsize_0": weight.size(0)}
+
+    out = named("EmbeddingBagBackward0", compute, (weight, per_sample_weights), saved=saved, allocate=allocate)
+    return out, state["offset2bag"], state["bag_size"], state["max_indices"]
