@@ -34,6 +34,7 @@ from ._functional_instance_norm import instance_norm  # noqa: F401
 from ._functional_embedding_bag import embedding_bag  # noqa: F401
 from ._functional_loss_nll import gaussian_nll_loss, poisson_nll_loss  # noqa: F401
 from ._functional_pool3d import avg_pool3d, max_pool3d  # noqa: F401
+from ._functional_ctc import ctc_loss  # noqa: F401
 
 
 # ----------------------------------------------------------------------------- linear

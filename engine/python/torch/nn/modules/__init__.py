@@ -9,6 +9,7 @@ from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .embedding_bag import EmbeddingBag
 from .loss_nll import GaussianNLLLoss, PoissonNLLLoss
 from .pooling3d import AvgPool3d, MaxPool3d
+from .loss_ctc import CTCLoss
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .normalization import LayerNorm, GroupNorm
 from .sparse import Embedding
@@ -57,4 +58,5 @@ __all__ = [
     "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "Fold", "Unfold",
     "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "EmbeddingBag",
     "GaussianNLLLoss", "PoissonNLLLoss", "AvgPool3d", "MaxPool3d",
+    "CTCLoss",
 ]
