@@ -69,6 +69,7 @@ _VIEW_METHODS = {"view": "view", "reshape": "reshape", "t": "t", "transpose": "t
                  "swapdims": "transpose", "unsqueeze": "unsqueeze", "permute": "permute"}
 _VIEW_FUNCTIONS = {"reshape": "reshape", "t": "t", "transpose": "transpose", "swapaxes": "transpose",
                    "swapdims": "transpose", "unsqueeze": "unsqueeze", "permute": "permute"}
+_SHAPE_MODULE_VIEWS = ("view", "reshape", "t", "transpose", "unsqueeze", "permute")
 _JOIN_FUNCTIONS = {"cat": "cat", "concat": "cat", "concatenate": "cat", "stack": "stack"}
 
 
@@ -97,6 +98,10 @@ def install():
         _install(Tensor, name, lambda fn: _E.fast_view(kind, fn, True))
     for name, kind in _VIEW_FUNCTIONS.items():
         _install(torch_module, name, lambda fn: _E.fast_view(kind, fn, False))
+    # shape.py's own names too: the ops' backwards and other ops call them as module globals (S.reshape,
+    # reshape(g, old) in a view's backward); `from .shape import reshape` elsewhere keeps the Python function
+    for name in _SHAPE_MODULE_VIEWS:
+        _install(_shape, name, lambda fn: _E.fast_view(name, fn, False))
     for name, kind in _JOIN_FUNCTIONS.items():
         _install(torch_module, name, lambda fn: _E.fast_join(kind, fn))
 

@@ -14,6 +14,7 @@ from .._virtual_values import VirtualValues, VIRTUAL_READ
 from ..autograd import grad_mode
 
 _BF16 = 3
+_BOOL = D.bool._code
 _new = object.__new__
 # DEVICESCOPE_NO_FAST_OPS=1: the Python path only (torch/_fast_ops.py), also for the C++ kernels that check this
 # (relu's and nll_loss's), so tests/fastpath compares the two paths in one build
@@ -80,25 +81,26 @@ def write(t, values, bump=True):
             t._impl.bump_version()
         return
     view, is_copy = _E.numpy_view(t._impl)
-    with fp_quiet():
-        if t._impl.dtype_code == _BF16:
-            view[...] = _f32_to_bf16(np.broadcast_to(np.asarray(values, dtype=np.float32), view.shape))
-        elif view.dtype == np.bool_:
-            view[...] = np.asarray(values) != 0
+    code = t._impl.dtype_code
+    if code != _BF16 and code != _BOOL:
+        values = np.asarray(values)
+        if values.dtype == view.dtype:
+            view[...] = values  # a plain copy: no floating-point error to silence
         else:
-            view[...] = _cast_for_store(np.asarray(values), view.dtype)
+            # float -> integer casts truncate toward zero (numpy's astype does the same); NaN/inf become
+            # garbage in PyTorch too, so no special care
+            with fp_quiet():
+                view[...] = values.astype(view.dtype)
+    else:
+        with fp_quiet():
+            if code == _BF16:
+                view[...] = _f32_to_bf16(np.broadcast_to(np.asarray(values, dtype=np.float32), view.shape))
+            else:
+                view[...] = np.asarray(values) != 0
     if is_copy:
         _E.upload(t._impl, view)
     if bump:
         t._impl.bump_version()
-
-
-def _cast_for_store(values, np_dtype):
-    # float -> integer casts truncate toward zero (numpy's astype does the same); NaN/inf become garbage
-    # in PyTorch too, so no special care.
-    if values.dtype == np_dtype:
-        return values
-    return values.astype(np_dtype)
 
 
 _INT64_MAX = 2 ** 63 - 1
@@ -106,12 +108,12 @@ _INT64_MAX = 2 ** 63 - 1
 
 def check_storage_size(shape, dtype):
     """c10's computeStorageNbytes: a byte size that overflows int64 is refused, never allocated short."""
-    if any(s < 0 for s in shape):
-        return  # the engine reports negative dimensions with PyTorch's message
-    nbytes = 1
+    nbytes = dtype.itemsize
     for s in shape:
+        if s < 0:
+            return  # the engine reports negative dimensions with PyTorch's message
         nbytes *= s
-    if nbytes * dtype.itemsize > _INT64_MAX:
+    if nbytes > _INT64_MAX:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
 
 
