@@ -66,9 +66,9 @@ class RandomSampler(Sampler):
         generator = self.generator if self.generator is not None else _fresh_generator()
         kw = {} if generator is None else {"generator": generator}
         if self.replacement:
-            for _ in range(self.num_samples // 32):
-                yield from torch.randint(high=n, size=(32,), dtype=torch.int64, **kw).tolist()
-            yield from torch.randint(high=n, size=(self.num_samples % 32,), dtype=torch.int64, **kw).tolist()
+            for _ in range(self.num_samples // 32):  # 32 draws at a time, as PyTorch's sampler
+                yield from torch.randint(n, (32,), dtype=torch.int64, **kw).tolist()
+            yield from torch.randint(n, (self.num_samples % 32,), dtype=torch.int64, **kw).tolist()
         else:
             for _ in range(self.num_samples // n):
                 yield from _randperm(n, generator)
