@@ -24,3 +24,8 @@ except ValueError as e:
 g = torch.Generator().manual_seed(7)
 print(list(RandomSampler(range(5), replacement=True, num_samples=70, generator=g))[28:40],
       list(RandomSampler(range(4), num_samples=10, generator=g)))
+
+# torch.randint's keyword forms (RandomSampler's own call was randint(high=n, size=(32,)))
+torch.manual_seed(0)
+print(torch.randint(low=0, high=10, size=(3,)), torch.randint(high=10, size=(3,)), torch.randint(2, high=10, size=(2, 2)),
+      torch.randint(5, (3,)), torch.randint(1, 5, (3,)), torch.randint(3, size=(2,)))

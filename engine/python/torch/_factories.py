@@ -180,8 +180,14 @@ def _scalar_name(d):
 
 
 def randint(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False, pin_memory=False,
-            layout=None, out=None):
+            layout=None, out=None, low=None, high=None):
     args = list(args)
+    if high is not None:  # randint(high=10, size=...), randint(low=0, high=10, size=...), randint(0, high=10, ...)
+        if len(args) > 1 or (args and low is not None) or size is None:
+            raise TypeError("randint() received an invalid combination of arguments")
+        args = [args[0] if args else (low if low is not None else 0), high]
+    elif low is not None:
+        raise TypeError("randint() received an invalid combination of arguments")
     if size is None:
         size = args.pop()
     if len(args) == 1:
