@@ -46,7 +46,7 @@ void draw_frame(GLFWwindow* window, App& app, int fixed_w, int fixed_h, float mo
   int w = fixed_w, h = fixed_h;
   if (w <= 0) glfwGetFramebufferSize(window, &w, &h);
   // Windows that look as they did last frame are copied from an image of them (render/layer_cache.h).
-  render::frame_layer_cache().apply(ImGui::GetDrawData(), theme::kClear);
+  render::frame_layer_cache().apply(ImGui::GetDrawData());
   render::begin_frame(w, h, theme::kClear[0], theme::kClear[1], theme::kClear[2]);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }

@@ -1,14 +1,12 @@
-// LayerCache: groups of draw lists hashed each frame; unchanged ones shown from a texture (see layer_cache.h).
+// LayerCache: groups of draw lists hashed each frame; unchanged ones shown from an image (see layer_cache.h).
 #include "render/layer_cache.h"
 
-#include <backends/imgui_impl_opengl3.h>
 #include <glad/gl.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <cstdio>
 #include <string>
 
 #include "render/quad_batch.h"
@@ -17,61 +15,10 @@ namespace ds::render {
 namespace {
 
 uint64_t g_texture_generation = 0;
-const ImDrawData* g_draw_data_override = nullptr;
 
-// The copy: one texel a pixel, no filtering, no blending (the image already holds the blended result).
-struct CopyProgram {
-  GLuint id = 0, vao = 0;
-  GLint tex = -1, offset = -1;
-};
-CopyProgram g_copy;
-
-bool build_copy_program() {
-  if (g_copy.id) return true;
-  const char* vs =
-      "#version 330 core\n"
-      "void main() {\n"
-      "  vec2 c = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));\n"
-      "  gl_Position = vec4(c * 2.0 - 1.0, 0.0, 1.0);\n"  // the whole viewport; the scissor limits it
-      "}\n";
-  const char* fs =
-      "#version 330 core\n"
-      "uniform sampler2D u_tex;\n"
-      "uniform ivec2 u_offset;\n"  // framebuffer pixel of the image's bottom-left texel
-      "out vec4 frag;\n"
-      "void main() { frag = texelFetch(u_tex, ivec2(gl_FragCoord.xy) - u_offset, 0); }\n";
-  auto compile = [](GLenum type, const char* src) {
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, nullptr);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-      glDeleteShader(s);
-      return GLuint(0);
-    }
-    return s;
-  };
-  const GLuint v = compile(GL_VERTEX_SHADER, vs), f = compile(GL_FRAGMENT_SHADER, fs);
-  if (!v || !f) return false;
-  g_copy.id = glCreateProgram();
-  glAttachShader(g_copy.id, v);
-  glAttachShader(g_copy.id, f);
-  glLinkProgram(g_copy.id);
-  glDeleteShader(v);
-  glDeleteShader(f);
-  GLint ok = 0;
-  glGetProgramiv(g_copy.id, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    glDeleteProgram(g_copy.id);
-    g_copy.id = 0;
-    return false;
-  }
-  g_copy.tex = glGetUniformLocation(g_copy.id, "u_tex");
-  g_copy.offset = glGetUniformLocation(g_copy.id, "u_offset");
-  glGenVertexArrays(1, &g_copy.vao);  // core profile: a draw needs a bound vertex array, even an empty one
-  return true;
-}
+// What a copy costs, in the units of the drawing cost below (pixels of plain quads): per pixel, and for the
+// wait each copy makes for the drawing queued before it.
+constexpr double kCopyCostPerPixel = 0.3, kCopyCostEach = 20000;
 
 // FNV-1a over bytes: a few hundred KiB of vertices a frame, well under a millisecond.
 struct Hasher {
@@ -97,65 +44,63 @@ struct Rect {
 
 struct LayerCache::Entry {
   std::string root;  // the root window's name
-  uint64_t hash = 0;  // what the lists held last frame
-  uint64_t image_hash = 0;  // what the image shows (0: none)
+  uint64_t image_hash = 0;  // what the image shows (0: none, or being captured this frame)
+  uint64_t captured_hash = 0;  // what a capture queued this frame will show once it ran
   int x = 0, y = 0, w = 0, h = 0;  // its place, in framebuffer pixels from the display's top-left
   int fb_h = 0;  // the frame's framebuffer height
-  const GLuint* tex = nullptr;  // the cache's image texture
+  bool window_target = false;  // captured from the window's own buffer (rows stored top first), not an image
+  LayerCache* cache = nullptr;
   bool seen = false;
 };
 
 namespace {
 
-void copy_callback(const ImDrawList*, const ImDrawCmd* cmd) {
-  const LayerCache::Entry* e = static_cast<const LayerCache::Entry*>(cmd->UserCallbackData);
-  if (!g_copy.id || !e->tex || !*e->tex) return;
-  glDisable(GL_BLEND);
-  glEnable(GL_SCISSOR_TEST);
-  glScissor(e->x, e->fb_h - e->y - e->h, e->w, e->h);
-  glUseProgram(g_copy.id);
-  glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, *e->tex);
-  glUniform1i(g_copy.tex, 0);
-  glUniform2i(g_copy.offset, 0, 0);  // the image is as large as the frame: the same pixel
-  glBindVertexArray(g_copy.vao);
-  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-  glBindVertexArray(0);
+// Copies the entry's rectangle between the frame's target (`target`, 0: the window) and the cache's image.
+// The window system's buffer keeps its rows top first and a texture bottom first; the copy to or from the
+// window is asked for upside down, so that the driver sees two buffers with the same row order and one
+// rectangle of rows to move as they are (llvmpipe then copies memory instead of drawing a textured quad,
+// ~0.2 instead of ~7 ns a pixel). Byte for byte what was drawn, whichever way the driver does it.
+void copy_rect(const LayerCache::Entry& e, GLuint image_fbo, GLuint target, bool to_target) {
+  GLint previous_read = 0, previous_draw = 0;
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous_read);
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_draw);
+  const GLboolean scissor = glIsEnabled(GL_SCISSOR_TEST);
+  glDisable(GL_SCISSOR_TEST);  // a scissored blit is drawn, not copied (and the rectangle is exact anyway)
+  const int x0 = e.x, x1 = e.x + e.w, y0 = e.fb_h - e.y - e.h, y1 = e.fb_h - e.y;  // GL's rows: bottom up
+  const int iy0 = e.window_target ? y1 : y0, iy1 = e.window_target ? y0 : y1;  // the image's rows
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, to_target ? image_fbo : target);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, to_target ? target : image_fbo);
+  if (to_target) glBlitFramebuffer(x0, iy0, x1, iy1, x0, y0, x1, y1, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  else glBlitFramebuffer(x0, y0, x1, y1, x0, iy0, x1, iy1, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, GLuint(previous_read));
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(previous_draw));
+  if (scissor) glEnable(GL_SCISSOR_TEST);
 }
 
-// Renders lists [first, last) of `dd` into their place in the image (as large as the frame, so that every
-// pixel is computed from the same coordinates as when drawn directly), over the clear colour.
-bool render_image(LayerCache::Entry& e, GLuint fbo, const ImDrawData* dd, int first, int last, const float clear[3]) {
-  // The state the frame's own clear and drawing expect back (a scissor left on would limit its clear).
-  GLint previous_fbo = 0, previous_box[4] = {};
-  GLfloat previous_clear[4] = {};
-  const GLboolean previous_scissor = glIsEnabled(GL_SCISSOR_TEST);
-  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_fbo);
-  glGetIntegerv(GL_SCISSOR_BOX, previous_box);
-  glGetFloatv(GL_COLOR_CLEAR_VALUE, previous_clear);
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-  const bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
-  if (ok) {
-    glEnable(GL_SCISSOR_TEST);
-    glScissor(e.x, e.fb_h - e.y - e.h, e.w, e.h);
-    glClearColor(clear[0], clear[1], clear[2], 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImDrawData sub = *dd;  // the frame's display, only the group's lists
-    sub.CmdLists = dd->CmdLists + first;
-    sub.CmdListsCount = last - first;
-    sub.TotalVtxCount = sub.TotalIdxCount = 0;
-    for (int i = first; i < last; ++i) sub.TotalVtxCount += dd->CmdLists[i]->VtxBuffer.Size, sub.TotalIdxCount += dd->CmdLists[i]->IdxBuffer.Size;
-    g_draw_data_override = &sub;
-    ImGui_ImplOpenGL3_RenderDrawData(&sub);
-    g_draw_data_override = nullptr;
-  }
-  glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous_fbo));
-  glScissor(previous_box[0], previous_box[1], previous_box[2], previous_box[3]);
-  if (previous_scissor) glEnable(GL_SCISSOR_TEST);
-  else glDisable(GL_SCISSOR_TEST);
-  glClearColor(previous_clear[0], previous_clear[1], previous_clear[2], previous_clear[3]);
-  return ok;
+GLuint bound_target() {
+  GLint fbo = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &fbo);
+  return GLuint(fbo);
 }
+
+}  // namespace
+
+// A group shown from its image: one copy into the frame.
+void LayerCache::copy_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  const Entry* e = static_cast<const Entry*>(cmd->UserCallbackData);
+  if (e->cache->fbo_) copy_rect(*e, e->cache->fbo_, bound_target(), true);
+}
+
+// A group just drawn directly over the cleared frame: its pixels go into the image (the next frame that
+// draws the same copies them back).
+void LayerCache::capture_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  Entry* e = static_cast<Entry*>(cmd->UserCallbackData);
+  if (!e->cache->fbo_) return;
+  copy_rect(*e, e->cache->fbo_, bound_target(), false);
+  e->image_hash = e->captured_hash;
+}
+
+namespace {
 
 // Draw-list names: a child window's list is "Root/child".
 std::string root_of(const ImDrawList* l) {
@@ -168,19 +113,14 @@ std::string root_of(const ImDrawList* l) {
 
 void note_texture_changed() { ++g_texture_generation; }
 
-const ImDrawData* current_draw_data() { return g_draw_data_override ? g_draw_data_override : ImGui::GetDrawData(); }
+const ImDrawData* current_draw_data() { return ImGui::GetDrawData(); }
 
 LayerCache& frame_layer_cache() {
   static LayerCache cache;
   return cache;
 }
 
-void shutdown_layer_programs() {
-  frame_layer_cache().clear();
-  if (g_copy.id) glDeleteProgram(g_copy.id);
-  if (g_copy.vao) glDeleteVertexArrays(1, &g_copy.vao);
-  g_copy = {};
-}
+void shutdown_layer_programs() { frame_layer_cache().clear(); }
 
 LayerCache::LayerCache() {
   const char* off = std::getenv("DEVICESCOPE_NO_LAYER_CACHE");
@@ -207,7 +147,10 @@ bool LayerCache::ensure_image(int w, int h) {
   glBindTexture(GL_TEXTURE_2D, tex_);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  // Unsized RGBA given as BGRA bytes: Mesa then stores it B8G8R8A8 like the window's buffer, and a copy
+  // between them moves memory as it is (GL_RGBA8 is stored R8G8B8A8: every copy would be drawn, ~7 ns a
+  // pixel; measured with bench_gui_frames). Any other driver takes it as an ordinary 8-bit RGBA image.
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, GL_BGRA, GL_UNSIGNED_BYTE, nullptr);
   glBindTexture(GL_TEXTURE_2D, GLuint(previous_tex));
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_fbo);
   glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
@@ -217,10 +160,10 @@ bool LayerCache::ensure_image(int w, int h) {
   return true;
 }
 
-void LayerCache::apply(ImDrawData* dd, const float clear[3]) {
+void LayerCache::apply(ImDrawData* dd) {
   stats_ = {};
-  if (disabled_ || !dd || !dd->Valid || dd->FramebufferScale.x != 1.0f || dd->FramebufferScale.y != 1.0f || !build_copy_program())
-    return;
+  if (disabled_ || !dd || !dd->Valid || dd->FramebufferScale.x != 1.0f || dd->FramebufferScale.y != 1.0f) return;
+  const bool window_target = bound_target() == 0;  // the window's buffer, or an image (a screenshot)
   const int fb_w = int(dd->DisplaySize.x), fb_h = int(dd->DisplaySize.y);
   if (fb_w <= 0 || fb_h <= 0 || !ensure_image(fb_w, fb_h)) return;
   for (auto& e : entries_) e->seen = false;
@@ -281,9 +224,10 @@ void LayerCache::apply(ImDrawData* dd, const float clear[3]) {
     const int w = std::min(fb_w, int(std::ceil(r.x1 - dd->DisplayPos.x))) - x, h = std::min(fb_h, int(std::ceil(r.y1 - dd->DisplayPos.y))) - y;
     Rect pixels;
     pixels.add(dd->DisplayPos.x + float(x), dd->DisplayPos.y + float(y), dd->DisplayPos.x + float(x + w), dd->DisplayPos.y + float(y + h));
-    // The image is made over the clear colour: only where nothing drawn before shows through.
+    // The image is taken right after the group is drawn over the cleared frame: only where nothing drawn
+    // before shows through. A copy costs a memory copy and a wait for what was queued before it.
     const bool overlap = std::any_of(drawn_before.begin(), drawn_before.end(), [&](const Rect& o) { return pixels.overlaps(o); });
-    cacheable = cacheable && w > 0 && h > 0 && !overlap && cost > 1.3 * double(w) * double(h);
+    cacheable = cacheable && w > 0 && h > 0 && !overlap && cost > kCopyCostPerPixel * double(w) * double(h) + kCopyCostEach;
     ++stats_.groups;
     if (cacheable) {
       hs.value(x), hs.value(y), hs.value(w), hs.value(h), hs.value(fb_h);
@@ -296,15 +240,25 @@ void LayerCache::apply(ImDrawData* dd, const float clear[3]) {
         e->root = root;
       }
       e->seen = true;
-      const bool steady = hs.h == e->hash;  // the same as last frame: worth an image
-      e->hash = hs.h;
-      if (steady && e->image_hash != hs.h) {
+      if (e->image_hash != hs.h || e->window_target != window_target) {
+        // Drawn directly, then its pixels are copied into the image: if the next frame draws the same, it
+        // copies them back (a memory copy of a few hundred thousand pixels when it does not).
         e->x = x, e->y = y, e->w = w, e->h = h, e->fb_h = fb_h;
-        e->tex = &tex_;
-        e->image_hash = render_image(*e, fbo_, dd, i, end, clear) ? hs.h : 0;
-        stats_.rendered += e->image_hash != 0;
-      }
-      if (steady && e->image_hash == hs.h) {
+        e->window_target = window_target;
+        e->cache = this;
+        e->image_hash = 0;
+        e->captured_hash = hs.h;
+        ImDrawList* last = dd->CmdLists[end - 1];
+        ImDrawCmd capture;
+        capture.ClipRect = ImVec4(pixels.x0, pixels.y0, pixels.x1, pixels.y1);
+        capture.UserCallback = capture_callback;
+        capture.UserCallbackData = e;
+        last->CmdBuffer.push_back(capture);
+        capture.UserCallback = ImDrawCallback_ResetRenderState;
+        capture.UserCallbackData = nullptr;
+        last->CmdBuffer.push_back(capture);
+        ++stats_.captured;
+      } else {
         // The lists give way to one copy of the image (the root's list keeps it; the children's are emptied).
         for (int l = i; l < end; ++l) {
           ImDrawList* list = dd->CmdLists[l];

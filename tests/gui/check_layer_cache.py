@@ -3,8 +3,12 @@
 be the same as drawing everything. Renders an opened snapshot (a --large-real fixture: hundreds of memory
 blocks, the names graph, the owners table) with the cache and with DEVICESCOPE_NO_LAYER_CACHE=1 at the given
 sizes and wants byte-identical PNGs (a headless screenshot draws several frames: the later ones copy the images).
+A screenshot draws into an image; with --bench, the frame benchmark checks the window's own buffer too (its
+rows lie the other way round, and the cache copies to and from it differently): bench_gui_frames
+--check-same-pixels compares a frame with copied windows with the same frame all drawn.
 
-    check_layer_cache.py --devicescope build/app/devicescope --out-dir DIR [--size 1600x1000 ...]
+    check_layer_cache.py --devicescope build/app/devicescope [--bench build/tests/bench_gui_frames] --out-dir DIR
+                         [--size 1600x1000 ...]
 """
 import argparse
 import json
@@ -17,6 +21,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--devicescope", required=True)
     ap.add_argument("--out-dir", required=True)
+    ap.add_argument("--bench", help="bench_gui_frames: also check the window's buffer")
     ap.add_argument("--size", action="append", default=[])
     args = ap.parse_args()
     os.makedirs(args.out_dir, exist_ok=True)
@@ -45,6 +50,12 @@ def main():
         same = pngs[0] == pngs[1]
         print("%s %s: cached and drawn pictures %s" % ("ok" if same else "FAIL", size, "identical" if same else "differ"))
         failed += not same
+        if args.bench:
+            run = subprocess.run([args.bench, "--open-trace", snap, "--frames", "3", "--size", size, "--check-same-pixels"],
+                                 stdout=subprocess.PIPE, universal_newlines=True)
+            line = [l.strip() for l in run.stdout.splitlines() if "same pixels" in l]
+            print("%s %s, the window's buffer: %s" % ("ok" if run.returncode == 0 else "FAIL", size, line[0] if line else run.stdout))
+            failed += run.returncode != 0
     return 1 if failed else 0
 
 

@@ -59,10 +59,11 @@ if(DEVICESCOPE_GUI AND TARGET devicescope AND XVFB_RUN)
   gui_screenshot_test(fits_view fits_view --extra=--show=fits --size 1280x720)
   gui_screenshot_test(fits_view_large fits_view --extra=--show=fits)
   # Windows copied from their cached images (app/render/layer_cache.h) look exactly as drawn: an opened
-  # --large-real snapshot at 1600x1000 and 1280x720, with and without DEVICESCOPE_NO_LAYER_CACHE=1.
+  # --large-real snapshot at 1600x1000 and 1280x720, with and without DEVICESCOPE_NO_LAYER_CACHE=1, in a
+  # screenshot's image and in the window's own buffer (bench_gui_frames --check-same-pixels).
   add_test(NAME gui_layer_cache_same_pixels
            COMMAND ${Python_EXECUTABLE} ${GUI_TEST_DIR}/check_layer_cache.py --devicescope $<TARGET_FILE:devicescope>
-                   --out-dir ${GUI_OUT}/layer_cache)
+                   --bench $<TARGET_FILE:bench_gui_frames> --out-dir ${GUI_OUT}/layer_cache)
   set_tests_properties(gui_layer_cache_same_pixels PROPERTIES TIMEOUT 300 LABELS gui)
   gui_screenshot_test(snapshot_by_source_line snapshot_by_source_line --history-snapshot --extra=--show=by-source-line)
   # 80,000 copies that start at one instant: one folded timeline item (issue 14: 80,000 bars, 19 s a frame).

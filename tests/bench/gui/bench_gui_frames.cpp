@@ -3,6 +3,9 @@
 // prints the median and 95th percentile frame times. Headless (under xvfb-run when there is no display).
 //
 //   build/tests/bench_gui_frames [--frames 300] [--storages N] [--transfers N] [--open-trace FILE] [--size WxH]
+//                                [--check-same-pixels]
+// --check-same-pixels: after the timed frames, the window's own buffer with windows copied from the layer
+// cache's images must hold the same pixels as with everything drawn (exit 1 when not, or when none was copied).
 #include <algorithm>
 #include <unistd.h>
 
@@ -15,6 +18,7 @@
 #include <string>
 #include <ctime>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #define GLFW_INCLUDE_NONE
@@ -60,7 +64,36 @@ std::map<int, double> thread_cpu_seconds() {
 struct BenchOptions {
   int frames = 300;
   size_t storages = 100000, transfers = 1000000;
+  bool check_same_pixels = false;
 };
+
+// One more frame into the window's back buffer (as the user sees it, before the swap), read back.
+std::vector<uint8_t> frame_pixels(GLFWwindow* window, App& app) {
+  glfwPollEvents();
+  draw_frame(window, app);
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window, &w, &h);
+  std::vector<uint8_t> px = render::read_pixels(w, h);
+  glfwSwapBuffers(window);
+  return px;
+}
+
+// The layer cache's copies into the window's buffer (rows top first, unlike an image) against drawing it all.
+int check_same_pixels(GLFWwindow* window, App& app) {
+  render::LayerCache& cache = render::frame_layer_cache();
+  frame_pixels(window, app);  // the images are up to date
+  const std::vector<uint8_t> cached = frame_pixels(window, app);
+  const int copied = cache.stats().copied;
+  cache.set_enabled(false);
+  const std::vector<uint8_t> drawn = frame_pixels(window, app);
+  cache.set_enabled(true);
+  size_t differ = 0;
+  for (size_t i = 0; i < cached.size() && i < drawn.size(); i += 4) differ += std::memcmp(&cached[i], &drawn[i], 4) != 0;
+  const bool ok = copied > 0 && cached.size() == drawn.size() && differ == 0;
+  std::printf("  same pixels: %s (%d windows copied into the window's buffer; %zu pixels differ from drawing them)\n",
+              ok ? "ok" : "FAIL", copied, differ);
+  return ok ? 0 : 1;
+}
 
 int run_benchmark(GLFWwindow* window, App& app, const GuiOptions& o, const BenchOptions& b) {
   using clock = std::chrono::steady_clock;
@@ -118,7 +151,7 @@ int run_benchmark(GLFWwindow* window, App& app, const GuiOptions& o, const Bench
   std::printf("  last frame: %d ImGui triangles in %d draw calls; %s\n", dd ? dd->TotalIdxCount / 3 : 0, draw_calls,
               app.bench_report().c_str());
   const render::LayerCache::Stats& lc = render::frame_layer_cache().stats();
-  std::printf("  last frame: %d of %d windows copied from their cached images (%d images made)\n", lc.copied, lc.groups, lc.rendered);
+  std::printf("  last frame: %d of %d windows copied from their cached images (%d images taken)\n", lc.copied, lc.groups, lc.captured);
   std::printf("  frame time: median %.2f ms, p95 %.2f ms, max %.2f ms\n", median, p95, times.back());
   std::sort(cpu.begin(), cpu.end());
   std::printf("  process CPU time per frame (all threads, llvmpipe's included): median %.2f ms\n", cpu[cpu.size() / 2]);
@@ -128,7 +161,7 @@ int run_benchmark(GLFWwindow* window, App& app, const GuiOptions& o, const Bench
                 double l[1] = {0};
                 return getloadavg(l, 1) == 1 ? l[0] : 0.0;
               }());
-  return 0;
+  return b.check_same_pixels ? check_same_pixels(window, app) : 0;
 }
 
 }  // namespace
@@ -144,6 +177,8 @@ int main(int argc, char** argv) {
   cli.add_option("--transfers", b.transfers, "transfers in the synthetic picture")->capture_default_str();
   cli.add_option("--open-trace", o.open_trace, "time the frames of this recording (Chrome trace JSON or CSV) instead");
   cli.add_option("--size", size, "window size WxH")->capture_default_str();
+  cli.add_flag("--check-same-pixels", b.check_same_pixels,
+               "after the timed frames, check that windows copied from the layer cache look as drawn (exit 1 if not)");
   CLI11_PARSE(cli, argc, argv);
   if (std::sscanf(size.c_str(), "%dx%d", &o.width, &o.height) != 2 || o.width <= 0 || o.height <= 0) {
     std::fprintf(stderr, "bench_gui_frames: --size must look like 1600x1000, got %s\n", size.c_str());
