@@ -230,3 +230,19 @@ for bad in ((1, [0]), (1, [0, 0]), (1, [0, 3]), (1, [0, -2])):
     except RuntimeError as e: print(e)
 try: torch.rot90(torch.zeros(2))
 except RuntimeError as e: print(e)
+
+# kron: UnsafeViewBackward0 <- MulBackward0 <- UnsafeViewBackward0 x2, gradients, broadcasting ranks
+ka = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+kb = torch.tensor([[0.0, 5.0, 1.0]], requires_grad=True)
+k = torch.kron(ka, kb)
+fn = k.grad_fn
+print(k.tolist(), k.shape, k.stride(), type(fn).__name__, sorted(x for x in dir(fn) if x.startswith("_saved_")),
+      [type(n[0]).__name__ for n in fn.next_functions], [type(n[0]).__name__ for n in fn.next_functions[0][0].next_functions])
+k.backward(torch.arange(12.0).reshape(2, 6))
+print(r(ka.grad), r(kb.grad))
+print(torch.kron(torch.tensor([1, 2]), torch.tensor([[1, 10], [100, 1000]])), ka.kron(torch.ones(2)).shape,
+      torch.kron(torch.arange(3), torch.arange(2)))
+try:  # (PyTorch's _unsafe_view refuses a transposed operand)
+    torch.kron(ka.t(), torch.eye(2))
+except RuntimeError as e:
+    print(str(e)[:60])

@@ -501,3 +501,35 @@ def rot90(input, k=1, dims=(0, 1)):  # noqa: A002
         graph.attach("Rot90Backward0", [out], [input], lambda gs: (rot90(gs[0], -k, dims),),
                      saved={"dims": (d0, d1), "k": k})
     return out
+
+
+# ----------------------------------------------------------------------------- kron
+def _unsafe_view(t, shape):
+    """at::_unsafe_view: t's storage seen with `shape` (only size-1 dims added or merged here), recorded as
+    UnsafeViewBackward0 rather than as a view."""
+    torch = _torch()
+    sizes = tuple(t.shape)
+    with torch.no_grad():
+        out = t.detach().view(shape)
+    if C.needs_grad(t):
+        from ..autograd import graph
+        graph.attach("UnsafeViewBackward0", [out], [t], lambda gs: (gs[0].reshape(sizes),),
+                     saved={"self_sym_sizes": sizes})
+    return out
+
+
+def kron(input, other, *, out=None):  # noqa: A002
+    """ATen's KronImpl: both operands padded to one rank and interleaved with size-1 dims, one broadcasting mul
+    (the only allocation), viewed back as the Kronecker product."""
+    torch = _torch()
+    nd = max(input.dim(), other.dim())
+    pa, pb = nd - input.dim(), nd - other.dim()
+    a_shape, b_shape, r_shape = [], [], []
+    for i in range(nd):
+        sa = input.shape[i - pa] if i >= pa else 1
+        sb = other.shape[i - pb] if i >= pb else 1
+        a_shape += [sa, 1]
+        b_shape += [1, sb]
+        r_shape.append(sa * sb)
+    r = _unsafe_view(torch.mul(_unsafe_view(input, a_shape), _unsafe_view(other, b_shape)), r_shape)
+    return r if out is None else out.resize_(r.shape).copy_(r)

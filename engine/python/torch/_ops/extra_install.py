@@ -15,7 +15,7 @@ _TORCH = {
     "flipud": _comp.flipud, "repeat_interleave": _comp.repeat_interleave, "take_along_dim": _comp.take_along_dim,
     "isin": _ops.isin, "tensordot": _comp.tensordot, "median": _sel.median, "nanmedian": _sel.nanmedian,
     "kthvalue": _sel.kthvalue, "msort": _sel.msort, "cov": _comp.cov, "corrcoef": _comp.corrcoef,
-    "rot90": _comp.rot90,
+    "rot90": _comp.rot90, "kron": _comp.kron,
 }
 
 
@@ -28,7 +28,7 @@ def _method(fn):
 
 _METHODS = ("sgn", "logcumsumexp", "cummax", "cummin", "histc", "quantile", "nanquantile", "diff", "tile", "hsplit",
             "vsplit", "dsplit", "fliplr", "flipud", "repeat_interleave", "take_along_dim", "median", "nanmedian",
-            "kthvalue", "msort", "isin", "cov", "corrcoef", "rot90")
+            "kthvalue", "msort", "isin", "cov", "corrcoef", "rot90", "kron")
 
 
 def install(torch_module, tensor_cls):
