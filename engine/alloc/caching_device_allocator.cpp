@@ -48,8 +48,8 @@
 #include <mutex>
 #include <new>
 #include <type_traits>
-#include <unordered_map>
 
+#include "alloc/address_map.h"
 #include "alloc/node_cache.h"
 #include "core/errors.h"
 #include "core/format.h"
@@ -94,10 +94,9 @@ struct BlockLess {
   }
 };
 
-// Note [Allocator node reuse] (alloc/node_cache.h): set entries and live-map entries come from caches.
+// Note [Allocator node reuse] (alloc/node_cache.h): set entries come from a cache.
 using BlockSet = std::set<Block*, BlockLess, CachedNodes<Block*>>;
-using LiveBlocks = std::unordered_map<uintptr_t, Block*, std::hash<uintptr_t>, std::equal_to<uintptr_t>,
-                                      CachedNodes<std::pair<const uintptr_t, Block*>>>;
+using LiveBlocks = AddressMap<Block*>;  // Note [Live block map]
 
 struct Pool {
   bool small = false;
@@ -117,7 +116,7 @@ struct CachingDeviceAllocator::Impl {
   int device;
   mutable std::mutex mutex;
   // Note [Allocator node reuse]: declared before the containers using them, so they outlive them.
-  NodeCache block_nodes, set_nodes, live_nodes;
+  NodeCache block_nodes, set_nodes;
   Pool pools[2][2];  // [virtual_bytes][small]
   uint64_t segments_made = 0;  // segments obtained so far (Block::segment)
   // Live blocks by address, and segment heads in address order, per kind (real / virtual): the two
@@ -132,8 +131,6 @@ struct CachingDeviceAllocator::Impl {
 
   Impl(Backend& b, int d) : backend(b), device(d) {
     for (int v = 0; v < 2; ++v) {
-      live[v] = LiveBlocks(0, std::hash<uintptr_t>(), std::equal_to<uintptr_t>(),
-                           CachedNodes<std::pair<const uintptr_t, Block*>>(&live_nodes));
       for (int s = 0; s < 2; ++s) {
         pools[v][s].small = s == 1;
         pools[v][s].virtual_bytes = v == 1;
@@ -415,7 +412,7 @@ DeviceAllocation CachingDeviceAllocator::allocate(size_t bytes, StreamId stream,
   }
   block->allocated = true;
   block->requested = bytes;
-  m.live[virtual_bytes][block->addr] = block;
+  m.live[virtual_bytes].insert(block->addr, block);
   add(m.stats.allocated, m.stats.max_allocated, block->size);
   m.stats.active_blocks += 1;
   m.emit(AllocatorAction::Alloc, block->addr, bytes, stream, virtual_bytes);
@@ -435,15 +432,12 @@ AllocatorFigures CachingDeviceAllocator::free(const DeviceAllocation& allocation
   }
   Impl::ObserverFlush flush(m);
   std::lock_guard<std::mutex> lock(m.mutex);
-  auto& live = m.live[allocation.virtual_bytes];
-  auto it = live.find(reinterpret_cast<uintptr_t>(allocation.ptr));
-  if (it == live.end()) {
+  Block* block = m.live[allocation.virtual_bytes].erase(reinterpret_cast<uintptr_t>(allocation.ptr));
+  if (!block) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%p", allocation.ptr);
     raise(ErrorKind::RuntimeError, std::string("invalid device pointer: ") + buf);
   }
-  Block* block = it->second;
-  live.erase(it);
   m.stats.allocated -= block->size;
   m.stats.active_blocks -= 1;
   // c10 records both before the block merges: no stream uses are modelled, so the free completes at once.
