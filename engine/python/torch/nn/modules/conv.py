@@ -46,6 +46,18 @@ class _ConvNd(Module):
         self.output_padding = output_padding
         self.groups = groups
         self.padding_mode = padding_mode
+        # F.pad's argument for a padding_mode other than 'zeros': the padding reversed, each entry twice
+        # (padding='same' splits the total, the extra one on the right)
+        if isinstance(self.padding, str):
+            self._reversed_padding_repeated_twice = [0, 0] * len(kernel_size)
+            if padding == "same":
+                for d, k, i in zip(dilation, kernel_size, range(len(kernel_size) - 1, -1, -1)):
+                    total_padding = d * (k - 1)
+                    left_pad = total_padding // 2
+                    self._reversed_padding_repeated_twice[2 * i] = left_pad
+                    self._reversed_padding_repeated_twice[2 * i + 1] = total_padding - left_pad
+        else:
+            self._reversed_padding_repeated_twice = tuple(p for p in reversed(self.padding) for _ in range(2))
         if transposed:
             shape = (in_channels, out_channels // groups, *kernel_size)
         else:
@@ -96,7 +108,8 @@ class Conv2d(_ConvNd):
 
     def _conv_forward(self, input, weight, bias):
         if self.padding_mode != "zeros":
-            raise NotImplementedError("DeviceScope: Conv2d supports padding_mode='zeros' only")
+            return F.conv2d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode),
+                            weight, bias, self.stride, _pair(0), self.dilation, self.groups)
         return F.conv2d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
 
     def forward(self, input):
@@ -115,7 +128,11 @@ class Conv1d(_ConvNd):
         super().__init__(in_channels, out_channels, kernel_size_, stride_, padding_, dilation_,
                          False, _single(0), groups, bias, padding_mode, device=device, dtype=dtype)
 
-    def forward(self, input):
+    def _conv_forward(self, input, weight, bias):
         if self.padding_mode != "zeros":
-            raise NotImplementedError("DeviceScope: Conv1d supports padding_mode='zeros' only")
-        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+            return F.conv1d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode),
+                            weight, bias, self.stride, _single(0), self.dilation, self.groups)
+        return F.conv1d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)

@@ -21,7 +21,8 @@ class Conv3d(_ConvNd):
 
     def _conv_forward(self, input, weight, bias):
         if self.padding_mode != "zeros":
-            raise NotImplementedError("DeviceScope: Conv3d supports padding_mode='zeros' only")
+            return F.conv3d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode),
+                            weight, bias, self.stride, _triple(0), self.dilation, self.groups)
         return F.conv3d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
 
     def forward(self, input):
