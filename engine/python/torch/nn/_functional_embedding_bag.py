@@ -21,7 +21,10 @@ _MODES = {"sum": 0, "mean": 1, "max": 2}
 
 
 def _no_grad_embedding_renorm_(weight, input, max_norm, norm_type):
-    """torch.embedding_renorm_: rows named by input whose norm exceeds max_norm are scaled down to it."""
+    """torch.embedding_renorm_: rows named by input whose norm exceeds max_norm are scaled down to it (in place;
+    nothing to do on virtual tensors, which have no values and gain no allocation from it)."""
+    if weight._impl.is_virtual or input._impl.is_virtual:
+        return
     with torch.no_grad():
         for row in sorted(set(_values(input))):
             norm = float(C.read(weight[row].norm(norm_type)))
