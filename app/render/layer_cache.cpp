@@ -168,6 +168,7 @@ void LayerCache::apply(ImDrawData* dd) {
   if (fb_w <= 0 || fb_h <= 0 || !ensure_image(fb_w, fb_h)) return;
   for (auto& e : entries_) e->seen = false;
   std::vector<Rect> drawn_before;  // what each group before this one covers
+  std::vector<ImDrawCmd> copies;  // the copied groups' images, in the groups' order
   int i = 0;
   while (i < dd->CmdListsCount) {
     // The group: a root window's list and its children's lists right after it.
@@ -272,16 +273,23 @@ void LayerCache::apply(ImDrawData* dd) {
         copy.ClipRect = ImVec4(pixels.x0, pixels.y0, pixels.x1, pixels.y1);
         copy.UserCallback = copy_callback;
         copy.UserCallbackData = e;
-        dd->CmdLists[i]->CmdBuffer.push_back(copy);
-        ImDrawCmd reset;
-        reset.ClipRect = copy.ClipRect;
-        reset.UserCallback = ImDrawCallback_ResetRenderState;
-        dd->CmdLists[i]->CmdBuffer.push_back(reset);
+        copies.push_back(copy);
         ++stats_.copied;
       }
     }
     if (w > 0 && h > 0) drawn_before.push_back(pixels);
     i = end;
+  }
+  // The copies go first, before anything is drawn: nothing drawn before a copied group overlaps it, so the
+  // picture is the same, and the driver waits once for the frame's clear instead of once for whatever was
+  // drawn before each copy (on a loaded machine each wait can cost a time slice).
+  if (!copies.empty()) {
+    ImDrawCmd reset = copies.front();
+    reset.UserCallback = ImDrawCallback_ResetRenderState;
+    reset.UserCallbackData = nullptr;
+    copies.push_back(reset);
+    ImVector<ImDrawCmd>& first = dd->CmdLists[0]->CmdBuffer;
+    for (auto c = copies.rbegin(); c != copies.rend(); ++c) first.push_front(*c);
   }
   // Windows that went away give their images back.
   entries_.erase(std::remove_if(entries_.begin(), entries_.end(), [](const std::unique_ptr<Entry>& e) { return !e->seen; }),
