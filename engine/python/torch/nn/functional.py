@@ -35,6 +35,10 @@ from ._functional_embedding_bag import _no_grad_embedding_renorm_, embedding_bag
 from ._functional_loss_nll import gaussian_nll_loss, poisson_nll_loss  # noqa: F401
 from ._functional_pool3d import avg_pool3d, max_pool3d  # noqa: F401
 from ._functional_ctc import ctc_loss  # noqa: F401
+from ._functional_more import (  # noqa: F401
+    adaptive_max_pool1d_with_indices, adaptive_max_pool2d_with_indices, gumbel_softmax, local_response_norm,
+    lp_pool1d, lp_pool2d, max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices,
+    multilabel_soft_margin_loss, triplet_margin_with_distance_loss)
 
 
 # ----------------------------------------------------------------------------- linear

@@ -110,6 +110,26 @@ def eye_(tensor):
     return tensor
 
 
+def dirac_(tensor, groups=1):
+    """The identity of a convolution: in each group, output channel d reads input channel d at the kernel's
+    centre (PyTorch's init.dirac_)."""
+    dimensions = tensor.ndimension()
+    if dimensions not in [3, 4, 5]:
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.size()
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    out_chans_per_grp = sizes[0] // groups
+    min_dim = min(out_chans_per_grp, sizes[1])
+    with torch.no_grad():
+        tensor.zero_()
+        centre = tuple(n // 2 for n in sizes[2:])
+        for g in range(groups):
+            for d in range(min_dim):
+                tensor[(g * out_chans_per_grp + d, d) + centre] = 1
+    return tensor
+
+
 def _calculate_fan_in_and_fan_out(tensor):
     dimensions = tensor.dim()
     if dimensions < 2:

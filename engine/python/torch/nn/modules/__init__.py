@@ -10,6 +10,8 @@ from .embedding_bag import EmbeddingBag
 from .loss_nll import GaussianNLLLoss, PoissonNLLLoss
 from .pooling3d import AvgPool3d, MaxPool3d
 from .loss_ctc import CTCLoss
+from .more_layers import (LocalResponseNorm, LPPool1d, LPPool2d, MultiLabelSoftMarginLoss,
+                          TripletMarginWithDistanceLoss)
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .normalization import LayerNorm, GroupNorm
 from .sparse import Embedding
@@ -58,5 +60,6 @@ __all__ = [
     "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "Fold", "Unfold",
     "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "EmbeddingBag",
     "GaussianNLLLoss", "PoissonNLLLoss", "AvgPool3d", "MaxPool3d",
-    "CTCLoss",
+    "CTCLoss", "LocalResponseNorm", "LPPool1d", "LPPool2d", "MultiLabelSoftMarginLoss",
+    "TripletMarginWithDistanceLoss",
 ]
