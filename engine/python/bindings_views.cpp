@@ -22,7 +22,7 @@ namespace {
 PyObject* g_node_hook = nullptr;  // torch._ops.shape._fast_view_node(code, out, x, info)
 
 // The op an entry runs; its value is the code _fast_view_node reads.
-enum class ViewKind { View = 0, T = 1, Transpose = 2, Unsqueeze = 3, Permute = 4, Reshape = 5 };
+enum class ViewKind { View = 0, T = 1, Transpose = 2, Unsqueeze = 3, Permute = 4, Reshape = 5, Squeeze = 6 };
 
 struct ViewSpec : FastSpecHead {
   ViewKind kind = ViewKind::View;
@@ -188,6 +188,23 @@ PyObject* try_view(const FastSpecHead& head, PyObject* const* args, Py_ssize_t n
       return make_view(x, *impl, std::move(sz), std::move(st), spec.kind,
                        [=] { return Py_BuildValue("(OL)", args[1], (long long)d); });
     }
+    case ViewKind::Squeeze: {
+      // squeeze() / squeeze(None) drop every size-1 dim, squeeze(dim) that one if its size is 1
+      const bool all = n == 1 || (n == 2 && args[1] == Py_None);
+      int64_t dim = 0, d = -1;
+      if (!all && (n != 2 || !fast_plain_int(args[1], dim) || !fast_wrap_dim(dim, nd, d))) return nullptr;
+      Shape sz, st;
+      for (int64_t i = 0; i < nd; ++i) {
+        if (sizes[size_t(i)] == 1 && (all || i == d)) continue;
+        sz.push_back(sizes[size_t(i)]);
+        st.push_back(strides[size_t(i)]);
+      }
+      PyObject* dim_arg = all ? Py_None : args[1];
+      return make_view(x, *impl, std::move(sz), std::move(st), spec.kind, [impl, dim_arg] {
+        PyObject* old = fast_tuple_of(impl->sizes());
+        return old ? Py_BuildValue("(NO)", old, dim_arg) : nullptr;
+      });
+    }
     case ViewKind::Permute: {
       Shape dims;
       if (n < 2 || !int_list(args + 1, n - 1, dims) || int64_t(dims.size()) != nd) return nullptr;
@@ -212,7 +229,7 @@ PyObject* try_view(const FastSpecHead& head, PyObject* const* args, Py_ssize_t n
 
 void bind_views(py::module_& m) {
   m.def("_fast_views_setup", [](py::object node_hook) { g_node_hook = node_hook.release().ptr(); });
-  // kind: "view" | "reshape" | "t" | "transpose" | "unsqueeze" | "permute"; fallback: the Python implementation
+  // kind: "view" | "reshape" | "t" | "transpose" | "unsqueeze" | "permute" | "squeeze"; fallback: the Python implementation
   // with the same signature. as_method=True returns a descriptor for Tensor (binds self), False a callable.
   m.def("fast_view", [](const std::string& kind, py::object fallback, bool as_method) {
     ViewKind k = ViewKind::View;
@@ -222,6 +239,7 @@ void bind_views(py::module_& m) {
     else if (kind == "transpose") k = ViewKind::Transpose;
     else if (kind == "unsqueeze") k = ViewKind::Unsqueeze;
     else if (kind == "permute") k = ViewKind::Permute;
+    else if (kind == "squeeze") k = ViewKind::Squeeze;
     else raise(ErrorKind::ValueError, "fast_view: unknown op " + kind);
     auto* s = new ViewSpec;  // lives as long as the interpreter
     s->attempt = try_view;

@@ -1,5 +1,5 @@
 # The view ops the C++ fast path makes (engine/python/bindings_views.cpp): view, reshape, t, transpose/swapaxes,
-# unsqueeze, permute, as methods and torch.* functions, with and without autograd, on a simulated GPU and the
+# unsqueeze, squeeze, permute, as methods and torch.* functions, with and without autograd, on a simulated GPU and the
 # CPU. Prints what the fast path must reproduce of the Python path (torch/_ops/shape.py): shapes, strides,
 # offsets, values, the view's base, version counters shared with the base, grad_fn names, next_functions,
 # saved arguments, gradients, PyTorch's error messages for the calls the fast path leaves to Python, and the
@@ -30,7 +30,7 @@ def describe(label, y, base_names):
     print("    ", node_line(y))
 
 
-def cases(x, x3, z0, e):
+def cases(x, x3, z0, e, x1):
     return [
         ("x.view(4, 6)", lambda: x.view(4, 6)), ("x.view(-1)", lambda: x.view(-1)),
         ("x.view((2, -1, 3))", lambda: x.view((2, -1, 3))), ("x.view([24])", lambda: x.view([24])),
@@ -55,6 +55,13 @@ def cases(x, x3, z0, e):
         ("x3.permute(2, 0, 1)", lambda: x3.permute(2, 0, 1)), ("x3.permute((1, 2, 0))", lambda: x3.permute((1, 2, 0))),
         ("x3.permute([-1, -3, 1])", lambda: x3.permute([-1, -3, 1])),
         ("torch.permute(x3, (0, 2, 1))", lambda: torch.permute(x3, (0, 2, 1))), ("z0.permute(())", lambda: z0.permute(())),
+        ("x.unsqueeze(1).squeeze(1)", lambda: x.unsqueeze(1).squeeze(1)), ("x1.squeeze()", lambda: x1.squeeze()),
+        ("x1.squeeze(0)", lambda: x1.squeeze(0)), ("x1.squeeze(-1)", lambda: x1.squeeze(-1)),
+        ("x1.squeeze(1)", lambda: x1.squeeze(1)), ("torch.squeeze(x1, 2)", lambda: torch.squeeze(x1, 2)),
+        ("torch.squeeze(x1)", lambda: torch.squeeze(x1)), ("x1.squeeze(None)", lambda: x1.squeeze(None)),
+        ("z0.squeeze()", lambda: z0.squeeze()), ("z0.squeeze(0)", lambda: z0.squeeze(0)), ("e.squeeze()", lambda: e.squeeze()),
+        ("x1.squeeze(dim=0)", lambda: x1.squeeze(dim=0)), ("x1.squeeze(np.int64(0))", lambda: x1.squeeze(np.int64(0))),
+        ("x1.squeeze((0, 2))", lambda: x1.squeeze((0, 2))),
         ("e.view(0, 5)", lambda: e.view(0, 5)), ("e.view(-1, 2)", lambda: e.view(-1, 2)),
         ("e.reshape(5, 0)", lambda: e.reshape(5, 0)), ("e.t()", lambda: e.t()), ("e.unsqueeze(2)", lambda: e.unsqueeze(2)),
         ("z0.view(1, 1)", lambda: z0.view(1, 1)), ("z0.reshape(-1)", lambda: z0.reshape(-1)),
@@ -78,6 +85,7 @@ ERRORS = [
     ("x.unsqueeze(1.0)", lambda x, x3: x.unsqueeze(1.0)), ("x.unsqueeze()", lambda x, x3: x.unsqueeze()),
     ("x3.permute(0, 1)", lambda x, x3: x3.permute(0, 1)), ("x3.permute(0, 1, 1)", lambda x, x3: x3.permute(0, 1, 1)),
     ("x3.permute(0, 1, 3)", lambda x, x3: x3.permute(0, 1, 3)), ("x3.permute()", lambda x, x3: x3.permute()),
+    ("x.squeeze(2)", lambda x, x3: x.squeeze(2)), ("x.squeeze(1.0)", lambda x, x3: x.squeeze(1.0)),
     ("torch.t(3)", lambda x, x3: torch.t(3)), ("x.transpose(0, True)", lambda x, x3: x.transpose(0, True)),
 ]
 
@@ -89,10 +97,11 @@ def run(dev):
         x3 = torch.randn(2, 3, 4, device=dev, requires_grad=grad)
         z0 = torch.randn((), device=dev, requires_grad=grad)
         e = torch.randn(0, 5, device=dev, requires_grad=grad)
-        names = {id(x): "x", id(x3): "x3", id(z0): "z0", id(e): "e"}
+        x1 = torch.randn(1, 3, 1, 2, device=dev, requires_grad=grad)
+        names = {id(x): "x", id(x3): "x3", id(z0): "z0", id(e): "e", id(x1): "x1"}
         print(dev, "requires_grad" if grad else "plain")
-        for label, fn in cases(x, x3, z0, e):
-            for t in (x, x3, z0, e):
+        for label, fn in cases(x, x3, z0, e, x1):
+            for t in (x, x3, z0, e, x1):
                 t.grad = None
             before = torch.cuda.memory_allocated(0) if dev != "cpu" else 0
             y = fn()
@@ -100,7 +109,7 @@ def run(dev):
             describe(label + f" +{after - before}B", y, names)
             if y.requires_grad and y.numel():
                 (y * torch.arange(y.numel(), device=dev, dtype=y.dtype).view(y.shape)).sum().backward()
-                print("    grads", [f"{n}:{hexes(t.grad)}" for n, t in names_of(x, x3, z0, e) if t.grad is not None])
+                print("    grads", [f"{n}:{hexes(t.grad)}" for n, t in names_of(x, x3, z0, e, x1) if t.grad is not None])
         with torch.no_grad():
             v = x.view(4, 6)
             print("  no_grad view", node_line(v), v.requires_grad, v._base is x)
@@ -112,7 +121,8 @@ def run(dev):
         print("  versions", p._version, v._version, u._version, u._base is p, v._base is p, hexes(p))
         # views of a parameter are plain tensors whose base is the parameter
         w = torch.nn.Parameter(torch.randn(2, 3, device=dev))
-        for y in (w.t(), w.view(3, 2), w.reshape(-1), w.unsqueeze(0), w.permute(1, 0), w.transpose(0, 1)):
+        for y in (w.t(), w.view(3, 2), w.reshape(-1), w.unsqueeze(0), w.permute(1, 0), w.transpose(0, 1),
+                  w.unsqueeze(1).squeeze(1), w.unsqueeze(2).squeeze()):
             print("  param view", type(y).__name__, y._base is w, node_line(y))
         # in-place on a view of a leaf that requires grad, through the view's history
         a = torch.randn(2, 3, device=dev, requires_grad=True)
@@ -130,8 +140,8 @@ def run(dev):
             print(dev, label, type(err).__name__, err)
 
 
-def names_of(x, x3, z0, e):
-    return (("x", x), ("x3", x3), ("z0", z0), ("e", e))
+def names_of(x, x3, z0, e, x1):
+    return (("x", x), ("x3", x3), ("z0", z0), ("e", e), ("x1", x1))
 
 
 print("fast path:", "off" if type(torch.Tensor.__dict__["__add__"]).__name__ == "function" else "on")

@@ -30,8 +30,8 @@ def _attach(out, x, name, backward, saved):
 
 def _fast_view_node(code, out, x, info):
     """The node the Python path attaches to a view, for one the C++ fast path made while autograd records
-    (engine/python/bindings_views.cpp; code: 0 view/reshape, 1 t, 2 transpose, 3 unsqueeze, 4 permute; info:
-    what the op below keeps for its backward)."""
+    (engine/python/bindings_views.cpp; code: 0 view/reshape, 1 t, 2 transpose, 3 unsqueeze, 4 permute,
+    6 squeeze; info: what the op below keeps for its backward)."""
     if code == 0:
         _attach(out, x, "ViewBackward0", lambda g: reshape(g, info), {"self_sym_sizes": info})
     elif code == 1:
@@ -48,6 +48,12 @@ def _fast_view_node(code, out, x, info):
         for i, d in enumerate(info):
             inv[d] = i
         _attach(out, x, "PermuteBackward0", lambda g: permute(g, inv), {"dims": info})
+    elif code == 6:
+        old, dim = info
+        if dim is None:
+            _attach(out, x, "SqueezeBackward0", lambda g: reshape(g, old), {"self_sym_sizes": old})
+        else:
+            _attach(out, x, "SqueezeBackward1", lambda g: reshape(g, old), {"dim": dim, "self_sym_sizes": old})
     else:
         raise ValueError(f"_fast_view_node: unknown view code {code}")
 
