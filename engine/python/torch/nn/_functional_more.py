@@ -7,6 +7,7 @@ import warnings
 import torch
 from ._functional_conv import adaptive_max_pool1d, adaptive_max_pool2d, avg_pool1d, avg_pool2d, max_pool1d, max_pool2d
 from ._functional_distance import pairwise_distance
+from ._functional_loss import _Reduction
 from ._functional_pool3d import avg_pool3d, max_pool3d
 from ._functional_resample import pad
 from .modules.utils import _pair
@@ -52,8 +53,8 @@ def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
 
 
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
-    from ._functional_loss import _Reduction
-    from .functional import logsigmoid
+    # (functional.py's logsigmoid, reached through the package: functional.py imports this module)
+    logsigmoid = torch.nn.functional.logsigmoid
     if size_average is not None or reduce is not None:
         reduction = _Reduction.legacy_get_string(size_average, reduce)
     loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
