@@ -18,6 +18,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "autograd_layout.h"
 #include "bindings_common.h"
 
 namespace ds::python {
@@ -148,32 +149,6 @@ Py_ssize_t noutputs_of(PyObject* node) {
   const Py_ssize_t v = PyNumber_AsSsize_t(n.ptr(), PyExc_OverflowError);
   if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
   return v;
-}
-
-// c10's compute_non_overlapping_and_dense, as torch/_ops/layout.py's is_non_overlapping_and_dense.
-bool non_overlapping_and_dense(const TensorImpl& t) {
-  const Shape& sizes = t.sizes();
-  const Shape& strides = t.strides();
-  int64_t expected = 1;
-  bool contiguous = true;
-  for (size_t i = sizes.size(); i-- > 0;) {
-    if (sizes[i] == 0) return true;
-    if (sizes[i] == 1) continue;
-    if (strides[i] != expected) contiguous = false;
-    expected *= sizes[i];
-  }
-  if (contiguous) return true;
-  if (sizes.size() == 1) return sizes[0] < 2 || strides[0] == 1;
-  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of dims of size >= 2, sorted as Python's tuples
-  for (size_t i = 0; i < sizes.size(); ++i)
-    if (sizes[i] >= 2) dims.emplace_back(strides[i], sizes[i]);
-  std::sort(dims.begin(), dims.end());
-  expected = 1;
-  for (const auto& [st, sz] : dims) {
-    if (st != expected) return false;
-    expected *= sz;
-  }
-  return true;
 }
 
 // graph._can_accumulate_inplace: the slot holds the only reference to its gradient, the gradient the only one to
@@ -476,19 +451,9 @@ class Engine {
     return true;
   }
 
-  // graph._obeys_layout_contract (grad_layout_contract.h): a dense leaf's .grad has the leaf's strides (dims of
-  // size 1 aside); any other leaf's .grad is contiguous
   static bool obeys_layout_contract(PyObject* grad, PyObject* var) {
     py::object gi = getattr(grad, names().impl), vi = getattr(var, names().impl);
-    const TensorImpl& g = gi.cast<const TensorImpl&>();
-    const TensorImpl& v = vi.cast<const TensorImpl&>();
-    if (!non_overlapping_and_dense(v)) return g.is_contiguous();
-    const size_t n = std::min({g.sizes().size(), g.strides().size(), v.strides().size()});
-    for (size_t i = 0; i < n; ++i) {
-      const int64_t size = g.sizes()[i], gs = g.strides()[i], vs = v.strides()[i];
-      if ((size != 1 && gs != vs) || (size == 1 && gs == 0)) return false;
-    }
-    return true;
+    return python::obeys_layout_contract(gi.cast<const TensorImpl&>(), vi.cast<const TensorImpl&>());
   }
 
   // outs = list(node._fn(grads)), on the gradient's device thread. The Python engine enters it before each node and
