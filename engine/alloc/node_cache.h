@@ -1,8 +1,9 @@
 // Note [Allocator node reuse]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// The caching allocator's bookkeeping is node-based (the free-block sets, the live-block map, the Block
-// objects themselves), and a small op's allocate + free makes and drops a handful of nodes: the split
-// remainder, its set entry, the live entry. On a simulated device that bookkeeping is most of what an op
+// The caching allocator's bookkeeping is node-based (the free-block sets and the Block objects themselves;
+// live blocks are in an open-addressing table, Note [Live block map]), and a small op's allocate + free makes
+// and drops a few nodes: the split remainder, and its set entry where it cannot take the block's (Note [Set
+// entry reuse]). On a simulated device that bookkeeping is most of what an op
 // costs beyond Python, so each container keeps the nodes it gave back for its next insert instead of going
 // through malloc each time. Only where the bookkeeping's memory comes from changes: blocks, sizes, order and
 // every figure are the same. Not thread-safe by itself: the allocator's mutex guards its containers.
