@@ -29,7 +29,7 @@
 //                                      tensor, zeros for a missing one.
 // Every output is one ds::empty (the event log sees it), contiguous unless said otherwise. Values: sums and
 // products in the tensor's dtype (float32 or float64), sigmoid and tanh in double rounded once, as the numpy
-// path computed them.
+// path computed them. The forward entries take float32 only (float64 keeps numpy: see forward_dtype).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -51,6 +51,11 @@ struct Mat {
 };
 
 bool float_dtype(DType t) { return t == DType::Float32 || t == DType::Float64; }
+
+// The forward kernels take float32 only: float64 cells keep the numpy path, whose exp and tanh (numpy's SIMD
+// ones) the libm functions here do not match to the last bit (tests/rnn_kernels wants every bit). The backward
+// kernels are products and sums, exact in both dtypes.
+bool forward_dtype(DType t) { return t == DType::Float32; }
 
 // t as a [rows, cols] operand of dtype dt on device dev, addressable on the host; false when it is not the fast
 // case (another dtype or shape, a virtual or meta tensor, real device memory).
@@ -175,7 +180,7 @@ void lstm_gates_kernel(const Mat& g, const Mat& ig, int64_t rows, int64_t h) {  
 // The operands of an LSTM step: gates [rows, 4h] (row-major pieces: the chunks' results are contiguous, as the
 // Python path's _pointwise makes them only when both operands have unit column stride) and cx [rows, h].
 bool lstm_operands(const TensorPtr& gates, const TensorPtr& cx, Mat& g, Mat& c, bool writable) {
-  if (!gates || !cx || gates->dim() != 2 || !float_dtype(gates->dtype()) || gates->sizes()[1] % 4 != 0) return false;
+  if (!gates || !cx || gates->dim() != 2 || !forward_dtype(gates->dtype()) || gates->sizes()[1] % 4 != 0) return false;
   const int64_t rows = gates->sizes()[0], h = gates->sizes()[1] / 4;
   return operand(gates, gates->dtype(), gates->device(), rows, 4 * h, g, writable) && g.s1 == 1 &&
          operand(cx, gates->dtype(), gates->device(), rows, h, c) && c.s1 == 1;
@@ -303,7 +308,7 @@ py::object gru_kernel(const TensorPtr& hgates, const Mat& ig, const Mat& hg, con
 }
 
 py::object gru(const TensorPtr& igates, const TensorPtr& hgates, const TensorPtr& hx, bool clones) {
-  if (!hgates || hgates->dim() != 2 || !float_dtype(hgates->dtype()) || hgates->sizes()[1] % 3 != 0)
+  if (!hgates || hgates->dim() != 2 || !forward_dtype(hgates->dtype()) || hgates->sizes()[1] % 3 != 0)
     return py::none();
   const DType dt = hgates->dtype();
   const Device dev = hgates->device();
@@ -326,7 +331,7 @@ void add_kernel(const Mat& a, const Mat& b, int64_t rows, int64_t cols) {
 
 // gates.add_(igates) of two [rows, cols] float tensors of one dtype and device; false when not the fast case.
 bool add_inplace(const TensorPtr& gates, const TensorPtr& igates) {
-  if (!gates || gates->dim() != 2 || !float_dtype(gates->dtype())) return false;
+  if (!gates || gates->dim() != 2 || !forward_dtype(gates->dtype())) return false;
   const int64_t rows = gates->sizes()[0], cols = gates->sizes()[1];
   Mat a, b;
   if (!operand(gates, gates->dtype(), gates->device(), rows, cols, a, true) ||
@@ -351,7 +356,7 @@ void activation_kernel(int kind, const Mat& x, const Mat& o, int64_t rows, int64
 }
 
 py::object activation(int kind, const TensorPtr& x) {
-  if (!x || x->dim() != 2 || !float_dtype(x->dtype()) || (kind != 1 && kind != 2)) return py::none();
+  if (!x || x->dim() != 2 || !forward_dtype(x->dtype()) || (kind != 1 && kind != 2)) return py::none();
   const int64_t rows = x->sizes()[0], cols = x->sizes()[1];
   Mat m;
   if (!operand(x, x->dtype(), x->device(), rows, cols, m)) return py::none();

@@ -46,3 +46,11 @@ add_test(NAME autograd_engine_agreement
          COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/run_autograd_engine_agreement.py
                  $<TARGET_FILE:devicescope> ${DS_AUTOGRAD_ENGINE_SCRIPTS})
 set_tests_properties(autograd_engine_agreement PROPERTIES TIMEOUT 300 LABELS "python")
+
+# The recurrent cells' C++ step kernels (bindings_rnn.cpp) against the numpy path they stand in front of
+# (DEVICESCOPE_PY_RNN=1): the same values to the last bit, nodes, saved tensors and allocator trace (tests/rnn_kernels).
+file(GLOB DS_RNN_KERNEL_SCRIPTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/rnn_kernels/*.py)
+add_test(NAME rnn_kernel_agreement
+         COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/run_rnn_kernel_agreement.py
+                 $<TARGET_FILE:devicescope> ${DS_RNN_KERNEL_SCRIPTS})
+set_tests_properties(rnn_kernel_agreement PROPERTIES TIMEOUT 300 LABELS "python")

@@ -11,6 +11,7 @@
 # RNN:   hy = tanh/relu(linear_hh(hx).add_(igates))
 # Nodes: AddmmBackward0 (+TBackward0) of linear_hh, AddBackward0 (add_), UnsafeSplitBackward0,
 # SigmoidBackward0 x3, TanhBackward0, MulBackward0 x3, AddBackward0 (add_), TanhBackward0: real torch 1.13's.
+import os
 import sys
 
 import numpy as np
@@ -26,6 +27,28 @@ from ..autograd import grad_mode, graph
 from . import _functional_basic as FB
 
 _HALF, _BF16 = 2, 3
+
+
+class _NumpyOnly:
+    """DEVICESCOPE_PY_RNN=1: every bindings_rnn.cpp kernel declines, so the numpy path runs: the reference that
+    tests/tools/run_rnn_kernel_agreement.py compares the kernels with."""
+
+    @staticmethod
+    def rnn_lstm_gates(*args):
+        return False
+
+    @staticmethod
+    def rnn_add_(*args):
+        return False
+
+    @staticmethod
+    def _none(*args):
+        return None
+
+    rnn_gru = rnn_lstm_state = rnn_activation = rnn_act_grad = rnn_mul_grad = rnn_neg_grad = rnn_split_grad = _none
+
+
+_K = _NumpyOnly if os.environ.get("DEVICESCOPE_PY_RNN") == "1" else _E  # the step kernels (bindings_rnn.cpp)
 
 
 # ----------------------------------------------------------------------------- values
@@ -205,7 +228,7 @@ def _activation_node(name, out, edge):
             if kind == 0:
                 return (g * (1 - r) * r,)
             return (g * (1 - r * r),) if kind == 1 else (g * (r > 0),)
-        fast = _E.rnn_act_grad(kind, g._impl, r._impl)  # bindings_rnn.cpp (None: not its case)
+        fast = _K.rnn_act_grad(kind, g._impl, r._impl)  # bindings_rnn.cpp (None: not its case)
         if fast is not None:
             return (C.wrap(fast),)
         like = _like(alias)  # (the result's metadata: the alias's)
@@ -231,14 +254,14 @@ def _mul_node(out, a, b, ea, eb):
         # each through bindings_rnn.cpp, or numpy where that is not its case (None); self's first, as ATen
         ga = gb = None
         if need_a:
-            ga = _E.rnn_mul_grad(g._impl, sb._impl)
+            ga = _K.rnn_mul_grad(g._impl, sb._impl)
             if ga is None:
                 like_a = _like(sb)
                 ga = _kernel(g, like_a, lambda gv: gv * _rv(sb, like_a.npd))
             else:
                 ga = C.wrap(ga)
         if need_b:
-            gb = _E.rnn_mul_grad(g._impl, sa._impl)
+            gb = _K.rnn_mul_grad(g._impl, sa._impl)
             if gb is None:
                 like_b = _like(sa)
                 gb = _kernel(g, like_b, lambda gv: gv * _rv(sa, like_b.npd))
@@ -276,7 +299,7 @@ def _sub_node(out, ea, eb):
         g = gs[0]
         if grad_mode._enabled[0]:
             return g, -g
-        fast = _E.rnn_neg_grad(g._impl)
+        fast = _K.rnn_neg_grad(g._impl)
         if fast is not None:
             return g, C.wrap(fast)
         return g, _kernel(g, like, np.negative)
@@ -294,7 +317,7 @@ def _unsafe_split_node(chunks, edge, sizes, split):
         if grad_mode._enabled[0]:
             from .._ops.join import cat
             return (cat([g if g is not None else ref.new_zeros((rows, split)) for g in gs], 1),)
-        fast = _E.rnn_split_grad(gs, rows, cols)  # bindings_rnn.cpp (None: a virtual or other case)
+        fast = _K.rnn_split_grad(gs, rows, cols)  # bindings_rnn.cpp (None: a virtual or other case)
         if fast is not None:
             return (C.wrap(fast),)
         if any(g is not None and g._impl.is_virtual for g in gs):
@@ -336,7 +359,7 @@ def lstm_cell(other, hx, cx, w_hh, b_hh, w_hr=None):
     edge_other = graph.edge_of(other) if track else none
     # gates.add_(igates) and the gates' activations in place: one C++ pass (bindings_rnn.cpp, float32 / float64
     # with unit column strides; it checks cx too, so that rnn_lstm_state below cannot refuse), else numpy
-    fast = not virt and _E.rnn_lstm_gates(gates._impl, other._impl, cx._impl)
+    fast = not virt and _K.rnn_lstm_gates(gates._impl, other._impl, cx._impl)
     act = None if fast else _lstm_gates_numpy(gates, other, virt)
     del other  # a cell's own linear_ih result goes now (add_ saves nothing)
     i, f, g, o = _chunks(gates, 4)
@@ -347,7 +370,7 @@ def lstm_cell(other, hx, cx, w_hh, b_hh, w_hr=None):
             for name, chunk in (("SigmoidBackward0", i), ("SigmoidBackward0", f), ("TanhBackward0", g),
                                 ("SigmoidBackward0", o)):
                 _activation_node(name, chunk, graph.edge_of(chunk))
-    state = _E.rnn_lstm_state(gates._impl, cx._impl) if fast else None
+    state = _K.rnn_lstm_state(gates._impl, cx._impl) if fast else None
     if fast and state is None:  # (rnn_lstm_gates checked these operands: a safety net only)
         act = C.read(gates).copy()
     del gates
@@ -363,7 +386,8 @@ def lstm_cell(other, hx, cx, w_hh, b_hh, w_hr=None):
             _activation_node("TanhBackward0", tc, graph.edge_of(cy))
             _mul_node(hy, o, tc, graph.edge_of(o), graph.edge_of(tc))
     else:
-        hy, cy = _lstm_state_numpy(act, (i, f, g, o), cx, virt, track)
+        # (tc held here, as in the kernel branch: it is freed when this frame ends, after the gates' chunks)
+        hy, cy, tc = _lstm_state_numpy(act, (i, f, g, o), cx, virt, track)
     if w_hr is not None:
         hy = hy.matmul(w_hr.t())
     return hy, cy
@@ -387,7 +411,7 @@ def _lstm_gates_numpy(gates, other, virt):
 
 
 def _lstm_state_numpy(act, chunks, cx, virt, track):
-    """lstm_cell's new state from the activated gates (values `act`) through numpy: (hy, cy)."""
+    """lstm_cell's new state from the activated gates (values `act`) through numpy: (hy, cy, tc = cy.tanh())."""
     i, f, g, o = chunks
     dt, dev = C.dtype_of(f), C.device_of(f)
     npd = C.compute_dtype(dt)
@@ -418,7 +442,7 @@ def _lstm_state_numpy(act, chunks, cx, virt, track):
         hy = _new(None if virt else _stored(act[:, 3 * h:] * tc_v, dt), (rows, h), dt, dev, virt)  # outgate * ..
         if track:
             _mul_node(hy, o, tc, graph.edge_of(o), graph.edge_of(tc))
-    return hy, cy
+    return hy, cy, tc
 
 
 def _pointwise(values, shape, dt, dev, virt, a, b):
@@ -456,7 +480,7 @@ def gru_cell(other, hx, w_hh, b_hh):
     gates_grad = any(e[0] is not None for e in e_hg[:2] + e_ig[:2])
     # the pointwise part in one C++ pass (bindings_rnn.cpp: float32 / float64 with unit column strides; the same
     # values, allocations and order as _gru_numpy), else numpy
-    fast = None if virt else _E.rnn_gru(other._impl, hgates._impl, hx._impl, gates_grad)
+    fast = None if virt else _K.rnn_gru(other._impl, hgates._impl, hx._impl, gates_grad)
     if fast is not None:
         orig_hn, new_gate, hy, orig_d = [None if x is None else C.wrap(x) for x in fast]
     else:
@@ -518,11 +542,11 @@ def simple_cell(other, hx, w_hh, b_hh, relu):
     virt = gates._impl.is_virtual or other._impl.is_virtual
     e_g, e_o = (graph.edge_of(gates), graph.edge_of(other)) if track else ((None, 0), (None, 0))
     # the add_ in place and the activation through bindings_rnn.cpp (float32 / float64), else numpy
-    if not virt and _E.rnn_add_(gates._impl, other._impl):
+    if not virt and _K.rnn_add_(gates._impl, other._impl):
         del other
         if track:
             _add_node(gates, e_g, e_o)
-        out = C.wrap(_E.rnn_activation(2 if relu else 1, gates._impl))
+        out = C.wrap(_K.rnn_activation(2 if relu else 1, gates._impl))
         if track:
             _activation_node("ReluBackward0" if relu else "TanhBackward0", out, graph.edge_of(gates))
         return out
