@@ -96,7 +96,13 @@ void LayerCache::copy_callback(const ImDrawList*, const ImDrawCmd* cmd) {
 void LayerCache::capture_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   Entry* e = static_cast<Entry*>(cmd->UserCallbackData);
   if (!e->cache->fbo_) return;
+  while (glGetError() != GL_NO_ERROR) {
+  }
   copy_rect(*e, e->cache->fbo_, bound_target(), false);
+  if (glGetError() != GL_NO_ERROR) {
+    e->cache->disabled_ = true;  // a driver that cannot copy this way: draw everything from now on
+    return;
+  }
   e->image_hash = e->captured_hash;
 }
 
@@ -164,6 +170,9 @@ void LayerCache::apply(ImDrawData* dd) {
   stats_ = {};
   if (disabled_ || !dd || !dd->Valid || dd->FramebufferScale.x != 1.0f || dd->FramebufferScale.y != 1.0f) return;
   const bool window_target = bound_target() == 0;  // the window's buffer, or an image (a screenshot)
+  GLint samples = 0;
+  glGetIntegerv(GL_SAMPLE_BUFFERS, &samples);
+  if (samples) return;  // a multisampled target (a driver's forced antialiasing) takes no blit from an image
   const int fb_w = int(dd->DisplaySize.x), fb_h = int(dd->DisplaySize.y);
   if (fb_w <= 0 || fb_h <= 0 || !ensure_image(fb_w, fb_h)) return;
   for (auto& e : entries_) e->seen = false;
