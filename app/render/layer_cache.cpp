@@ -59,7 +59,7 @@ namespace {
 // The window system's buffer keeps its rows top first and a texture bottom first; the copy to or from the
 // window is asked for upside down, so that the driver sees two buffers with the same row order and one
 // rectangle of rows to move as they are (llvmpipe then copies memory instead of drawing a textured quad,
-// ~0.2 instead of ~7 ns a pixel). Byte for byte what was drawn, whichever way the driver does it.
+// under 2 instead of ~7 ns a pixel). Byte for byte what was drawn, whichever way the driver does it.
 void copy_rect(const LayerCache::Entry& e, GLuint image_fbo, GLuint target, bool to_target) {
   GLint previous_read = 0, previous_draw = 0;
   glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous_read);
