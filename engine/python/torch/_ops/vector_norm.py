@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from .._virtual_values import VirtualValues
 from . import _core as C
 from . import out as O
 from . import reduction as R
@@ -52,6 +53,13 @@ def _values(v, ord, axis, keepdim):  # noqa: A002
         if ord == 2:
             return np.sqrt(np.sum(a * a, axis=axis, keepdims=keepdim))
         return np.sum(a ** ord, axis=axis, keepdims=keepdim) ** (1.0 / ord)
+
+
+def _reduced_shape(shape, dims, keepdim):
+    reduced = range(len(shape)) if dims is None else dims
+    if keepdim:
+        return tuple(1 if i in reduced else n for i, n in enumerate(shape))
+    return tuple(n for i, n in enumerate(shape) if i not in reduced)
 
 
 def _unsqueeze_reduced(t, dims, ndim):
@@ -102,8 +110,11 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if x._impl.dim == 0:
         dims = None
     dev, xdt = C.device_of(x), C.dtype_of(x)
-    res = _values(C.values_of(x, C.compute_dtype(xdt)), ord, R._axis(dims), keepdim)
+    if x._impl.is_virtual:  # shape-only (devicescope estimate): the same allocation and node, no values
+        res = VirtualValues(_reduced_shape(tuple(x._impl.sizes), dims, keepdim), C.compute_dtype(xdt))
+    else:
+        res = _values(C.values_of(x, C.compute_dtype(xdt)), ord, R._axis(dims), keepdim)
     saved = {"dim": None if dim is None else tuple(dim), "keepdim": keepdim, "ord": saved_ord,
              "result": R.RESULT, "self": x}
-    return R._finish("LinalgVectorNormBackward0", x, np.asarray(res), xdt, dev,
+    return R._finish("LinalgVectorNormBackward0", x, res if x._impl.is_virtual else np.asarray(res), xdt, dev,
                      lambda g, out: norm_backward(g, x, ord, out, dims, keepdim), saved)

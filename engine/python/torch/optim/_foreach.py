@@ -146,15 +146,16 @@ def norm(tensors, ord=2):  # noqa: A002
     dtype, device = first.dtype, first.device
     opmath = torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
     chunks = max((t.numel() + _CHUNK - 1) // _CHUNK for t in tensors)
-    per_chunk = torch.zeros(len(tensors) * chunks, dtype=opmath, device=device)  # noqa: F841 (held to return)
-    global_partials = torch.zeros(320, dtype=opmath, device=device)  # noqa: F841
-    results = [torch.empty((), dtype=dtype, device=device) for _ in tensors]
-    global_norm = torch.empty((), dtype=dtype, device=device)  # noqa: F841
+    virtual = any(t.is_virtual for t in tensors)  # shape-only gradients (devicescope estimate): shape-only norms
+    per_chunk = torch.zeros(len(tensors) * chunks, dtype=opmath, device=device, virtual=virtual)  # noqa: F841
+    global_partials = torch.zeros(320, dtype=opmath, device=device, virtual=virtual)  # noqa: F841
+    results = [torch.empty((), dtype=dtype, device=device, virtual=virtual) for _ in tensors]
+    global_norm = torch.empty((), dtype=dtype, device=device, virtual=virtual)  # noqa: F841
     out = []
     filled = iter(results)
     for t in tensors:
         if t.numel() == 0:
-            out.append(torch.zeros((), dtype=dtype, device=device))
+            out.append(torch.zeros((), dtype=dtype, device=device, virtual=virtual))
             continue
         r = next(filled)
         with _scratch():
