@@ -86,12 +86,13 @@ struct Context {
   PyObject* leave_device_thread;  // _blas_workspace.leave_device_thread(previous)
   PyObject* tls;                  // _blas_workspace._tls
   PyObject* grad_enabled;         // grad_mode._enabled (a one-element list)
+  PyObject* wrapped_cls;          // Wrapped (a saved Python number)
 };
 
 Context context_of(const py::tuple& t) {
-  if (t.size() != 10) throw py::value_error("autograd_execute: bad engine context");
-  return Context{t[0].ptr(), t[1].ptr(), t[2].ptr(), t[3].ptr(), t[4].ptr(),
-                 t[5].ptr(), t[6].ptr(), t[7].ptr(), t[8].ptr(), t[9].ptr()};
+  if (t.size() != 11) throw py::value_error("autograd_execute: bad engine context");
+  return Context{t[0].ptr(), t[1].ptr(), t[2].ptr(), t[3].ptr(), t[4].ptr(), t[5].ptr(),
+                 t[6].ptr(), t[7].ptr(), t[8].ptr(), t[9].ptr(), t[10].ptr()};
 }
 
 // An edge (node, input_nr): a 2-sequence, as the Python engine unpacks it.
@@ -184,19 +185,38 @@ unsigned long long seq_of(PyObject* node) {
   return v;
 }
 
-// graph._release: the node's backward function and saved tensors go (plain saved values stay readable).
+// graph._release: the node's backward function and saved tensors go (plain saved values stay readable); a
+// saved number is freed as a tensor is. A node that saved neither keeps its function: a second backward runs.
 void release(PyObject* node, const Context& cx) {
   const Names& nm = names();
+  bool holds = truthy(getattr(node, nm.saved).ptr());
+  py::object slots = getattr(node, nm.names);
+  const bool named = truthy(slots.ptr()) && PyDict_Check(slots.ptr());
+  PyObject* key = nullptr;
+  PyObject* v = nullptr;
+  for (Py_ssize_t pos = 0; !holds && named && PyDict_Next(slots.ptr(), &pos, &key, &v);) {
+    const int is_wrapped = PyObject_IsInstance(v, cx.wrapped_cls);
+    if (is_wrapped < 0) throw py::error_already_set();
+    holds = is_wrapped != 0;
+  }
+  if (!holds) return;
   if (PyObject_SetAttr(node, nm.fn, Py_None) < 0 || PyObject_SetAttr(node, nm.saved, Py_None) < 0)
     throw py::error_already_set();
-  py::object slots = getattr(node, nm.names);
-  if (!truthy(slots.ptr())) return;
-  py::object values = steal(PySequence_List(steal(PyObject_CallMethod(slots.ptr(), "values", nullptr)).ptr()));
-  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(values.ptr()); ++i) {
-    PyObject* v = PyList_GET_ITEM(values.ptr(), i);
+  if (!named) return;
+  // values are replaced in place (the key set stays the same, which PyDict_Next allows)
+  for (Py_ssize_t pos = 0; PyDict_Next(slots.ptr(), &pos, &key, &v);) {
     const int is_slot = PyObject_IsInstance(v, cx.slot_cls);
     if (is_slot < 0) throw py::error_already_set();
-    if (is_slot && PyObject_SetAttr(v, nm.t, Py_None) < 0) throw py::error_already_set();
+    if (is_slot) {
+      if (PyObject_SetAttr(v, nm.t, Py_None) < 0) throw py::error_already_set();
+      continue;
+    }
+    const int is_wrapped = PyObject_IsInstance(v, cx.wrapped_cls);
+    if (is_wrapped < 0) throw py::error_already_set();
+    if (is_wrapped) {
+      py::object freed = call(cx.slot_cls, {Py_None, Py_None});
+      if (!freed || PyDict_SetItem(slots.ptr(), key, freed.ptr()) < 0) throw py::error_already_set();
+    }
   }
 }
 

@@ -90,7 +90,10 @@ class Function(metaclass=_FunctionMeta):
                                    f"(expected {nargs}, got {len(r)})")
             return list(r[:nargs])
 
-        graph.attach(cls._backward_name, [o for o in tensor_outs], inputs, fn)
+        # ctx's saved tensors are the node's SavedVariables: version-checked, freed by a backward without
+        # retain_graph (with ctx), and what makes a second backward through this node raise
+        saved = [t for t in ctx.saved_tensors if isinstance(t, Tensor)]
+        graph.attach(cls._backward_name, [o for o in tensor_outs], inputs, fn, saved=saved or None)
         if single:
             return tensor_outs[0] if tensor_outs[0] is not None else out
         return tuple(t if t is not None else o for t, o in zip(tensor_outs, outs))

@@ -269,13 +269,20 @@ else:
 
 
 def _release(node):
-    """Backward ran without retain_graph: the saved tensors go (plain saved values stay readable)."""
+    """Backward ran without retain_graph: the saved tensors go (plain saved values stay readable). A node
+    that saved no tensor keeps its function: PyTorch's release_variables has nothing to free there, so a
+    second backward through it (x.expand(2, 3).sum() twice) runs; one through a freed tensor raises."""
+    names = node._names
+    if not node._saved and not (names and any(isinstance(v, Wrapped) for v in names.values())):
+        return
     node._fn = None
     node._saved = None
-    if node._names:
-        for v in node._names.values():
+    if names:
+        for k, v in names.items():
             if isinstance(v, _Slot):
                 v.t = None
+            elif isinstance(v, Wrapped):  # a saved number is a SavedVariable in PyTorch: freed like a tensor
+                names[k] = _Slot(None, None)
 
 
 # ----------------------------------------------------------------------------- engine
@@ -323,7 +330,8 @@ _context = [None]
 def _engine_context():
     """What the C++ loop calls back into (the Python steps that are not bookkeeping)."""
     return (AccumulateGrad, _Slot, _SECOND_TIME, _apply_output_hooks, _accumulate, _check_saved,
-            _workspace.enter_device_thread, _workspace.leave_device_thread, _workspace._tls, grad_mode._enabled)
+            _workspace.enter_device_thread, _workspace.leave_device_thread, _workspace._tls, grad_mode._enabled,
+            Wrapped)
 
 
 def _execute_py(roots, root_grads, retain_graph, create_graph, capture=None, accumulate=True):
