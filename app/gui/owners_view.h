@@ -17,6 +17,7 @@ class OwnersView {
   uint64_t version_ = ~0ull;
   OwnerColumn column_ = OwnerColumn::Bytes;
   bool ascending_ = false;
+  int narrow_ = -1;  // the width class last applied to the first/last-seen columns (-1: none yet)
 };
 
 }  // namespace ds::gui
