@@ -49,6 +49,8 @@ def uniform_real(engine, n, dtype, low, high):
     if d == 53:
         x = (engine.random64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
         low, high = float(low), float(high)
+        if low == 0.0:  # fma(x, s, 0) is the rounded product (+ 0.0 turns a -0.0 into PyTorch's +0.0): exact, 10x faster
+            return x * np.float64(high - low) + 0.0
         return _fma64(x, np.float64(high - low), np.float64(low))
     x = (engine.random(n) & np.uint64((1 << d) - 1)).astype(np.float64) * 2.0 ** -d
     low32, high32 = np.float32(low), np.float32(high)  # static_cast<scalar_t>(from_), as float
