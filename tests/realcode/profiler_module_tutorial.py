@@ -3,7 +3,9 @@
 #          exists, else on the CPU (the tutorial requires CUDA); out.sum(axis=1) spelled out.sum(dim=1) (DeviceScope's
 #          ops lack PyTorch's numpy-style `axis` alias so far); group_by_stack_n tables are printed without
 #          source locations; checks at the end (the record_function labels and the ops under them are in the
-#          table; the improved version still returns the same indices).
+#          table; the improved version still returns the same indices); seeded (torch.manual_seed(0)): the
+#          second version compares a float32 copy of the double mask, so with an unseeded generator about one
+#          run in 20 puts an element on the other side of the threshold and the index check fails.
 # reference: real
 import numpy as np
 import torch
@@ -29,6 +31,7 @@ class MyModule(nn.Module):
         return out, hi_idx
 
 
+torch.manual_seed(0)
 device = "cuda" if torch.cuda.is_available() else "cpu"
 model = MyModule(500, 10).to(device)
 input = torch.rand(128, 500).to(device)
