@@ -29,6 +29,21 @@ def _sizes(t):
     return "[" + ", ".join(str(s) for s in t.shape) + "]"
 
 
+def check_weight_dims_and_groups(x, weight, groups):
+    """ATen's check_shape_forward on the weight, shared by every convolution (1-3 d, transposed): its rank
+    against the input's, and its first dim against groups."""
+    if weight.dim() != x.dim():
+        raise RuntimeError("Expected {}-dimensional input for {}-dimensional weight {}, but got {}-dimensional input "
+                           "of size {} instead".format(weight.dim(), weight.dim(), _sizes(weight), x.dim(), _sizes(x)))
+    if weight.shape[0] < groups:
+        raise RuntimeError("Given groups={}, expected weight to be at least {} at dimension 0, but got weight of size "
+                           "{} instead".format(groups, groups, _sizes(weight)))
+    if weight.shape[0] % groups != 0:
+        # ATen prints the sizes inside its own brackets: "[[4, 2, 3, 3]]"
+        raise RuntimeError("Given groups={}, expected weight to be divisible by {} at dimension 0, but got weight of "
+                           "size [{}] instead".format(groups, groups, _sizes(weight)))
+
+
 # ----------------------------------------------------------------------------- convolution
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _convolution("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
@@ -86,16 +101,7 @@ def _check_conv_shape(x, weight, bias, stride, padding, dilation, groups, nd):
         raise RuntimeError("negative padding is not supported")
     if any(d <= 0 for d in dilation):
         raise RuntimeError("dilation should be greater than zero")
-    if weight.dim() != x.dim():
-        raise RuntimeError("Expected {}-dimensional input for {}-dimensional weight {}, but got {}-dimensional input "
-                           "of size {} instead".format(weight.dim(), weight.dim(), _sizes(weight), x.dim(), _sizes(x)))
-    if weight.shape[0] < groups:
-        raise RuntimeError("Given groups={}, expected weight to be at least {} at dimension 0, but got weight of size "
-                           "{} instead".format(groups, groups, _sizes(weight)))
-    if weight.shape[0] % groups != 0:
-        # ATen prints the sizes inside its own brackets: "[[4, 2, 3, 3]]"
-        raise RuntimeError("Given groups={}, expected weight to be divisible by {} at dimension 0, but got weight of "
-                           "size [{}] instead".format(groups, groups, _sizes(weight)))
+    check_weight_dims_and_groups(x, weight, groups)
     if x.shape[1] != weight.shape[1] * groups:
         raise RuntimeError("Given groups={}, weight of size {}, expected input{} to have {} channels, but got {} "
                            "channels instead".format(groups, _sizes(weight), _sizes(x), weight.shape[1] * groups,

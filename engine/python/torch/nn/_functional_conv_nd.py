@@ -10,19 +10,11 @@ from .._ops import _core as C
 from ..autograd import graph, grad_mode
 from . import _functional_reference as ref
 from ._checks import check_conv_types
+from ._functional_conv import _sizes, _wants_grad, check_weight_dims_and_groups
 from ._functional_basic import _constant_pad
 from .modules.utils import _triple
 
 _AXES = {1: ("height", "width"), 2: ("height", "width"), 3: ("depth", "height", "width")}
-
-
-def _sizes(t):
-    return "[" + ", ".join(str(s) for s in t.shape) + "]"
-
-
-def _wants_grad(*tensors):
-    return grad_mode._enabled[0] and any(t is not None and (t._requires_grad or t._grad_fn is not None)
-                                         for t in tensors)
 
 
 def _expand(name, value, nd):
@@ -55,15 +47,7 @@ def _check_common(x, weight, groups, stride, padding, output_padding, dilation, 
     if any(d < 0 for d in dilation) or (not transposed and any(d <= 0 for d in dilation)):
         raise RuntimeError("non-positive dilation is not supported" if not transposed
                            else "dilation should be greater than zero")
-    if weight.dim() != x.dim():
-        raise RuntimeError("Expected {}-dimensional input for {}-dimensional weight {}, but got {}-dimensional input "
-                           "of size {} instead".format(weight.dim(), weight.dim(), _sizes(weight), x.dim(), _sizes(x)))
-    if weight.shape[0] < groups:
-        raise RuntimeError("Given groups={}, expected weight to be at least {} at dimension 0, but got weight of size "
-                           "{} instead".format(groups, groups, _sizes(weight)))
-    if weight.shape[0] % groups != 0:
-        raise RuntimeError("Given groups={}, expected weight to be divisible by {} at dimension 0, but got weight of "
-                           "size [{}] instead".format(groups, groups, _sizes(weight)))
+    check_weight_dims_and_groups(x, weight, groups)
 
 
 def _named(prefix, values, axes, sep=" "):
