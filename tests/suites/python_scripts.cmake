@@ -47,6 +47,15 @@ add_test(NAME autograd_engine_agreement
                  $<TARGET_FILE:devicescope> ${DS_AUTOGRAD_ENGINE_SCRIPTS})
 set_tests_properties(autograd_engine_agreement PROPERTIES TIMEOUT 300 LABELS "python")
 
+# The composite ops' direct backward nodes (F.embedding's EmbeddingBackward0, ...) against the recomputing
+# composite they replaced (DEVICESCOPE_PY_COMPOSITE=1): the same values, nodes, saved values and allocator trace
+# (tests/composite_backward/*.py).
+file(GLOB DS_COMPOSITE_BACKWARD_SCRIPTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/composite_backward/*.py)
+add_test(NAME composite_backward_agreement
+         COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/run_composite_backward_agreement.py
+                 $<TARGET_FILE:devicescope> ${DS_COMPOSITE_BACKWARD_SCRIPTS})
+set_tests_properties(composite_backward_agreement PROPERTIES TIMEOUT 300 LABELS "python")
+
 # The recurrent cells' C++ step kernels (bindings_rnn.cpp) against the numpy path they stand in front of
 # (DEVICESCOPE_PY_RNN=1): the same values to the last bit, nodes, saved tensors and allocator trace (tests/rnn_kernels).
 file(GLOB DS_RNN_KERNEL_SCRIPTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/rnn_kernels/*.py)
@@ -54,3 +63,11 @@ add_test(NAME rnn_kernel_agreement
          COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/run_rnn_kernel_agreement.py
                  $<TARGET_FILE:devicescope> ${DS_RNN_KERNEL_SCRIPTS})
 set_tests_properties(rnn_kernel_agreement PROPERTIES TIMEOUT 300 LABELS "python")
+
+# The optimizers' foreach ops in C++ (bindings_foreach.cpp) against the per-tensor Python loops they stand in front
+# of (DEVICESCOPE_PY_FOREACH=1): the same parameters, state, versions and allocator trace (tests/foreach_kernels).
+file(GLOB DS_FOREACH_KERNEL_SCRIPTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/foreach_kernels/*.py)
+add_test(NAME foreach_kernel_agreement
+         COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/run_foreach_agreement.py
+                 $<TARGET_FILE:devicescope> ${DS_FOREACH_KERNEL_SCRIPTS})
+set_tests_properties(foreach_kernel_agreement PROPERTIES TIMEOUT 300 LABELS "python")

@@ -9,6 +9,7 @@ from .. import return_types
 from ..autograd import graph
 from . import _core as C
 from . import shape as S
+from ._scatter_rows import add_rows
 
 
 def _sname(d):
@@ -27,13 +28,25 @@ def index_select(x, dim, index):
     size = x._impl.sizes[d] if x._impl.dim else 1
     if size == 0 and iv.size and x._impl.dim > 1:  # (ATen's matrix path; vectors report the index)
         raise RuntimeError("index_select(): self indexing axis dim should be positive")
-    if iv.size and not C.shape_only(iv) and (iv.max() >= size or iv.min() < -size):
-        bad = int(iv.max()) if iv.max() >= size else int(iv.min())
-        raise IndexError(f"index out of range in self")
+    if iv.size and not C.shape_only(iv):
+        # (a few indices - an embedding lookup's - compare faster as Python ints than through two numpy
+        # reductions)
+        if iv.size <= 32:
+            ivl = iv.tolist()
+            lo, hi = min(ivl), max(ivl)
+        else:
+            lo, hi = iv.min(), iv.max()
+        if hi >= size or lo < -size:
+            raise IndexError("index out of range in self")
     xv = C.read(x)
     if C.shape_only(iv) and not C.shape_only(xv):  # (numpy's take does not dispatch on its indices)
         xv = C.VirtualValues(xv.shape, xv.dtype)
-    res = np.take(xv, iv, axis=d) if x._impl.dim else xv.reshape(1)[iv].reshape(())
+    if not x._impl.dim:
+        res = xv.reshape(1)[iv].reshape(())
+    elif type(xv) is np.ndarray:
+        res = xv.take(iv, axis=d)  # (np.take's result, without its dispatch layer)
+    else:
+        res = np.take(xv, iv, axis=d)
     out = C.make(res, C.dtype_of(x), dev)
     if C.dtype_of(x).is_floating_point and C.needs_grad(x):
         # index_select saves dim, index and self's sizes, not self
@@ -41,10 +54,13 @@ def index_select(x, dim, index):
         del xv
 
         def fn(gs):
-            gx = C.host_zeros(shape, np.float64, gs[0])
+            # index_select_backward: zeros(self's sizes).index_add_(dim, index, grad), added in the gradient's
+            # dtype one slice after the other (add_rows: the same rounding)
             gv = C.read(gs[0])
-            moved = np.moveaxis(gx, d, 0)
-            np.add.at(moved, C.read(index).reshape(-1), np.moveaxis(gv, d, 0))
+            gx = C.host_zeros(shape, gv.dtype, gs[0])
+            iv = C.read(index)
+            if not C.shape_only(gx, gv, iv):  # (shape-only values: nothing to add, as with ufunc.at)
+                add_rows(np.moveaxis(gx, d, 0), iv.reshape(-1), np.moveaxis(gv, d, 0))
             return (graph.linear_grad(C.make(gx, xdt, dev), gs[0], "IndexAddBackward0",
                                       lambda gg: index_select(gg, dim, index)),)
         graph.attach("IndexSelectBackward0", [out], [x], fn,

@@ -2,11 +2,16 @@
 # ops (whose autograd gives the gradients), but users see one node named like PyTorch's kernel
 # (`grad_fn=<ConvolutionBackward0>`), not the last primitive of the chain.
 import contextlib
+import os
 
 import torch
 from .._ops._core import fill, materialize
 from .._scratch import scratch
 from ..autograd import graph
+
+# DEVICESCOPE_PY_COMPOSITE=1: ops that have a direct backward node (F.embedding's EmbeddingBackward0, ...) run
+# through `named` instead, the recomputing reference that tests/composite_backward/*.py compare them with.
+REFERENCE = os.environ.get("DEVICESCOPE_PY_COMPOSITE") == "1"
 
 
 class _Shape:

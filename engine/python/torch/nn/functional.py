@@ -32,6 +32,7 @@ from ._functional_conv_nd import conv3d, conv_transpose1d, conv_transpose2d, con
 from ._functional_unfold import fold, unfold  # noqa: F401
 from ._functional_instance_norm import instance_norm  # noqa: F401
 from ._functional_embedding_bag import _no_grad_embedding_renorm_, embedding_bag  # noqa: F401
+from ._functional_embedding import embedding  # noqa: F401
 from ._functional_loss_nll import gaussian_nll_loss, poisson_nll_loss  # noqa: F401
 from ._functional_pool3d import avg_pool3d, max_pool3d  # noqa: F401
 from ._functional_ctc import ctc_loss  # noqa: F401
@@ -200,51 +201,6 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 
 
 # ----------------------------------------------------------------------------- embedding
-def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
-              scale_grad_by_freq=False, sparse=False):
-    if input.dtype not in (torch.int64, torch.int32):
-        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar "
-                           "types: Long, Int; but got {} instead (while checking arguments for embedding)"
-                           .format(input.type()))
-    if padding_idx is not None:
-        if padding_idx > 0:
-            assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
-        elif padding_idx < 0:
-            assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
-            padding_idx = weight.size(0) + padding_idx
-    else:
-        padding_idx = -1
-    if max_norm is not None:
-        # rows the input names are scaled down to max_norm in place first (torch.embedding_renorm_, no grad)
-        input = input.contiguous()
-        _no_grad_embedding_renorm_(weight, input, max_norm, norm_type)
-    check_same_device("_index_select", [("self", weight), ("index", input)])
-    shape = list(input.shape) + [weight.shape[1]]
-    flat_idx = input.reshape(-1)
-
-    def gather(w):
-        return torch.index_select(w, 0, flat_idx).reshape(shape)
-
-    def recompute(w):
-        # embedding_dense_backward: no gradient for padding_idx entries; scale_grad_by_freq divides a row's
-        # gradient by its count in the batch (the rows divided first: the values differ, the gradient is that)
-        rows = w
-        if scale_grad_by_freq:
-            counts = torch.bincount(flat_idx.long(), minlength=w.shape[0]).clamp_min(1).to(w.dtype)
-            rows = w / counts.unsqueeze(1)
-        out = torch.index_select(rows, 0, flat_idx)
-        if padding_idx >= 0:
-            out = out * (flat_idx != padding_idx).to(w.dtype).unsqueeze(1)
-        return out.reshape(shape)
-
-    # PyTorch's node keeps the indices and the weight's row count (this one also holds the weight, a
-    # parameter, which costs no memory)
-    return named("EmbeddingBackward0", gather, (weight,),
-                 recompute=recompute if (padding_idx >= 0 or scale_grad_by_freq) else None,
-                 saved={"indices": input, "padding_idx": padding_idx, "scale_grad_by_freq": scale_grad_by_freq,
-                        "sparse": sparse, "weight_sym_argsize_0": weight.shape[0]})
-
-
 def one_hot(tensor, num_classes=-1):
     if tensor.dtype != torch.int64:
         raise RuntimeError("one_hot is only applicable to index tensor.")
