@@ -4,9 +4,18 @@
 # in-place op allocates nothing. The values come from the per-tensor ops, so they match the single-tensor path;
 # a per-tensor op DeviceScope builds from smaller ones (lerp_, addcmul_, addcdiv_) runs as scratch, since the
 # foreach kernel makes no intermediates.
+# Each op first tries its C++ form (engine/python/bindings_foreach.cpp: the whole list in one call, the same
+# bits and allocations) and runs the per-tensor Python loop below when that declines (grad mode on, virtual
+# or non-contiguous tensors, other dtypes, real device memory...). DEVICESCOPE_PY_FOREACH=1 keeps the Python
+# loops (tests/conformance/optim_foreach_agreement.py compares the two).
+import os
+
+import _devicescope_C as _E
 import torch
 
 from .._scratch import scratch as _scratch  # Note [Scratch allocations] (engine/runtime/runtime.h)
+
+_FAST = os.environ.get("DEVICESCOPE_PY_FOREACH") != "1"
 
 __all__ = ["default_to_foreach", "group_by_device_and_dtype"]
 
@@ -33,6 +42,11 @@ def group_by_device_and_dtype(tensorlists, steps_index=None):
     (lists, indices)} keyed by the first list's tensors, in order of first appearance. As the C++ grouping
     (ForeachUtils.h _group_tensors_by_first_tensors_device_and_dtype), every tensor must share its index's
     first tensor's device and dtype; the step counters (list `steps_index`) may be float32/64 CPU scalars."""
+    if _FAST and tensorlists[0] and _E.foreach_group(tensorlists, -1 if steps_index is None else steps_index):
+        # one device and dtype throughout (the common case, checked in C++): one group, in order
+        first = tensorlists[0][0]
+        return {(first.device, first.dtype): ([list(lst) for lst in tensorlists],
+                                              list(range(len(tensorlists[0]))))}
     groups = {}
     for i, first in enumerate(tensorlists[0]):
         key = (first.device, first.dtype)
@@ -55,7 +69,8 @@ def group_by_device_and_dtype(tensorlists, steps_index=None):
 
 # ---------------------------------------------------------------------------- out of place: one result each
 def neg(tensors):
-    return [torch.neg(t) for t in tensors]
+    out = _E.foreach_unary("neg", tensors) if _FAST else None
+    return out if out is not None else [torch.neg(t) for t in tensors]
 
 
 def add_list(tensors, others, alpha=1):
@@ -63,21 +78,28 @@ def add_list(tensors, others, alpha=1):
 
 
 def sqrt(tensors):
-    return [torch.sqrt(t) for t in tensors]
+    out = _E.foreach_unary("sqrt", tensors) if _FAST else None
+    return out if out is not None else [torch.sqrt(t) for t in tensors]
 
 
 # ---------------------------------------------------------------------------- in place: nothing allocated
 def add_scalar_(tensors, value):
+    if _FAST and _E.foreach_binary_("add", tensors, value, 1):
+        return
     for t in tensors:
         t.add_(value)
 
 
 def add_list_(tensors, others, alpha=1):
+    if _FAST and _E.foreach_binary_("add", tensors, others, alpha):
+        return
     for t, o in zip(tensors, others):
         t.add_(o, alpha=alpha)
 
 
 def mul_scalar_(tensors, value):
+    if _FAST and _E.foreach_binary_("mul", tensors, value, 1):
+        return
     for t in tensors:
         t.mul_(value)
 
@@ -99,23 +121,31 @@ def clamp_max_(tensors, value):
 
 
 def div_scalarlist_(tensors, scalars):
+    if _FAST and _E.foreach_binary_("div", tensors, scalars, 1):
+        return
     for t, s in zip(tensors, scalars):
         t.div_(s)
 
 
 def lerp_scalar_(tensors, ends, weight):
+    if _FAST and _E.foreach_pointwise_("lerp", tensors, ends, None, weight):
+        return
     with _scratch():
         for t, e in zip(tensors, ends):
             t.lerp_(e, weight)
 
 
 def addcmul_scalar_(tensors, t1, t2, value):
+    if _FAST and _E.foreach_pointwise_("addcmul", tensors, t1, t2, value):
+        return
     with _scratch():
         for t, a, b in zip(tensors, t1, t2):
             t.addcmul_(a, b, value=value)
 
 
 def addcdiv_scalarlist_(tensors, t1, t2, scalars):
+    if _FAST and _E.foreach_pointwise_("addcdiv", tensors, t1, t2, scalars):
+        return
     with _scratch():
         for t, a, b, s in zip(tensors, t1, t2, scalars):
             t.addcdiv_(a, b, value=s)
@@ -125,6 +155,12 @@ def maximum_(tensors, others):
     with _scratch():
         for t, o in zip(tensors, others):
             torch.maximum(t, o, out=t)
+
+
+def items(tensors, one):
+    """[one(t) for t in tensors] where one(t) is t.item() for the plain CPU float scalars (the step counters)."""
+    out = _E.foreach_items(tensors) if _FAST else None
+    return out if out is not None else [one(t) for t in tensors]
 
 
 # ---------------------------------------------------------------------------- reductions

@@ -182,8 +182,9 @@ def _multi_tensor(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, 
         F.mul_scalar_(device_exp_avg_sqs, beta2)
         F.addcmul_scalar_(device_exp_avg_sqs, device_grads, device_grads, 1 - beta2)
         del device_grads  # "Delete the local intermediate since it won't be used anymore to save on peak memory"
-        bias_correction1 = [1 - beta1 ** _count(s) for s in device_steps]
-        bias_correction2 = [1 - beta2 ** _count(s) for s in device_steps]
+        counts = F.items(device_steps, _count)
+        bias_correction1 = [1 - beta1 ** c for c in counts]
+        bias_correction2 = [1 - beta2 ** c for c in counts]
         step_size = [(lr / bc) * -1 for bc in bias_correction1]
         bias_correction2_sqrt = [bc ** 0.5 for bc in bias_correction2]
         if amsgrad:
