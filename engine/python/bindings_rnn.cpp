@@ -39,6 +39,7 @@
 
 #include "bindings_common.h"
 #include "copy_origin.h"
+#include "rnn_kernels.h"
 #include "tensor/tensor_ops.h"
 
 namespace ds::python {
@@ -468,6 +469,20 @@ py::tuple chunks(const TensorPtr& t, int64_t n) {
 }
 
 }  // namespace
+
+// The step kernels for the graph-building steps of bindings_rnn_graph.cpp (rnn_kernels.h).
+namespace rnn_kernels {
+py::object lstm_gates(const TensorPtr& gates, const TensorPtr& igates, const TensorPtr& cx) {
+  return ds::python::lstm_gates(gates, igates, cx);
+}
+py::object lstm_state(const TensorPtr& gates, const TensorPtr& cx) { return ds::python::lstm_state(gates, cx); }
+py::object gru(const TensorPtr& igates, const TensorPtr& hgates, const TensorPtr& hx, bool clones) {
+  return ds::python::gru(igates, hgates, hx, clones);
+}
+bool add_inplace(const TensorPtr& gates, const TensorPtr& igates) { return ds::python::add_inplace(gates, igates); }
+py::object activation(int kind, const TensorPtr& x) { return ds::python::activation(kind, x); }
+py::tuple chunks(const TensorPtr& t, int64_t n) { return ds::python::chunks(t, n); }
+}  // namespace rnn_kernels
 
 void bind_rnn(py::module_& m) {
   m.def("rnn_chunks", [](py::handle t, int64_t n) { return chunks(t.cast<TensorPtr>(), n); });

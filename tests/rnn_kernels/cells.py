@@ -108,10 +108,54 @@ def run(dev):
         report(f"{dev} transposed state {cls.__name__}", [y], [hx.grad])
 
 
-print("rnn kernels:", "off" if _rnn_cells._K is _rnn_cells._NumpyOnly else "on")
+def extra(dev):
+    """The steps with their nodes in C++ (bindings_rnn_graph.cpp) in the cases around the plain ones: dropout between
+    layers, double backward through the cells (create_graph: the backward functions' differentiable branch), a hook
+    on a hidden state, an LSTM with projections (Python path) and virtual steps."""
+    torch.manual_seed(11)
+    for cls in (nn.LSTM, nn.GRU, nn.RNN):
+        m = cls(3, 4, num_layers=3, dropout=0.5).to(dev)
+        x = torch.randn(4, 2, 3, device=dev, requires_grad=True)
+        y, h = m(x)
+        y.sum().backward()
+        report(f"{dev} dropout {cls.__name__}", [y], [x.grad] + [p.grad for p in m.parameters()])
+    for cls in (nn.LSTMCell, nn.GRUCell, nn.RNNCell):
+        m = cls(3, 4).to(dev, torch.float64)
+        x = torch.randn(2, 3, device=dev, dtype=torch.float64, requires_grad=True)
+        h0 = torch.randn(2, 4, device=dev, dtype=torch.float64, requires_grad=True)
+        st = (h0, torch.randn(2, 4, device=dev, dtype=torch.float64)) if cls is nn.LSTMCell else h0
+        seen = []
+        for _ in range(2):
+            st = m(x, st)
+            hx = st[0] if isinstance(st, tuple) else st
+            hx.register_hook(lambda g: seen.append(hexes(g)))
+        gx, = torch.autograd.grad(hx.tanh().sum(), x, create_graph=True)
+        gx.pow(2).sum().backward()
+        report(f"{dev} double backward {cls.__name__}", [hx, gx], [x.grad, h0.grad] + [p.grad for p in m.parameters()])
+        print("  hooks", seen)
+    m = nn.LSTM(3, 4, proj_size=2).to(dev)
+    x = torch.randn(3, 2, 3, device=dev, requires_grad=True)
+    y, (h, cc) = m(x)
+    (y.sum() + cc.sum()).backward()
+    report(f"{dev} proj LSTM", [y, cc], [x.grad] + [p.grad for p in m.parameters()])
+    import devicescope
+    with devicescope.virtual_mode():
+        for cls in (nn.LSTM, nn.GRU, nn.RNN):
+            m = cls(3, 4).to(dev)
+            y, _ = m(torch.empty(3, 2, 3, device=dev))
+            y.sum().backward()
+            print(f"{dev} virtual {cls.__name__}", tuple(y.shape), y.is_virtual, y.grad_fn.name(),
+                  graph(y))
+
+
+# "on" only when the steps build their nodes in C++ too (_G), so that a run that lost them fails
+print("rnn kernels:", "off" if _rnn_cells._K is _rnn_cells._NumpyOnly else "on" if _rnn_cells._G is not None
+      else "kernels without the C++ steps")
 torch.cuda.memory._record_memory_history(max_entries=100000)
 run("cuda")
 run("cpu")
+extra("cuda")
+extra("cpu")
 snap = torch.cuda.memory._snapshot()
 for i, trace in enumerate(snap["device_traces"]):
     events = [f"{e['action']}:{e['size']}" for e in trace if e["action"] in ("alloc", "free_requested", "free_completed")]

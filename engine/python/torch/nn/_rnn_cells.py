@@ -13,6 +13,7 @@
 # SigmoidBackward0 x3, TanhBackward0, MulBackward0 x3, AddBackward0 (add_), TanhBackward0: real torch 1.13's.
 import os
 import sys
+from functools import partial as _partial
 
 import numpy as np
 
@@ -167,15 +168,23 @@ class _Like:
 _LIKES = {}
 
 
-def _like(t, shape=None):
+def _key(t, shape=None):
+    """What _like needs of t (shape, dtype code, device key): a tuple, so that a node holds no tensor for it."""
     impl = t._impl
-    key = (shape or tuple(impl.sizes), impl.dtype_code, impl.device_key)
+    return (shape or tuple(impl.sizes), impl.dtype_code, impl.device_key)
+
+
+def _like_key(key):
     like = _LIKES.get(key)
     if like is None:
         if len(_LIKES) > 4096:  # (one entry per shape seen: packed batches shrink step by step)
             _LIKES.clear()
         like = _LIKES[key] = _Like(*key)
     return like
+
+
+def _like(t, shape=None):
+    return _like_key(_key(t, shape))
 
 
 def _kernel(g, like, compute):
@@ -213,29 +222,57 @@ def _act_numpy(kind, r, npd):
     return k
 
 
+def _act_fn(kind, rs, gs):
+    """The backward of _activation_node (a functools.partial of it is the node's function: the C++ graph
+    builder, bindings_rnn_graph.cpp, makes the same partial)."""
+    g, r = gs[0], rs.unpack()
+    if grad_mode._enabled[0]:
+        if kind == 0:
+            return (g * (1 - r) * r,)
+        return (g * (1 - r * r),) if kind == 1 else (g * (r > 0),)
+    fast = _K.rnn_act_grad(kind, g._impl, r._impl)  # bindings_rnn.cpp (None: not its case)
+    if fast is not None:
+        return (C.wrap(fast),)
+    like = _like(rs.alias)  # (the result's metadata: the alias's)
+    return (_kernel(g, like, _act_numpy(kind, r, like.npd)),)
+
+
 def _activation_node(name, out, edge):
     """SigmoidBackward0 / TanhBackward0 / ReluBackward0 of an activation (in place on a gate, cy.tanh(), a simple
     cell's output): saves its result."""
     if edge[0] is None:
         return None
     rs = graph.SavedOutput(out)
-    kind = _ACT_KIND[name]
     alias = rs.alias
-
-    def fn(gs):
-        g, r = gs[0], rs.unpack()
-        if grad_mode._enabled[0]:
-            if kind == 0:
-                return (g * (1 - r) * r,)
-            return (g * (1 - r * r),) if kind == 1 else (g * (r > 0),)
-        fast = _K.rnn_act_grad(kind, g._impl, r._impl)  # bindings_rnn.cpp (None: not its case)
-        if fast is not None:
-            return (C.wrap(fast),)
-        like = _like(alias)  # (the result's metadata: the alias's)
-        return (_kernel(g, like, _act_numpy(kind, r, like.npd)),)
-    node = _node(name, [out], (edge,), fn, {"result": _Slot(alias, 0)}, [(alias, alias._impl.version, 0)])
+    node = _node(name, [out], (edge,), _partial(_act_fn, _ACT_KIND[name], rs), {"result": _Slot(alias, 0)},
+                 [(alias, alias._impl.version, 0)])
     rs.bind(node)
     return node
+
+
+def _mul_fn(sa, sb, gs):
+    """MulBackward0's function: the gradient of self when other (sb) was saved, of other when self (sa) was."""
+    g = gs[0]
+    need_a, need_b = sb is not None, sa is not None
+    if grad_mode._enabled[0]:
+        return (g * sb if need_a else None, g * sa if need_b else None)
+    # each through bindings_rnn.cpp, or numpy where that is not its case (None); self's first, as ATen
+    ga = gb = None
+    if need_a:
+        ga = _K.rnn_mul_grad(g._impl, sb._impl)
+        if ga is None:
+            like_a = _like(sb)
+            ga = _kernel(g, like_a, lambda gv: gv * _rv(sb, like_a.npd))
+        else:
+            ga = C.wrap(ga)
+    if need_b:
+        gb = _K.rnn_mul_grad(g._impl, sa._impl)
+        if gb is None:
+            like_b = _like(sa)
+            gb = _kernel(g, like_b, lambda gv: gv * _rv(sa, like_b.npd))
+        else:
+            gb = C.wrap(gb)
+    return ga, gb
 
 
 def _mul_node(out, a, b, ea, eb):
@@ -246,34 +283,12 @@ def _mul_node(out, a, b, ea, eb):
         return None
     sa = a if need_b else None
     sb = b if need_a else None
-
-    def fn(gs):
-        g = gs[0]
-        if grad_mode._enabled[0]:
-            return (g * sb if need_a else None, g * sa if need_b else None)
-        # each through bindings_rnn.cpp, or numpy where that is not its case (None); self's first, as ATen
-        ga = gb = None
-        if need_a:
-            ga = _K.rnn_mul_grad(g._impl, sb._impl)
-            if ga is None:
-                like_a = _like(sb)
-                ga = _kernel(g, like_a, lambda gv: gv * _rv(sb, like_a.npd))
-            else:
-                ga = C.wrap(ga)
-        if need_b:
-            gb = _K.rnn_mul_grad(g._impl, sa._impl)
-            if gb is None:
-                like_b = _like(sa)
-                gb = _kernel(g, like_b, lambda gv: gv * _rv(sa, like_b.npd))
-            else:
-                gb = C.wrap(gb)
-        return ga, gb
     saved = []
     if sa is not None:
         saved.append((sa, sa._impl.version, None))
     if sb is not None:
         saved.append((sb, sb._impl.version, None))
-    return _node("MulBackward0", [out], (ea, eb), fn,
+    return _node("MulBackward0", [out], (ea, eb), _partial(_mul_fn, sa, sb),
                  {"self": _Slot(sa, None) if sa is not None else None,
                   "other": _Slot(sb, None) if sb is not None else None}, saved)
 
@@ -289,46 +304,50 @@ def _add_node(out, ea, eb):
     return _node("AddBackward0", [out], (ea, eb), _pass_both, dict(_ALPHA))
 
 
+def _sub_fn(key, gs):
+    """SubBackward0's function: the gradient to self, its negation to other (key: _like's of the output)."""
+    g = gs[0]
+    if grad_mode._enabled[0]:
+        return g, -g
+    fast = _K.rnn_neg_grad(g._impl)
+    if fast is not None:
+        return g, C.wrap(fast)
+    return g, _kernel(g, _like_key(key), np.negative)
+
+
 def _sub_node(out, ea, eb):
     """SubBackward0 (alpha 1): the gradient to self, its negation to other."""
     if not (ea[0] is not None or eb[0] is not None):
         return None
-    like = _like(out)
+    return _node("SubBackward0", [out], (ea, eb), _partial(_sub_fn, _key(out)), dict(_ALPHA))
 
-    def fn(gs):
-        g = gs[0]
-        if grad_mode._enabled[0]:
-            return g, -g
-        fast = _K.rnn_neg_grad(g._impl)
-        if fast is not None:
-            return g, C.wrap(fast)
-        return g, _kernel(g, like, np.negative)
-    return _node("SubBackward0", [out], (ea, eb), fn, dict(_ALPHA))
+
+def _split_fn(rows, cols, split, key, gs):
+    """UnsafeSplitBackward0's function (key: _like's of the [rows, cols] input)."""
+    ref = next(g for g in gs if g is not None)
+    if grad_mode._enabled[0]:
+        from .._ops.join import cat
+        return (cat([g if g is not None else ref.new_zeros((rows, split)) for g in gs], 1),)
+    fast = _K.rnn_split_grad(gs, rows, cols)  # bindings_rnn.cpp (None: a virtual or other case)
+    if fast is not None:
+        return (C.wrap(fast),)
+    like = _like_key(key)
+    if any(g is not None and g._impl.is_virtual for g in gs):
+        return (C.make(VirtualValues(like.shape, like.npd), like.dt, like.dev),)
+    out = np.zeros((rows, cols), dtype=like.npd) if any(g is None for g in gs) else \
+        np.empty((rows, cols), dtype=like.npd)
+    for k, g in enumerate(gs):
+        if g is not None:
+            out[:, k * split:(k + 1) * split] = C.read(g)
+    return (C.make(out, like.dt, like.dev),)
 
 
 def _unsafe_split_node(chunks, edge, sizes, split):
     """UnsafeSplitBackward0 of t.unsafe_chunk(n, 1): the pieces' gradients (zeros for a missing one) in one
     [rows, cols] tensor."""
     rows, cols = sizes
-    like = _like(chunks[0], (rows, cols))
-
-    def fn(gs):
-        ref = next(g for g in gs if g is not None)
-        if grad_mode._enabled[0]:
-            from .._ops.join import cat
-            return (cat([g if g is not None else ref.new_zeros((rows, split)) for g in gs], 1),)
-        fast = _K.rnn_split_grad(gs, rows, cols)  # bindings_rnn.cpp (None: a virtual or other case)
-        if fast is not None:
-            return (C.wrap(fast),)
-        if any(g is not None and g._impl.is_virtual for g in gs):
-            return (C.make(VirtualValues(like.shape, like.npd), like.dt, like.dev),)
-        out = np.zeros((rows, cols), dtype=like.npd) if any(g is None for g in gs) else \
-            np.empty((rows, cols), dtype=like.npd)
-        for k, g in enumerate(gs):
-            if g is not None:
-                out[:, k * split:(k + 1) * split] = C.read(g)
-        return (C.make(out, like.dt, like.dev),)
-    return _node("UnsafeSplitBackward0", chunks, (edge,), fn,
+    return _node("UnsafeSplitBackward0", chunks, (edge,), _partial(_split_fn, rows, cols, split,
+                                                                     _key(chunks[0], (rows, cols))),
                  {"dim": 1, "self_sizes": (rows, cols), "split_size": split})
 
 
@@ -350,6 +369,16 @@ def lstm_cell(other, hx, cx, w_hh, b_hh, w_hr=None):
     gates = _linear_hh(hx, w_hh, b_hh)
     if callable(other):
         other = other()
+    if _G is not None and w_hr is None:
+        # the whole step in C++ (bindings_rnn_graph.cpp), which drops the two tensors when this code below would:
+        # hence the box (None: not its kernels' case, nothing done)
+        box = [gates, other]
+        del gates, other
+        res = _G.rnn_lstm_step(box, cx, grad_mode._enabled[0])
+        if res is not None:
+            return res
+        gates, other = box
+        del box
     track = grad_mode._enabled[0]
     virt = gates._impl.is_virtual or other._impl.is_virtual or cx._impl.is_virtual
     rows, cols = gates._impl.sizes
@@ -464,6 +493,12 @@ def gru_cell(other, hx, w_hh, b_hh):
     if callable(other):
         other = other()
     track = grad_mode._enabled[0]
+    if _G is not None:
+        # the whole step in C++ (bindings_rnn_graph.cpp: linear_hh through this module's _linear_hh, the values of
+        # the cases its kernel declines through _gru_numpy); it drops `other` when this frame would
+        box = [other]
+        del other
+        return _G.rnn_gru_step(box, hx, w_hh, b_hh, track)
     none = (None, 0)
     ig = _chunks(other, 3)                                   # input.unsafe_chunk(3, 1)
     if track and graph.edge_of(other)[0] is not None:
@@ -537,6 +572,14 @@ def simple_cell(other, hx, w_hh, b_hh, relu):
     if callable(other):
         other = other()
     track = grad_mode._enabled[0]
+    if _G is not None:  # the step in C++ (bindings_rnn_graph.cpp; None: not its kernels' case, nothing done)
+        box = [other]
+        del other
+        out = _G.rnn_simple_step(gates, box, track, relu)
+        if out is not None:
+            return out
+        other = box[0]
+        del box
     dt, dev = C.dtype_of(gates), C.device_of(gates)
     npd = C.compute_dtype(dt)
     virt = gates._impl.is_virtual or other._impl.is_virtual
@@ -561,3 +604,14 @@ def simple_cell(other, hx, w_hh, b_hh, relu):
     if track:
         _activation_node("ReluBackward0" if relu else "TanhBackward0", out, graph.edge_of(gates))
     return out
+
+
+# The steps with their nodes in C++ (bindings_rnn_graph.cpp), the functions above statement for statement; not under
+# DEVICESCOPE_PY_RNN=1 (the reference), nor where graph's node classes are not laid out as it expects.
+_G = None
+if _K is _E and _E.rnn_graph_init({
+        "Tensor": C.Tensor, "Node": graph.Node, "classes": _CLASS, "sequence": graph._SEQUENCE,
+        "graph_globals": vars(graph), "Slot": graph._Slot, "SavedOutput": graph.SavedOutput, "partial": _partial,
+        "act_fn": _act_fn, "mul_fn": _mul_fn, "sub_fn": _sub_fn, "split_fn": _split_fn, "pass_both": _pass_both,
+        "edge_of": graph.edge_of, "linear_hh": _linear_hh, "gru_numpy": _gru_numpy}):
+    _G = _E

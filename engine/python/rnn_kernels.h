@@ -1,0 +1,15 @@
+// The recurrent cells' step kernels of bindings_rnn.cpp, for the C++ steps that also build the cells' autograd
+// nodes (bindings_rnn_graph.cpp). Each is the `rnn_*` Python entry of the same name: None / false when the
+// operands are not the kernel's case (checked before anything is written).
+#pragma once
+
+#include "bindings_common.h"
+
+namespace ds::python::rnn_kernels {
+py::object lstm_gates(const TensorPtr& gates, const TensorPtr& igates, const TensorPtr& cx);
+py::object lstm_state(const TensorPtr& gates, const TensorPtr& cx);
+py::object gru(const TensorPtr& igates, const TensorPtr& hgates, const TensorPtr& hx, bool clones);
+bool add_inplace(const TensorPtr& gates, const TensorPtr& igates);
+py::object activation(int kind, const TensorPtr& x);
+py::tuple chunks(const TensorPtr& t, int64_t n);
+}  // namespace ds::python::rnn_kernels
