@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <future>
 
@@ -60,11 +61,18 @@ void pin_program_name(PyConfig& config) {
   PyConfig_SetBytesString(&config, &config.program_name, exe.c_str());
 }
 
-// Compiled modules go to a per-user cache (Python's pycache_prefix), never beside the sources: `import torch`
-// compiles about 160 modules, some 0.4 s of CPU, and would do it on every run. PYTHONPYCACHEPREFIX (read
-// from the environment) still wins; with no cache directory known nothing is written. Python writes each file
-// atomically and skips the cache silently where it cannot write.
+// Compiled modules go to a cache folder (Python's pycache_prefix), never beside the sources: `import torch`
+// compiles about 160 modules, some 0.4 s of CPU, and would do it on every run. A build running its own
+// source tree's package uses the cache the build filled (cmake/compile_bytecode.py), so that even a run that
+// may not write bytecode (PYTHONDONTWRITEBYTECODE=1) starts compiled; anything else a per-user cache.
+// PYTHONPYCACHEPREFIX (read from the environment) still wins; with no cache directory known nothing is
+// written. Python writes each file atomically and skips the cache silently where it cannot write.
 std::string bytecode_cache_dir() {
+#ifdef DEVICESCOPE_BYTECODE_DIR
+  std::error_code ec;
+  if (package_dir() == DEVICESCOPE_PYTHON_DIR && std::filesystem::is_directory(DEVICESCOPE_BYTECODE_DIR, ec))
+    return DEVICESCOPE_BYTECODE_DIR;
+#endif
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/') return std::string(xdg) + "/devicescope/pycache";
   if (const char* home = std::getenv("HOME"); home && *home == '/') return std::string(home) + "/.cache/devicescope/pycache";
   return {};

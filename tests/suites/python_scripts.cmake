@@ -71,3 +71,10 @@ add_test(NAME foreach_kernel_agreement
          COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/run_foreach_agreement.py
                  $<TARGET_FILE:devicescope> ${DS_FOREACH_KERNEL_SCRIPTS})
 set_tests_properties(foreach_kernel_agreement PROPERTIES TIMEOUT 300 LABELS "python")
+
+# A build's runs start from the bytecode the build compiled (cmake/compile_bytecode.py): even with
+# PYTHONDONTWRITEBYTECODE=1 no module of the torch package, numpy or the standard library compiles from source.
+add_test(NAME python_bytecode_cache
+         COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/check_bytecode_cache.py
+                 $<TARGET_FILE:devicescope> ${CMAKE_CURRENT_SOURCE_DIR}/../engine/python)
+set_tests_properties(python_bytecode_cache PROPERTIES TIMEOUT 180 LABELS "python")
