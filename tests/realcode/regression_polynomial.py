@@ -2,7 +2,9 @@
 #         polynomial with a single nn.Linear, smooth_l1_loss and a hand-written SGD step)
 # changed: torch.manual_seed(0) added; the model and batches live on the GPU when one exists (the example runs on
 #          the CPU); the open-ended `count(1)` loop stops after at most 5000 batches; checks at the end (the
-#          loss reached the example's 1e-3 stop criterion, the learned coefficients match the target ones).
+#          loss reached the example's 1e-3 stop criterion, the learned coefficients match the target ones to
+#          0.25: at that loss the x and x^3 terms still trade about 0.1, and the BLAS in use decides on which
+#          batch the loop stops; under OpenBLAS real PyTorch stops with x off by 0.115).
 # reference: real
 from __future__ import print_function
 from itertools import count
@@ -80,7 +82,7 @@ print('==> Actual function:\t' + poly_desc(W_target.view(-1), b_target))
 assert loss < 1e-3 and loss < first_loss, (first_loss, loss, batch_idx)
 assert fc.weight.shape == (1, POLY_DEGREE) and fc.weight.device == W_target.device == batch_x.device
 assert fc.weight.grad.device == fc.weight.device and batch_x.shape == (32, POLY_DEGREE)
-assert torch.allclose(fc.weight.view(-1), W_target.view(-1), atol=0.1), (fc.weight, W_target)
-assert torch.allclose(fc.bias, b_target, atol=0.1), (fc.bias, b_target)
+assert torch.allclose(fc.weight.view(-1), W_target.view(-1), atol=0.25), (fc.weight, W_target)
+assert torch.allclose(fc.bias, b_target, atol=0.25), (fc.bias, b_target)
 assert poly_desc(W_target.view(-1), b_target).count(' x^') == POLY_DEGREE
 print("checks passed")
