@@ -64,6 +64,14 @@ add_test(NAME rnn_kernel_agreement
                  $<TARGET_FILE:devicescope> ${DS_RNN_KERNEL_SCRIPTS})
 set_tests_properties(rnn_kernel_agreement PROPERTIES TIMEOUT 300 LABELS "python")
 
+# torch.addmm's C++ entry (bindings_linalg_fast.cpp: the kernel, the cuBLAS/cuBLASLt workspaces, AddmmBackward0)
+# against the Python path (DEVICESCOPE_PY_LINALG=1): values, nodes, saved tensors, workspaces and allocator trace.
+file(GLOB DS_LINALG_FAST_SCRIPTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/linalg_fast/*.py)
+add_test(NAME linalg_fast_agreement
+         COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/run_linalg_agreement.py
+                 $<TARGET_FILE:devicescope> ${DS_LINALG_FAST_SCRIPTS})
+set_tests_properties(linalg_fast_agreement PROPERTIES TIMEOUT 300 LABELS "python")
+
 # The optimizers' foreach ops in C++ (bindings_foreach.cpp) against the per-tensor Python loops they stand in front
 # of (DEVICESCOPE_PY_FOREACH=1): the same parameters, state, versions and allocator trace (tests/foreach_kernels).
 file(GLOB DS_FOREACH_KERNEL_SCRIPTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/foreach_kernels/*.py)

@@ -71,12 +71,19 @@ _state = _State()
 _tls = threading.local()  # .window: _ThreadHandles; .device_thread: the device index the engine runs a node for
 
 
+def _epoch_bump():
+    """What the C++ matmuls remember of this thread's workspaces is stale (bindings_ops.cpp's fast matmul,
+    bindings_linalg_fast.cpp's addmm)."""
+    _E._fast_blas_epoch_bump()
+    _E._linalg_epoch_bump()
+
+
 def reset():
     """A fresh session: the workspaces of the old runtime go back to it."""
     global _state
     _state = _State()
     _tls.__dict__.clear()
-    _E._fast_blas_epoch_bump()
+    _epoch_bump()
 
 
 # ----------------------------------------------------------------------------- thread identity
@@ -91,7 +98,7 @@ def enter_device_thread(grads):
             now = key if key >= 0 else None
             if now != previous:
                 _tls.device_thread = now
-                _E._fast_blas_epoch_bump()  # the C++ fast matmul's memo of this thread's workspace is stale
+                _epoch_bump()  # the C++ fast matmul's memo of this thread's workspace is stale
             break
     return previous
 
@@ -99,7 +106,7 @@ def enter_device_thread(grads):
 def leave_device_thread(previous):
     if getattr(_tls, "device_thread", None) != previous:
         _tls.device_thread = previous
-        _E._fast_blas_epoch_bump()
+        _epoch_bump()
 
 
 def thread_identity():
@@ -226,6 +233,15 @@ def uses_lt(input, mat1, mat2, beta, result_contiguous=True):  # noqa: A002
             and m2.sizes[0] > 1 and m2.sizes[1] > 1)
 
 
+def _fast_lt_config():
+    """For the C++ addmm (bindings_linalg_fast.cpp), which asks once per epoch and thread: DISABLE_ADDMM_CUDA_LT as
+    uses_lt reads it, LT_CACHED, and whether BLAS calls are the autograd device thread's now (_allocate hides
+    Python frames then)."""
+    if _state.disable_addmm_lt is None:
+        _state.disable_addmm_lt = os.environ.get("DISABLE_ADDMM_CUDA_LT") == "1"
+    return _state.disable_addmm_lt, LT_CACHED, getattr(_tls, "device_thread", None) is not None
+
+
 def addmm(dev, input, mat1, mat2, beta=1):  # noqa: A002
     """torch.addmm (and so F.linear with a bias) on `dev`: cuBLASLt's gemm_and_bias when uses_lt, else gemm."""
     d = _cuda_index(dev)
@@ -254,7 +270,7 @@ def clear():
     allocator's cache; empty_cache can release them afterwards)."""
     _state.workspaces.clear()
     _state.lt_workspaces.clear()
-    _E._fast_blas_epoch_bump()
+    _epoch_bump()
 
 
 def held():

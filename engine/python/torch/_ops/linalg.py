@@ -1,5 +1,7 @@
 # Matrix products: mm, addmm, bmm, baddbmm, matmul (dot/mv/mm/bmm dispatch like ATen), dot, mv, outer,
 # einsum. Device checks name the offending argument the way c10's generated wrappers do (SEMANTICS §5).
+import os
+
 import numpy as np
 
 import _devicescope_C as _E
@@ -177,7 +179,9 @@ def _transposed_grad(values_t, meta):
     return S.t(C.make(values_t, *meta))
 
 
-def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
+def _addmm_py(input, mat1, mat2, *, beta=1, alpha=1, out=None):  # noqa: A002
+    """torch.addmm in Python: the reference path (DEVICESCOPE_PY_LINALG=1) and what the C++ entry falls back to
+    for anything but its plain case (see addmm below)."""
     # nn.Linear's case first: the C++ kernel (bindings_fast_grad.cpp) for beta = alpha = 1 and a bias or full-size
     # input. It returns None unless the operands are what the checks below accept (2-D float matrices of one dtype
     # on one device, k matching, input [n] or [m, n] of that dtype and device), so when it ran they would pass.
@@ -241,38 +245,55 @@ def _attach_addmm(r, input, mat1, mat2, beta, alpha):  # noqa: A002
     m1_shape, m2_shape = tuple(mat1._impl.sizes), tuple(mat2._impl.sizes)
 
     def fn(gs):
-        if grad_mode._enabled[0]:  # create_graph: derivatives.yaml's addmm formulas as differentiable ops
-            g = gs[0]
-            gi = _sum_to(g * beta if beta != 1 else g, i_shape)
-            ga = _scaled(g.matmul(s2.t()), alpha) if need_a else None
-            gb = _scaled(s1.t().matmul(g), alpha) if need_b else None
-            return (gi, ga, gb)
-        if plain and len(i_shape) == 1 and not gs[0]._impl.is_virtual:
-            fast = _addmm_backward_fast(gs[0], s1, s2, need_a, need_b, m1_col, m2_col,
-                                        (m1_meta[1], m1_shape[0], m1_shape[1], m2_shape[1]),
-                                        (m2_meta[1], m2_shape[0], m2_shape[1], m1_shape[0]))
-            if fast is not None:
-                return fast
-        gr = C.read(gs[0])
-        gi = _reduce_to(gr.astype(np.float64) * beta, i_shape)
-        # The products in the operands' dtype (a float32 gemm, as PyTorch's mm_mat1/mat2_backward): a
-        # float64 product of float32 operands costs a cast of each and a slower gemm, and rounds differently.
-        gm = gr.astype(C.compute_dtype(m1_meta[0]), copy=False)
-        ga = gb = None
-        if need_a:
-            ga = (_transposed_grad(_scaled(_math(s2) @ gm.T, alpha), m1_meta) if m1_col
-                  else C.make(_scaled(gm @ _math(s2).T, alpha), *m1_meta))
-            W.gemm(m1_meta[1], m1_shape[0], m1_shape[1], m2_shape[1])  # mm_mat1_backward: grad @ mat2^T
-        if need_b:
-            gb = (_transposed_grad(_scaled(gm.T @ _math(s1), alpha), m2_meta) if m2_col
-                  else C.make(_scaled(_math(s1).T @ gm, alpha), *m2_meta))
-            W.gemm(m2_meta[1], m2_shape[0], m2_shape[1], m1_shape[0])  # mm_mat2_backward: mat1^T @ grad
-        return (C.make(gi, *i_meta), ga, gb)
+        return _addmm_backward(gs, s1, s2, need_a, need_b, i_shape, i_meta, m1_meta, m2_meta, m1_col, m2_col,
+                               m1_shape, m2_shape, beta, alpha, plain)
     graph.attach("AddmmBackward0", [r], [input, mat1, mat2], fn,
                  saved={"alpha": alpha, "beta": beta, "mat1": s1, "mat1_sym_sizes": tuple(mat1._impl.sizes),
                         "mat1_sym_strides": tuple(mat1._impl.strides) if need_a else (), "mat2": s2,
                         "mat2_sym_sizes": tuple(mat2._impl.sizes),
                         "mat2_sym_strides": tuple(mat2._impl.strides) if need_b else ()})
+
+
+def _addmm_backward_ref(gs, s1, s2, need_a, need_b, i_shape, m1_shape, m2_shape, m1_col, m2_col, dtype_code,
+                        device_key, plain):
+    """The C++ AddmmBackward0's (bindings_linalg_fast.cpp) Python steps: under create_graph, and wherever its C++
+    steps do not apply (plain False: they were tried already). Its forward ran only for beta = alpha = 1 and one
+    dtype and device for all three operands."""
+    meta = (D.BY_CODE[dtype_code], C.from_key(device_key))
+    return _addmm_backward(gs, s1, s2, need_a, need_b, i_shape, meta, meta, meta, m1_col, m2_col, m1_shape,
+                           m2_shape, 1, 1, plain)
+
+
+def _addmm_backward(gs, s1, s2, need_a, need_b, i_shape, i_meta, m1_meta, m2_meta, m1_col, m2_col, m1_shape,
+                    m2_shape, beta, alpha, plain):
+    """AddmmBackward0's function: gradients of input, mat1 and mat2 from gs[0]."""
+    if grad_mode._enabled[0]:  # create_graph: derivatives.yaml's addmm formulas as differentiable ops
+        g = gs[0]
+        gi = _sum_to(g * beta if beta != 1 else g, i_shape)
+        ga = _scaled(g.matmul(s2.t()), alpha) if need_a else None
+        gb = _scaled(s1.t().matmul(g), alpha) if need_b else None
+        return (gi, ga, gb)
+    if plain and len(i_shape) == 1 and not gs[0]._impl.is_virtual:
+        fast = _addmm_backward_fast(gs[0], s1, s2, need_a, need_b, m1_col, m2_col,
+                                    (m1_meta[1], m1_shape[0], m1_shape[1], m2_shape[1]),
+                                    (m2_meta[1], m2_shape[0], m2_shape[1], m1_shape[0]))
+        if fast is not None:
+            return fast
+    gr = C.read(gs[0])
+    gi = _reduce_to(gr.astype(np.float64) * beta, i_shape)
+    # The products in the operands' dtype (a float32 gemm, as PyTorch's mm_mat1/mat2_backward): a
+    # float64 product of float32 operands costs a cast of each and a slower gemm, and rounds differently.
+    gm = gr.astype(C.compute_dtype(m1_meta[0]), copy=False)
+    ga = gb = None
+    if need_a:
+        ga = (_transposed_grad(_scaled(_math(s2) @ gm.T, alpha), m1_meta) if m1_col
+              else C.make(_scaled(gm @ _math(s2).T, alpha), *m1_meta))
+        W.gemm(m1_meta[1], m1_shape[0], m1_shape[1], m2_shape[1])  # mm_mat1_backward: grad @ mat2^T
+    if need_b:
+        gb = (_transposed_grad(_scaled(gm.T @ _math(s1), alpha), m2_meta) if m2_col
+              else C.make(_scaled(_math(s1).T @ gm, alpha), *m2_meta))
+        W.gemm(m2_meta[1], m2_shape[0], m2_shape[1], m1_shape[0])  # mm_mat2_backward: mat1^T @ grad
+    return (C.make(gi, *i_meta), ga, gb)
 
 
 def _blas_layout(impl):
@@ -509,3 +530,16 @@ def _einsum_grad_differentiable(sub, g, others, spec, letters, t):
             gi = gi.unsqueeze(k)
     gi = gi.expand(tuple(t._impl.sizes))
     return gi if gi.dtype is C.dtype_of(t) else gi.to(C.dtype_of(t))
+
+
+# torch.addmm: the C++ entry (bindings_linalg_fast.cpp) for addmm(input, mat1, mat2) without keywords where the
+# kernel applies (nn.Linear's and the RNN cells' case): the same kernel, the same cuBLAS/cuBLASLt workspace steps as
+# _blas_workspace.addmm and the same AddmmBackward0 (saved values, and a backward that runs _addmm_backward_fast's
+# steps in C++ and _addmm_backward_ref otherwise). Everything else reaches _addmm_py. DEVICESCOPE_PY_LINALG=1 (or
+# DEVICESCOPE_NO_FAST_OPS=1) keeps the Python path; tests/fastpath/linalg_agreement.py compares the two.
+if os.environ.get("DEVICESCOPE_PY_LINALG") == "1" or not C.FAST_KERNELS:
+    addmm = _addmm_py
+else:
+    addmm = _E.fast_addmm(_addmm_py)
+    _E._linalg_fast_setup(graph, _addmm_backward_ref, W.gemm_at, W._fast_lt_config, W.cublaslt_size,
+                          _E.hide_python_frames)
