@@ -550,17 +550,32 @@ def softmax(x, dim=None, dtype=None, _stacklevel=3):
         raise RuntimeError("\"softmax_lastdim_kernel_impl\" not implemented for 'Long'")
     dim = dim if dim is not None else _implicit_dim(x)  # the node saves dim as given (-1 stays -1)
     d = C.wrap_dim(dim, x._impl.dim)
-    with np.errstate(all="ignore"):
-        res = _softmax_np(C.values_of(x, np.float64), d if x._impl.dim else None)
-
     ax = d if x._impl.dim else None
+    fast = _E.nn_softmax(x._impl, d) if C.FAST_KERNELS and ax is not None and not x._impl.is_virtual else None
 
     def back(g, out):  # _softmax_backward_data(grad, result, dim): only the result is saved
         if grad_mode._enabled[0]:  # create_graph: the same formula in differentiable ops
             return out * (g - ((g * out).sum() if ax is None else (g * out).sum(ax, keepdim=True)))
+        if C.FAST_KERNELS and ax is not None and not g._impl.is_virtual and not out._impl.is_virtual:
+            r = _E.nn_softmax_backward(g._impl, out._impl, d)  # the last dim of float32 (bindings_transformer.cpp)
+            if r is not None:
+                return C.wrap(r)
         gv, rv = C.read(g).astype(np.float64), C.read(out).astype(np.float64)
         return C.make(rv * (gv - np.sum(gv * rv, axis=ax, keepdims=True)), xdt, dev)
+    if fast is not None:  # the C++ kernel (bindings_transformer.cpp): the last dim of a dense float32 tensor
+        return _finish_made("SoftmaxBackward0", C.wrap(fast), x, back, dim)
+    with np.errstate(all="ignore"):
+        res = _softmax_np(C.values_of(x, np.float64), ax)
     return _finish("SoftmaxBackward0", x, res, xdt, dev, back, {"dim": dim, "result": RESULT})
+
+
+def _finish_made(name, out, x, back, dim):
+    """_finish's autograd half for a (log_)softmax result a C++ kernel already allocated."""
+    if C.needs_grad(x):
+        rs = graph.SavedOutput(out)
+        rs.bind(graph.attach(name, [out], [x], lambda gs: (back(gs[0], rs.unpack()),),
+                             saved={"dim": dim, "result": out}))
+    return out
 
 
 def log_softmax(x, dim=None, dtype=None, _stacklevel=3):

@@ -1,7 +1,8 @@
 # linear, dropout and pad for torch.nn.functional (re-exported there): kept below functional.py because the
 # attention functions (_functional_attention.py), which functional.py re-exports too, are built on them.
+import _devicescope_C as _E
 import torch
-from .._ops._core import materialize
+from .._ops._core import FAST_KERNELS as _FAST, materialize, wrap as _wrap
 from .._scratch import scratch
 from ..autograd import graph
 from ._composite import named
@@ -49,11 +50,21 @@ def _native_dropout(input, p):
     byte per element), not the input, and its backward allocates the one gradient."""
     scale = 1.0 / (1.0 - p)
     with torch.no_grad(), scratch():
-        keep = torch.rand_like(input) >= p
-        values = input * keep * scale
-    mask = materialize(keep)
-    out = materialize(values)
-    del keep, values
+        drawn = torch.rand_like(input)
+    # the C++ kernel (bindings_transformer.cpp) for dense float tensors: the mask and the output in one pass,
+    # allocated as below; else the ops themselves in scratch, and the two results materialized
+    made = _E.nn_dropout(input._impl, drawn._impl, p, scale) if _FAST and not drawn._impl.is_virtual else None
+    if made is not None:
+        del drawn
+        mask, out = _wrap(made[0]), _wrap(made[1])
+    else:
+        with torch.no_grad(), scratch():
+            keep = drawn >= p
+            del drawn
+            values = input * keep * scale
+        mask = materialize(keep)
+        out = materialize(values)
+        del keep, values
     if not (torch.is_grad_enabled() and input.requires_grad):
         return out
 
@@ -61,6 +72,10 @@ def _native_dropout(input, p):
         g = grads[0]
         if g is None:
             return [None]
+        if _FAST and not g._impl.is_virtual:
+            gi = _E.nn_dropout_backward(g._impl, mask._impl, scale)
+            if gi is not None:
+                return [_wrap(gi)]
         with scratch():
             gi = g * mask * scale
         return [materialize(gi)]
