@@ -482,6 +482,12 @@ py::object gru(const TensorPtr& igates, const TensorPtr& hgates, const TensorPtr
 bool add_inplace(const TensorPtr& gates, const TensorPtr& igates) { return ds::python::add_inplace(gates, igates); }
 py::object activation(int kind, const TensorPtr& x) { return ds::python::activation(kind, x); }
 py::tuple chunks(const TensorPtr& t, int64_t n) { return ds::python::chunks(t, n); }
+py::object act_grad(int kind, const TensorPtr& grad, const TensorPtr& result) {
+  return ds::python::act_grad(kind, grad, result);
+}
+py::object mul_grad(const TensorPtr& grad, const TensorPtr& other) { return ds::python::mul_grad(grad, other); }
+py::object neg_grad(const TensorPtr& grad) { return ds::python::neg_grad(grad); }
+py::object split_grad(py::list grads, int64_t rows, int64_t cols) { return ds::python::split_grad(grads, rows, cols); }
 }  // namespace rnn_kernels
 
 void bind_rnn(py::module_& m) {

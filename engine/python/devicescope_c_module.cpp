@@ -10,6 +10,7 @@ namespace ds::python {
 
 void bind_rnn(py::module_& m);  // bindings_rnn.cpp
 void bind_rnn_graph(py::module_& m);  // bindings_rnn_graph.cpp
+void bind_rnn_backward(py::module_& m);  // bindings_rnn_backward.cpp
 void bind_foreach(py::module_& m);  // the optimizers' torch._foreach_* ops (bindings_foreach.cpp)
 void bind_transformer(py::module_& m);  // softmax and dropout kernels (bindings_transformer.cpp)
 
@@ -94,6 +95,7 @@ PYBIND11_EMBEDDED_MODULE(_devicescope_C, m) {
   bind_nn(m);
   bind_rnn(m);  // one step of the recurrent cells (bindings_rnn.cpp)
   bind_rnn_graph(m);  // ... with its autograd nodes (bindings_rnn_graph.cpp)
+  bind_rnn_backward(m);  // ... and their backward functions (bindings_rnn_backward.cpp)
   bind_foreach(m);
   bind_transformer(m);
   bind_estimate(m);

@@ -250,6 +250,12 @@ def _activation_node(name, out, edge):
     return node
 
 
+def _mul_side(g, s):
+    """One side of MulBackward0's gradient through numpy: g * s (s the saved other operand)."""
+    like = _like(s)
+    return _kernel(g, like, lambda gv: gv * _rv(s, like.npd))
+
+
 def _mul_fn(sa, sb, gs):
     """MulBackward0's function: the gradient of self when other (sb) was saved, of other when self (sa) was."""
     g = gs[0]
@@ -260,18 +266,10 @@ def _mul_fn(sa, sb, gs):
     ga = gb = None
     if need_a:
         ga = _K.rnn_mul_grad(g._impl, sb._impl)
-        if ga is None:
-            like_a = _like(sb)
-            ga = _kernel(g, like_a, lambda gv: gv * _rv(sb, like_a.npd))
-        else:
-            ga = C.wrap(ga)
+        ga = _mul_side(g, sb) if ga is None else C.wrap(ga)
     if need_b:
         gb = _K.rnn_mul_grad(g._impl, sa._impl)
-        if gb is None:
-            like_b = _like(sa)
-            gb = _kernel(g, like_b, lambda gv: gv * _rv(sa, like_b.npd))
-        else:
-            gb = C.wrap(gb)
+        gb = _mul_side(g, sa) if gb is None else C.wrap(gb)
     return ga, gb
 
 
@@ -608,10 +606,16 @@ def simple_cell(other, hx, w_hh, b_hh, relu):
 
 # The steps with their nodes in C++ (bindings_rnn_graph.cpp), the functions above statement for statement; not under
 # DEVICESCOPE_PY_RNN=1 (the reference), nor where graph's node classes are not laid out as it expects.
+# Their nodes run the backward functions of bindings_rnn_backward.cpp: the functions above without a Python frame in
+# the common case (grad mode off, the kernel's operands), else calling them.
 _G = None
-if _K is _E and _E.rnn_graph_init({
-        "Tensor": C.Tensor, "Node": graph.Node, "classes": _CLASS, "sequence": graph._SEQUENCE,
-        "graph_globals": vars(graph), "Slot": graph._Slot, "SavedOutput": graph.SavedOutput, "partial": _partial,
-        "act_fn": _act_fn, "mul_fn": _mul_fn, "sub_fn": _sub_fn, "split_fn": _split_fn, "pass_both": _pass_both,
-        "edge_of": graph.edge_of, "linear_hh": _linear_hh, "gru_numpy": _gru_numpy}):
-    _G = _E
+if _K is _E:
+    _E.rnn_backward_init({"grad_enabled": grad_mode._enabled, "act_fn": _act_fn, "mul_fn": _mul_fn,
+                          "sub_fn": _sub_fn, "split_fn": _split_fn, "mul_side": _mul_side})
+    if _E.rnn_graph_init({
+            "Tensor": C.Tensor, "Node": graph.Node, "classes": _CLASS, "sequence": graph._SEQUENCE,
+            "graph_globals": vars(graph), "Slot": graph._Slot, "SavedOutput": graph.SavedOutput,
+            "partial": _partial, "act_fn": _E.rnn_act_backward, "mul_fn": _E.rnn_mul_backward,
+            "sub_fn": _E.rnn_sub_backward, "split_fn": _E.rnn_split_backward, "pass_both": _E.rnn_pass_both,
+            "edge_of": graph.edge_of, "linear_hh": _linear_hh, "gru_numpy": _gru_numpy}):
+        _G = _E
