@@ -5,11 +5,15 @@
 //
 // Two things make it fast on the small images of LeNet- and CIFAR-sized nets, where the work is in moving
 // data rather than in the products:
-//  - Full-width columns for stride 1 (any padding or dilation): a sample's column i stands for output
-//    (i / wp, i % wp) over the padded width wp, so the row of kernel tap (c, ki, kj) is ONE contiguous slice
-//    of the (padded) input plane - one memcpy instead of oh copies of ow values (8 to 32 on these nets,
-//    where per-copy overhead dominated). The wp - ow extra columns per output row are computed and dropped
-//    (forward) or carry zero gradient (backward); the GEMMs get wp / ow more columns.
+//  - Full-width columns (any stride, padding or dilation): a sample's column i stands for output
+//    (i / wq, i % wq) over the width wq of a phase plane, so the row of kernel tap (c, ki, kj) is ONE
+//    contiguous slice of that plane - one memcpy instead of oh copies (or gathers) of ow values (7 to 32 on
+//    these nets, where per-copy overhead dominated). With stride 1 the phase plane is the (padded) input
+//    plane itself (wq = wp). With stride s each padded channel is first split into s_h * s_w phase planes,
+//    P[a][b](y, x) = padded(y * s_h + a, x * s_w + b) (hq x wq = ceil(hp / s_h) x ceil(wp / s_w)), one pass
+//    over the input; tap (ki, kj) reads P[ki*dh % s_h][kj*dw % s_w] from row ki*dh / s_h, column kj*dw / s_w
+//    at stride 1. The wq - ow extra columns per output row are computed and dropped (forward) or carry zero
+//    gradient (backward); the GEMMs get wq / ow more columns.
 //  - Several samples per product when one sample's product is small: OpenBLAS (0.3.x, SkylakeX and later)
 //    runs products up to M * N * K = 1e6 on its unpacked small-matrix kernels, several times faster for the
 //    few output channels of these layers than its packed path, and one call per sample was mostly call and
@@ -37,10 +41,22 @@ constexpr DType dtype_of() {
 // The largest M * N * K OpenBLAS hands to its small-matrix kernels (SMALL_MATRIX_OPT's threshold).
 constexpr int64_t kSmallProduct = 1000000;
 
+// No infinity or NaN in p[0, n): on the exponent bits (all ones for both), a loop that vectorizes (isfinite's
+// early exit does not, and it took 10% of a small layer's backward).
 template <typename T>
 bool all_finite(const T* p, int64_t n) {
-  for (int64_t i = 0; i < n; ++i)
-    if (!std::isfinite(p[i])) return false;
+  using U = std::conditional_t<std::is_same_v<T, float>, uint32_t, uint64_t>;
+  constexpr U kExp = std::is_same_v<T, float> ? U(0x7f800000u) : U(0x7ff0000000000000ull);
+  for (int64_t i0 = 0; i0 < n; i0 += 4096) {  // blocks, so that a NaN early in a large tensor stops soon
+    const int64_t i1 = std::min(n, i0 + 4096);
+    U bad = 0;
+    for (int64_t i = i0; i < i1; ++i) {
+      U u;
+      std::memcpy(&u, p + i, sizeof(U));
+      bad |= U((u & kExp) == kExp);
+    }
+    if (bad) return false;
+  }
   return true;
 }
 
@@ -55,10 +71,16 @@ void valid_range(int64_t ix0, int64_t sw, int64_t w, int64_t ow, int64_t& lo, in
 // How one convolution lays out its column matrices.
 struct Plan {
   int64_t cg = 0, og = 0, k = 0, oh = 0, ow = 0, l = 0;
-  bool full = false;          // stride 1: full-width columns
-  bool padded = false;        // full width over a zero-padded copy of each sample's planes
-  int64_t hp = 0, wp = 0;     // the (padded) plane the full-width rows are cut from
-  int64_t width = 0;          // columns per sample: l, or (oh - 1) * wp + ow on the full-width path
+  bool full = false;          // full-width columns
+  bool padded = false;        // full width over a zero-padded (and, strided, phase-split) copy of the planes
+  int64_t hp = 0, wp = 0;     // the padded plane
+  int64_t phases = 1;         // sh * sw phase planes per channel on the full-width path
+  int64_t hq = 0, wq = 0;     // one phase plane, which the full-width rows are cut from (hp x wp at stride 1)
+  int64_t width = 0;          // columns per sample: l, or (oh - 1) * wq + ow on the full-width path
+  // Full width: where tap (ki, kj)'s row starts in a channel's phase planes (taps[ki * kw + kj]): phase
+  // (ki*dh % sh, kj*dw % sw), row ki*dh / sh, column kj*dw / sw (at stride 1: row ki*dh, column kj*dw of the
+  // padded plane); and for each phase column b, the first input column x0 in it and its column in the phase.
+  std::vector<int64_t> taps, x0, col0, count;  // count: how many input columns are in phase column b
   int64_t nb = 1;             // samples per product
   bool direct = false;        // 1x1, stride 1, no padding, one sample per product: the input is its columns
 
@@ -69,11 +91,27 @@ struct Plan {
     oh = g.oh();
     ow = g.ow();
     l = oh * ow;
-    full = full_width && g.sh == 1 && g.sw == 1 && oh > 0 && ow > 0;
-    padded = full && (g.ph > 0 || g.pw > 0);
+    full = full_width && oh > 0 && ow > 0;
+    padded = full && (g.ph > 0 || g.pw > 0 || g.sh > 1 || g.sw > 1);
     hp = g.h + 2 * g.ph;
     wp = g.w + 2 * g.pw;
-    width = full ? (oh - 1) * wp + ow : l;
+    phases = g.sh * g.sw;
+    hq = (hp + g.sh - 1) / g.sh;
+    wq = (wp + g.sw - 1) / g.sw;
+    width = full ? (oh - 1) * wq + ow : l;
+    if (full) {  // (divisions are slow: done once here, not per row)
+      for (int64_t ki = 0; ki < g.kh; ++ki)
+        for (int64_t kj = 0; kj < g.kw; ++kj) {
+          const int64_t a = ki * g.dh % g.sh, b = kj * g.dw % g.sw;
+          taps.push_back(((a * g.sw + b) * hq + ki * g.dh / g.sh) * wq + kj * g.dw / g.sw);
+        }
+      for (int64_t b = 0; b < g.sw; ++b) {
+        const int64_t first = ((b - g.pw) % g.sw + g.sw) % g.sw;  // the first x with (x + pw) % sw == b
+        x0.push_back(first);
+        col0.push_back((first + g.pw) / g.sw);
+        count.push_back(first < g.w ? (g.w - first + g.sw - 1) / g.sw : 0);
+      }
+    }
     const int64_t per_sample = og * k * width;
     nb = per_sample > 0 ? std::max<int64_t>(1, std::min<int64_t>(g.n, kSmallProduct / per_sample)) : 1;
     direct = nb == 1 && g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0;
@@ -143,18 +181,45 @@ void col2im_add(const ConvGeometry& g, int64_t cg, const T* cols, int64_t ld, T*
 }
 
 // Host scratch of one convolution call: the chunk's column matrix, a product or gathered gradient of
-// (og, nb * width), and for the full-width path one sample's zero-padded planes (`pad`: only the interior is
-// ever written, the borders stay zero) and its padded input gradient (`dpad`).
+// (og, nb * width), and for the full-width path one sample's zero-padded phase planes (`pad`: only the places
+// of input values are ever written, the borders and unused phase positions stay zero) and their gradient
+// (`dpad`).
 template <typename T>
 struct Scratch {
   std::vector<T> cols, prod, pad, dpad;
   Scratch(const Plan& p, bool need_cols, bool need_dpad) {
     if (need_cols) cols.resize(size_t(p.k * p.nb * p.width));
     if (p.full || p.nb > 1) prod.resize(size_t(p.og * p.nb * p.width));
-    if (p.padded) pad.assign(size_t(p.cg * p.hp * p.wp), T(0));
-    if (p.padded && need_dpad) dpad.resize(size_t(p.cg * p.hp * p.wp));
+    if (p.padded) pad.assign(size_t(p.cg * p.phases * p.hq * p.wq), T(0));
+    if (p.padded && need_dpad) dpad.resize(size_t(p.cg * p.phases * p.hq * p.wq));
   }
 };
+
+// Where tap (c, ki, kj)'s full-width row starts in one sample's (phase) planes.
+inline int64_t tap_offset(const ConvGeometry& g, const Plan& p, int64_t c, int64_t ki, int64_t kj) {
+  return c * p.phases * p.hq * p.wq + p.taps[size_t(ki * g.kw + kj)];
+}
+
+// The runs between an input row and the phase planes: for input row y of channel c and each phase column b,
+// f(offset of the row in the sample, x0, offset of its first element in the planes, count): input elements
+// x0, x0 + sw, ... (count of them: the ones whose padded column is in phase b) go to consecutive places of
+// the phase row.
+template <typename F>
+void for_each_row(const ConvGeometry& g, const Plan& p, F f) {
+  for (int64_t c = 0; c < p.cg; ++c) {
+    int64_t a = g.ph % g.sh, r = g.ph / g.sh;  // padded row y + ph = r * sh + a
+    for (int64_t y = 0; y < g.h; ++y) {
+      for (int64_t b = 0; b < g.sw; ++b)
+        if (p.count[size_t(b)] > 0)
+          f((c * g.h + y) * g.w, p.x0[size_t(b)], ((c * p.phases + a * g.sw + b) * p.hq + r) * p.wq + p.col0[size_t(b)],
+            p.count[size_t(b)]);
+      if (++a == g.sh) {
+        a = 0;
+        ++r;
+      }
+    }
+  }
+}
 
 // Sample xs's columns (its group's cg channels) into cols (row stride ld).
 template <typename T>
@@ -165,16 +230,19 @@ void fill_columns(const ConvGeometry& g, const Plan& p, const T* xs, T* cols, in
   }
   const T* src = xs;
   if (p.padded) {
-    for (int64_t c = 0; c < p.cg; ++c)
-      for (int64_t y = 0; y < g.h; ++y)
-        std::memcpy(s.pad.data() + (c * p.hp + y + g.ph) * p.wp + g.pw, xs + (c * g.h + y) * g.w,
-                    size_t(g.w) * sizeof(T));
+    for_each_row(g, p, [&](int64_t in_row, int64_t x0, int64_t plane_at, int64_t count) {
+      const T* from = xs + in_row + x0;
+      T* to = s.pad.data() + plane_at;
+      if (g.sw == 1) std::memcpy(to, from, size_t(count) * sizeof(T));
+      else
+        for (int64_t i = 0; i < count; ++i) to[i] = from[i * g.sw];
+    });
     src = s.pad.data();
   }
   for (int64_t c = 0; c < p.cg; ++c)
     for (int64_t ki = 0; ki < g.kh; ++ki)
       for (int64_t kj = 0; kj < g.kw; ++kj)
-        std::memcpy(cols + ((c * g.kh + ki) * g.kw + kj) * ld, src + (c * p.hp + ki * g.dh) * p.wp + kj * g.dw,
+        std::memcpy(cols + ((c * g.kh + ki) * g.kw + kj) * ld, src + tap_offset(g, p, c, ki, kj),
                     size_t(p.width) * sizeof(T));
 }
 
@@ -194,14 +262,17 @@ void add_columns(const ConvGeometry& g, const Plan& p, const T* cols, int64_t ld
     for (int64_t ki = 0; ki < g.kh; ++ki)
       for (int64_t kj = 0; kj < g.kw; ++kj) {
         const T* r = cols + ((c * g.kh + ki) * g.kw + kj) * ld;
-        T* d = dst + (c * p.hp + ki * g.dh) * p.wp + kj * g.dw;
+        T* d = dst + tap_offset(g, p, c, ki, kj);
         for (int64_t i = 0; i < p.width; ++i) d[i] += r[i];
       }
   if (p.padded) {
-    for (int64_t c = 0; c < p.cg; ++c)
-      for (int64_t y = 0; y < g.h; ++y)
-        std::memcpy(dxs + (c * g.h + y) * g.w, s.dpad.data() + (c * p.hp + y + g.ph) * p.wp + g.pw,
-                    size_t(g.w) * sizeof(T));
+    for_each_row(g, p, [&](int64_t in_row, int64_t x0, int64_t plane_at, int64_t count) {
+      T* to = dxs + in_row + x0;
+      const T* from = s.dpad.data() + plane_at;
+      if (g.sw == 1) std::memcpy(to, from, size_t(count) * sizeof(T));
+      else
+        for (int64_t i = 0; i < count; ++i) to[i * g.sw] = from[i];
+    });
   }
 }
 
@@ -238,7 +309,7 @@ bool conv2d_forward(const ConvGeometry& g, const T* x, const T* weight, const T*
         for (int64_t j = 0; j < m; ++j) {
           const T* src = s.prod.data() + oc * ld + j * p.width;
           T* dst = o + j * g.o * p.l + oc * p.l;
-          const int64_t rows = p.full ? p.oh : 1, cols = p.full ? p.ow : p.l, stride = p.full ? p.wp : p.l;
+          const int64_t rows = p.full ? p.oh : 1, cols = p.full ? p.ow : p.l, stride = p.full ? p.wq : p.l;
           for (int64_t r = 0; r < rows; ++r)
             for (int64_t i = 0; i < cols; ++i) dst[r * cols + i] = src[r * stride + i] + bv;
         }
@@ -257,7 +328,7 @@ bool conv2d_backward(const ConvGeometry& g, const T* grad_out, const T* x, const
   // ... and only for products small enough for OpenBLAS's small-matrix kernels: on larger layers the GEMMs
   // dominate, and their extra full-width columns (and the gathered gradient) cost more than the copies save.
   const int64_t og = g.o / g.groups, k = g.c / g.groups * g.kh * g.kw;
-  const bool small = og * k * ((g.oh() - 1) * (g.w + 2 * g.pw) + g.ow()) <= kSmallProduct;
+  const bool small = og * k * Plan(g, true).width <= kSmallProduct;
   const bool finite = small && (!grad_weight || all_finite(x, g.n * g.c * g.h * g.w)) &&
                       (!grad_input || all_finite(weight, g.o * k));
   const Plan p(g, finite);
@@ -279,8 +350,8 @@ bool conv2d_backward(const ConvGeometry& g, const T* grad_out, const T* x, const
               continue;
             }
             for (int64_t r = 0; r < p.oh; ++r) {
-              std::memcpy(dst + r * p.wp, src + r * p.ow, size_t(p.ow) * sizeof(T));
-              if (r + 1 < p.oh) std::fill(dst + r * p.wp + p.ow, dst + (r + 1) * p.wp, T(0));
+              std::memcpy(dst + r * p.wq, src + r * p.ow, size_t(p.ow) * sizeof(T));
+              if (r + 1 < p.oh) std::fill(dst + r * p.wq + p.ow, dst + (r + 1) * p.wq, T(0));
             }
           }
         dy = s.prod.data();

@@ -60,9 +60,15 @@ def conv_summary(name, n, c, h, o, k, **kw):
 
 conv_summary("conv2d_chunks", 37, 6, 12, 16, 5)
 conv_summary("conv2d_chunks_padded", 70, 3, 7, 8, 3, padding=2, dilation=2)
+# strided: full-width columns over phase planes (stride 2 as the nn_tutorial's CNN, an odd size; stride 3 with
+# dilation and a kernel taller than the stride)
+conv_summary("conv2d_chunks_strided", 37, 4, 13, 6, 3, stride=2, padding=1)
+conv_summary("conv2d_chunks_strided3", 21, 2, 11, 5, 4, stride=(3, 2), padding=(2, 1), dilation=(1, 2))
 inf_in = det(2, 2, 5, 5)
 inf_in[1, 0, 2, 4] = float("inf")
 run("conv2d_inf", lambda x, w: F.conv2d(x, w, padding=1), inf_in.requires_grad_(True), leaf(3, 2, 3, 3, phase=0.5))
+run("conv2d_inf_strided", lambda x, w: F.conv2d(x, w, stride=2, padding=1), inf_in.detach().requires_grad_(True),
+    leaf(3, 2, 3, 3, phase=0.5))
 
 # pooling
 run("max_pool2d", lambda x: F.max_pool2d(x, 3, stride=2, padding=1, dilation=1, ceil_mode=True), leaf(2, 2, 7, 6))
