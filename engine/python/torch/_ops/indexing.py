@@ -258,10 +258,12 @@ def nonzero(x, as_tuple=False):
     if as_tuple:
         if x._impl.dim == 0:
             return (C.make(np.nonzero(np.atleast_1d(C.read(x)))[0].astype(np.int64), D.int64, C.device_of(x)),)
-        return tuple(C.make(a.astype(np.int64), D.int64, C.device_of(x)) for a in nz)
+        # (copy=False: np.nonzero's indices are int64 already, and make copies them into the tensor)
+        return tuple(C.make(a.astype(np.int64, copy=False), D.int64, C.device_of(x)) for a in nz)
     nd = x._impl.dim
     # ATen fills a (ndim, n) tensor and returns it transposed in place: strides (1, n), not a view
-    cols = np.stack(nz, axis=0).astype(np.int64) if nz else np.zeros((0, int(np.count_nonzero(C.read(x)))), np.int64)
+    cols = (np.stack(nz, axis=0).astype(np.int64, copy=False) if nz
+            else np.zeros((0, int(np.count_nonzero(C.read(x)))), np.int64))
     n = cols.shape[1]
     t = C.make(np.ascontiguousarray(cols), D.int64, C.device_of(x))
     st = t._impl.strides
