@@ -6,15 +6,11 @@ import numpy as np
 
 # Below this many elements ufunc.at's fixed cost is smaller than sorting the index.
 _SMALL = 256
-# One round (a fancy-indexed add over the rows named for the k-th time) costs about as much as this many
-# elements of ufunc.at: with more rounds than elements / _ROUND ufunc.at is the cheaper way.
-_ROUND = 50
 
 
 def add_rows(out, index, rows):
     """Adds rows[i] into out[index[i]] for i in order (out: [V, ...], index: [n] integers in [-V, V), rows: [n, ...]).
-    Rows named once are added with one fancy-indexed add; a row named k times gets its k additions in k rounds,
-    each round adding the rows' next occurrence, so every row sums in index order as ATen's loop does."""
+    Rows named once are added with one fancy-indexed add; the rest in index order, as ATen's loop adds them."""
     n = index.shape[0]
     if n == 0:
         return out
@@ -32,13 +28,30 @@ def add_rows(out, index, rows):
         out[index] += rows
         return out
     starts = np.flatnonzero(first)
-    # rank[j]: how many earlier entries (in index order) name the same row as sorted entry j
-    rank = np.arange(n) - np.repeat(starts, np.diff(np.append(starts, n)))
-    rounds = int(rank.max()) + 1
-    if rounds * _ROUND > rows.size:
-        np.add.at(out, index, rows)
-        return out
-    for k in range(rounds):
+    counts = np.diff(np.append(starts, n))
+    # Rows named more than `heavy` times (a padding or end-of-sentence token) are summed group by group in order
+    # ((a + b) + c: 0 + that is ATen's ((0 + a) + b) + c, the sign of an all-zero sum included); the others in rounds, round k adding every row's k-th occurrence. So the Python-level
+    # steps stay under 2 * sqrt(n) however the indices repeat.
+    heavy = max(4, int(n ** 0.5))
+    if rows.dtype != out.dtype:
+        heavy = n  # (wider rows, a fused a + s * b: each add must round to out's dtype, so rounds only)
+    big = counts > heavy
+    rank = np.arange(n) - np.repeat(starts, counts)  # sorted entry j is its row's rank[j]-th occurrence
+    if big.any():
+        rank[np.repeat(big, counts)] = -1
+        for g in np.flatnonzero(big):
+            members = order[starts[g]:starts[g] + counts[g]]  # (a stable sort keeps them in index order)
+            out[s[starts[g]]] += _sum_in_order(np.ascontiguousarray(rows[members]))
+    for k in range(int(counts[~big].max()) if not big.all() else 0):
         sel = order[rank == k]
         out[index[sel]] += rows[sel]
     return out
+
+
+def _sum_in_order(block):
+    """block[0] + block[1] + ... left to right (block: C-contiguous [k, ...]). numpy's reduction over the outer
+    axis of a C-contiguous block adds whole rows in order; over single elements (rows of one value) it sums
+    pairwise, so there np.add.accumulate, which is sequential by definition, gives the sum."""
+    if block[0].size >= 2:
+        return np.add.reduce(block, axis=0)
+    return np.add.accumulate(block, axis=0)[-1]

@@ -92,10 +92,17 @@ def embedding_dense_backward(grad, indices, num_weights, padding_idx, scale_grad
     if on_cuda:
         out = C.new_empty((num_weights, dim), dtype, dev, False, grad._impl.is_virtual)
     gv, iv = C.read(grad), C.read(indices)
+    direct = None  # the result's own memory, when the sums can be made there (no zeroed copy to write back)
     if C.shape_only(gv):
         values = VirtualValues((num_weights, dim), gv.dtype)
     else:
-        values = np.zeros((num_weights, dim), dtype=gv.dtype)
+        direct = _E.numpy_view(out._impl) if num_weights * dim else None
+        if direct is not None and direct[0].dtype == gv.dtype and direct[0].flags.c_contiguous:
+            values = direct[0]
+            values[...] = 0
+        else:
+            direct = None
+            values = np.zeros((num_weights, dim), dtype=gv.dtype)
     if not C.shape_only(gv, iv):  # (shape-only indices: nothing to add, as with ufunc.at)
         idx = iv.reshape(-1)
         if idx.size and idx.min() < 0:  # (the forward's index_select takes -V..-1 as V-1..0)
@@ -116,7 +123,10 @@ def embedding_dense_backward(grad, indices, num_weights, padding_idx, scale_grad
             wide = np.float64 if rows.dtype != np.float64 else np.longdouble
             rows = rows.astype(wide) * scale.astype(wide)[:, None]
         add_rows(values, idx, rows)
-    C.write(out, values, bump=False)
+    if direct is None:
+        C.write(out, values, bump=False)
+    elif direct[1]:  # (a copy of device memory: it goes back)
+        _E.upload(out._impl, values)
     del temps
     return out
 
