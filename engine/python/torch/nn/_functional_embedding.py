@@ -93,7 +93,7 @@ def embedding_dense_backward(grad, indices, num_weights, padding_idx, scale_grad
         out = C.new_empty((num_weights, dim), dtype, dev, False, grad._impl.is_virtual)
     gv, iv = C.read(grad), C.read(indices)
     direct = None  # the result's own memory, when the sums can be made there (no zeroed copy to write back)
-    if C.shape_only(gv):
+    if C.shape_only(gv) or out._impl.is_virtual:  # (virtual_mode makes every device allocation virtual)
         values = VirtualValues((num_weights, dim), gv.dtype)
     else:
         direct = _E.numpy_view(out._impl) if num_weights * dim else None
@@ -103,7 +103,7 @@ def embedding_dense_backward(grad, indices, num_weights, padding_idx, scale_grad
         else:
             direct = None
             values = np.zeros((num_weights, dim), dtype=gv.dtype)
-    if not C.shape_only(gv, iv):  # (shape-only indices: nothing to add, as with ufunc.at)
+    if not C.shape_only(values, iv):  # (shape-only indices: nothing to add, as with ufunc.at)
         idx = iv.reshape(-1)
         if idx.size and idx.min() < 0:  # (the forward's index_select takes -V..-1 as V-1..0)
             idx = np.where(idx < 0, idx + num_weights, idx)
