@@ -18,6 +18,7 @@
 
 #include "bindings_common.h"
 #include "copy_origin.h"
+#include "fast_entry.h"
 #include "core/errors.h"
 #include "tensor/blas_gemm.h"
 #include "tensor/elementwise_kernels.h"
@@ -157,10 +158,13 @@ bool classify(PyObject* obj, Operand& o) {
       PyErr_Clear();
       return false;
     }
-    try {
-      o.tensor = py::handle(impl).cast<TensorImpl*>();  // the Tensor object keeps the impl alive
-    } catch (const py::cast_error&) {
-      o.tensor = nullptr;  // not an engine tensor: Python reports whatever is wrong
+    o.tensor = tensor_impl_from_holder(impl);  // the Tensor object keeps the impl alive
+    if (!o.tensor) {
+      try {
+        o.tensor = py::handle(impl).cast<TensorImpl*>();
+      } catch (const py::cast_error&) {
+        o.tensor = nullptr;  // not an engine tensor: Python reports whatever is wrong
+      }
     }
     Py_DECREF(impl);
     o.kind = Operand::Tensor;

@@ -10,6 +10,7 @@
 #include "tensor/tensor_ops.h"
 #include "to_arguments.h"
 #include "copy_origin.h"
+#include "fast_entry.h"
 
 namespace ds::python {
 namespace {
@@ -24,19 +25,6 @@ Shape shape_from_py(py::handle obj) {
   Shape out;
   for (py::handle h : obj) out.push_back(h.cast<int64_t>());
   return out;
-}
-
-py::tuple tuple_from_shape(const Shape& s) {
-  py::tuple t(s.size());
-  for (size_t i = 0; i < s.size(); ++i) t[i] = py::int_(s[i]);
-  return t;
-}
-
-int device_key(const Device& d) {
-  // Matches torch/_device.py: cpu -> -1, cuda:i -> i, index-less cuda -> -2, meta -> -3.
-  if (d.is_cpu()) return -1;
-  if (d.type() == DeviceType::Meta) return -3;
-  return d.has_index() ? d.index() : -2;
 }
 
 std::string list_str(const Shape& s) {
@@ -153,18 +141,10 @@ std::string arg_type_name(py::handle obj) {
 
 void bind_tensor(py::module_& m) {
   py::class_<TensorImpl, TensorPtr> impl(m, "TensorImpl");
+  // sizes, strides, offset, dtype_code, device_key, numel, dim, nbytes, is_contiguous, is_pinned, is_virtual and
+  // version are CPython getset descriptors (tensor_getters.cpp, installed below): the torch package reads them
+  // for nearly every op, and a pybind11 property costs several times the read.
   impl.def_property_readonly("id", &TensorImpl::id)
-      .def_property_readonly("sizes", [](const TensorImpl& t) { return tuple_from_shape(t.sizes()); })
-      .def_property_readonly("strides", [](const TensorImpl& t) { return tuple_from_shape(t.strides()); })
-      .def_property_readonly("offset", &TensorImpl::offset)
-      .def_property_readonly("dtype_code", [](const TensorImpl& t) { return int(t.dtype()); })
-      .def_property_readonly("device_key", [](const TensorImpl& t) { return device_key(t.device()); })
-      .def_property_readonly("numel", &TensorImpl::numel)
-      .def_property_readonly("dim", &TensorImpl::dim)
-      .def_property_readonly("nbytes", &TensorImpl::nbytes)
-      .def_property_readonly("is_contiguous", &TensorImpl::is_contiguous)
-      .def_property_readonly("is_pinned", &TensorImpl::is_pinned)
-      .def_property_readonly("is_virtual", &TensorImpl::is_virtual)
       // A virtual tensor's address is where the allocator placed its block (a placeholder address, never read):
       // unique, and adjacent blocks are adjacent, as on the real device (nn.RNN's flat-weights check uses it).
       .def_property_readonly("data_ptr", [](const TensorImpl& t) {
@@ -180,7 +160,6 @@ void bind_tensor(py::module_& m) {
       .def_property_readonly("storage_place", [](const TensorImpl& t) { return t.storage()->place().str(); })
       .def_property_readonly("storage_owner", [](const TensorImpl& t) { return t.storage()->owner(); })
       .def_property_readonly("storage_role", [](const TensorImpl& t) { return std::string(role_name(t.storage()->role())); })
-      .def_property_readonly("version", &TensorImpl::version)
       .def("bump_version", &TensorImpl::bump_version)
       .def_readwrite("requires_grad", &TensorImpl::requires_grad)
       .def_readwrite("is_parameter", &TensorImpl::is_parameter)
@@ -194,6 +173,7 @@ void bind_tensor(py::module_& m) {
       .def("same_storage", [](const TensorImpl& a, const TensorImpl& b) { return a.storage() == b.storage(); })
       // Note [Growing a storage]: resize_ past the storage's end grows the storage every view shares
       .def("grow_storage", [](const TensorImpl& t, size_t nbytes) { rt().grow_storage(t.storage(), nbytes); });
+  install_tensor_getters(impl);
 
   // devicescope.virtual_mode() (its depth > 0): device allocations are virtual (tensor_ops.h).
   m.def("set_virtual_device_allocations", [](bool on) { ds::set_virtual_device_allocations(on); });

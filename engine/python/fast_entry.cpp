@@ -18,7 +18,11 @@ TensorImpl* fast_impl_of(PyObject* obj) {
     PyErr_Clear();
     return nullptr;
   }
-  TensorImpl* out = nullptr;
+  TensorImpl* out = tensor_impl_from_holder(impl);  // the Tensor object keeps the impl alive
+  if (out) {
+    Py_DECREF(impl);
+    return out;
+  }
   try {
     out = py::handle(impl).cast<TensorImpl*>();  // the Tensor object keeps the impl alive
   } catch (const py::cast_error&) {
@@ -134,6 +138,7 @@ py::object fast_make_entry(FastSpecHead* spec, bool as_method) {
 }
 
 void bind_fast_entries(py::module_& m) {
+  bind_fast_make(m);
   m.def("_fast_entries_setup", [](py::object tensor_cls, py::list grad_enabled) {
     FastEntryState& g = fast_state();
     g.tensor_type = reinterpret_cast<PyTypeObject*>(tensor_cls.release().ptr());

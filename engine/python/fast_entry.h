@@ -24,6 +24,15 @@ FastEntryState& fast_state();
 
 // The TensorImpl of a torch.Tensor (or subclass), or null (not an engine tensor: Python reports it).
 TensorImpl* fast_impl_of(PyObject* obj);
+// The TensorImpl a `_devicescope_C.TensorImpl` object holds, read from pybind11's instance without its type
+// lookups; null for any other object (callers then try pybind11's cast). tensor_getters.cpp.
+TensorImpl* tensor_impl_from_holder(PyObject* obj);
+// Replaces TensorImpl's metadata properties (sizes, dtype_code, device_key, ...) by CPython getset
+// descriptors (tensor_getters.cpp); called once by bind_tensor.
+void install_tensor_getters(py::handle impl_type);
+// _devicescope_C.fast_make / fast_empty, the one-call forms of _core.make and new_empty (fast_make.cpp);
+// registered by bind_fast_entries.
+void bind_fast_make(py::module_& m);
 // An exact Python int (bool, numpy ints and tensors take the Python path, which converts them).
 bool fast_plain_int(PyObject* obj, int64_t& out);
 // torch/_ops/_core.py wrap_dim without its errors: false when dim is out of range.

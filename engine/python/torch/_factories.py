@@ -280,8 +280,41 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
 
 
 # ----------------------------------------------------------------------------- from data
+_NUMBER_TYPES = frozenset((int, float))
+
+
+def _infer_numbers(data):
+    """_infer's result for the common case of a flat list (or a list of equal-length lists) of plain Python
+    ints and floats: the element types checked at C speed instead of a walk call per element; None for
+    anything else (bools, numpy scalars, tensors, ragged or empty lists), which _infer walks."""
+    if not data:
+        return None
+    first = data[0]
+    if type(first) is list:
+        n = len(first)
+        types = set()
+        for row in data:
+            if type(row) is not list or len(row) != n:
+                return None
+            types.update(map(type, row))
+        shape = (len(data), n)
+    else:
+        types = set(map(type, data))
+        shape = (len(data),)
+    if not types or not types <= _NUMBER_TYPES:
+        return None
+    if float in types:
+        dtype = _default.get_default_dtype()
+        return np.array(data, dtype=np.float64).reshape(shape), dtype
+    return np.array(data).reshape(shape), D.int64
+
+
 def _infer(data):
     """(values, dtype) for nested Python data, with PyTorch's inference and ragged-list errors."""
+    if type(data) is list:
+        fast = _infer_numbers(data)
+        if fast is not None:
+            return fast
     kinds = set()
 
     def walk(x, depth, shape):

@@ -9,7 +9,7 @@ import _devicescope_C as _E
 
 from . import _devicescope_hooks as _hooks
 from . import _dtype as D
-from ._device import from_key
+from ._device import BY_KEY as _BY_KEY, from_key
 from ._ops import _core as C
 from ._ops import overlap as _overlap
 from ._size import _fast_size
@@ -102,7 +102,9 @@ class Tensor(TensorProtocols):
 
     @property
     def device(self):
-        return from_key(self._impl.device_key)
+        k = self._impl.device_key
+        d = _BY_KEY.get(k)
+        return d if d is not None else from_key(k)
 
     @property
     def is_cuda(self):
@@ -276,6 +278,14 @@ class Tensor(TensorProtocols):
                             f"{type(value).__name__}")
         if value is self:
             raise RuntimeError("can't assign Variable as its own grad")
+        vi, si = value._impl, self._impl
+        if vi.dtype_code == si.dtype_code and vi.device_key == si.device_key and vi.sizes == si.sizes:
+            # (the common case, as the autograd engine and zero_grad assign: the checks below all pass)
+            self._grad = value
+            si.grad = vi
+            _E.tag(vi, "gradient", "")
+            _hooks.note_gradient(self, value)
+            return
         if value.dtype is not self.dtype:
             raise RuntimeError(f"attempting to assign a gradient with dtype '{value.dtype}' to a tensor with dtype "
                                f"'{self.dtype}'. Please ensure that the gradient and the tensor have the same "

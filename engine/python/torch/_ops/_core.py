@@ -8,17 +8,25 @@ import _devicescope_C as _E
 
 from .. import _dtype as D
 from .._fp_quiet import fp_quiet
-from .._device import from_key
+from .._device import BY_KEY as _BY_KEY, from_key
 from .._scratch import scratch
 from .._virtual_values import VirtualValues, VIRTUAL_READ
 from ..autograd import grad_mode
 
 _BF16 = 3
 _BOOL = D.bool._code
+_BY_CODE = D.BY_CODE
 _new = object.__new__
 # DEVICESCOPE_NO_FAST_OPS=1: the Python path only (torch/_fast_ops.py), also for the C++ kernels that check this
 # (relu's and nll_loss's), so tests/fastpath compares the two paths in one build
 FAST_KERNELS = os.environ.get("DEVICESCOPE_NO_FAST_OPS") != "1"
+_ndarray = np.ndarray
+# make's and new_empty's plain case in one C call (engine/python/fast_make.cpp); DEVICESCOPE_NO_FAST_OPS=1 keeps the
+# Python path for tests/fastpath to compare with (as does a binary without them)
+_fast_make = getattr(_E, "fast_make", None) if FAST_KERNELS else None
+_fast_make = _fast_make or (lambda values, code, device: None)
+_fast_empty = getattr(_E, "fast_empty", None) if FAST_KERNELS else None
+_fast_empty = _fast_empty or (lambda shape, code, device: None)
 
 Tensor = None  # set by torch._tensor (import cycle)
 
@@ -34,11 +42,13 @@ def is_tensor(x):
 
 
 def dtype_of(t):
-    return D.BY_CODE[t._impl.dtype_code]
+    return _BY_CODE[t._impl.dtype_code]
 
 
 def device_of(t):
-    return from_key(t._impl.device_key)
+    k = t._impl.device_key
+    d = _BY_KEY.get(k)
+    return d if d is not None else from_key(k)
 
 
 # ----------------------------------------------------------------------------- values
@@ -118,6 +128,10 @@ def check_storage_size(shape, dtype):
 
 
 def new_empty(shape, dtype, device, pin_memory=False, virtual=False):
+    if not pin_memory and not virtual and type(shape) is tuple:
+        t = _fast_empty(shape, dtype._code, device)  # the plain case in one call (engine/python/fast_make.cpp)
+        if t is not None:
+            return t
     check_storage_size(shape, dtype)
     if dtype._code >= len(D.BY_CODE):
         raise NotImplementedError("DeviceScope does not model complex tensors")
@@ -129,7 +143,11 @@ def new_empty(shape, dtype, device, pin_memory=False, virtual=False):
 def make(values, dtype, device):
     """A new tensor on `device` (a torch.device, or None for cpu) holding `values` converted to dtype.
     Shape-only values (a virtual operand's) give a virtual tensor: the same allocation, no bytes."""
-    if isinstance(values, VirtualValues):
+    if type(values) is _ndarray:
+        t = _fast_make(values, dtype._code, device)  # the plain case in one call (engine/python/fast_make.cpp)
+        if t is not None:
+            return t
+    elif isinstance(values, VirtualValues):
         return wrap(_E.empty(values.shape, dtype._code, device, False, True))
     values = np.asarray(values)
     impl = _E.empty(values.shape, dtype._code, device, False, False)

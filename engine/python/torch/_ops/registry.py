@@ -54,6 +54,31 @@ class Op:
         self.out_rule = out_rule
         self.variants = variants.split()
         self.promote = promote
+        # The common call - positional arguments only, every required one given, none of a wrong type - binds to
+        # the kernel's own positional parameters unchanged (kernel_args of bind's values): _plain_positional
+        # checks that without building the values, and anything else takes bind and its errors.
+        self.min_positional = max((i + 1 for i, p in enumerate(self.positional) if p.required), default=0)
+        self.positional_checks = tuple(_CHECK.get(p.kind, 0) for p in self.positional)
+        self.plain_ok = not any(p.required and p.kwonly for p in self.params) and \
+            not any(p.name == "out" for p in self.positional)
+
+    def _plain_positional(self, args):
+        """Whether positional-only `args` bind as given (bind would accept them and kernel_args pass them on
+        by position): at least the required ones, at most the positional ones, each of an accepted type."""
+        if not self.plain_ok or not self.min_positional <= len(args) <= len(self.positional):
+            return False
+        for check, v in zip(self.positional_checks, args):
+            if check == 0 or v is None:
+                continue
+            if check == 2:
+                if not isinstance(v, C.Tensor):
+                    return False
+            elif check == 1:
+                if isinstance(v, bool) or not hasattr(v, "__index__"):
+                    return False
+            elif not isinstance(v, (C.Tensor, numbers.Number)):
+                return False
+        return True
 
     # ------------------------------------------------------------------ arguments
     def bind(self, args, kwargs, owner=None, name=None):
@@ -127,6 +152,8 @@ class Op:
 
     # ------------------------------------------------------------------ variants
     def function(self, args, kwargs):
+        if not kwargs and self._plain_positional(args):
+            return self.kernel(*args)
         values = self.bind(args, kwargs)
         out = values.get("out")
         if out is None:
@@ -251,6 +278,11 @@ class Op:
         return pt
 
     def method(self, this, args, kwargs):
+        if not kwargs:
+            args = (this,) + tuple(args)
+            if self._plain_positional(args):
+                return self.kernel(*args)
+            return self.call(self.bind(args, kwargs, owner=this))
         values = self.bind((this,) + tuple(args), kwargs, owner=this)
         values.pop("out", None) if "out" in kwargs else None
         if "out" in kwargs:
@@ -271,6 +303,10 @@ class Op:
                                    f"{O.scalar_name(expected)}")
         args, kw = self.kernel_args(values)
         return self.kernel(*args, out=this, **kw)
+
+
+# Op._plain_positional's type check of a parameter kind (bind's: 1 int, 2 Tensor, 3 Scalar; 0 none)
+_CHECK = {"int": 1, "Tensor": 2, "Scalar": 3}
 
 
 def _argument_checks(name, values):

@@ -1,0 +1,166 @@
+// Raw CPython forms of torch/_ops/_core.py's make and new_empty, the two ways nearly every op makes its result:
+//   _devicescope_C.fast_make(values, dtype_code, device) -> Tensor or None
+//   _devicescope_C.fast_empty(sizes, dtype_code, device) -> Tensor or None
+// Each is one C call where the Python path made three pybind11 calls (empty, write_contiguous, the Tensor's
+// wrap) at about 1 us apiece. They take only the plain case and answer None, before allocating anything, for
+// every other one; the Python functions then run their own path unchanged, which stays the reference for the
+// layout, the casts and the errors. The allocation is the very ds::empty call _devicescope_C.empty makes (same
+// size, dtype, device, storage role; virtual inside devicescope.virtual_mode()), the bytes the memcpy
+// write_contiguous does.
+#include <pybind11/numpy.h>
+
+#include <cstring>
+#include <iterator>
+
+#include "copy_origin.h"
+#include "core/errors.h"
+#include "fast_entry.h"
+#include "tensor/tensor_ops.h"
+
+namespace ds::python {
+namespace {
+
+constexpr long kBFloat16 = long(DType::BFloat16);
+
+// numpy's dtype for the bytes of each engine dtype (bindings_values.cpp numpy_dtype), made once.
+PyObject* numpy_dtype_of(long code) {
+  static PyObject* cache[std::size(kAllDTypes)] = {};
+  PyObject*& d = cache[code];
+  if (!d) {
+    py::dtype dt;
+    switch (DType(code)) {
+      case DType::Float32: dt = py::dtype::of<float>(); break;
+      case DType::Float64: dt = py::dtype::of<double>(); break;
+      case DType::Float16: dt = py::dtype("float16"); break;
+      case DType::BFloat16: dt = py::dtype::of<uint16_t>(); break;
+      case DType::Int64: dt = py::dtype::of<int64_t>(); break;
+      case DType::Int32: dt = py::dtype::of<int32_t>(); break;
+      case DType::Int16: dt = py::dtype::of<int16_t>(); break;
+      case DType::Int8: dt = py::dtype::of<int8_t>(); break;
+      case DType::UInt8: dt = py::dtype::of<uint8_t>(); break;
+      case DType::Bool: dt = py::dtype("bool"); break;
+    }
+    d = dt.release().ptr();  // kept for the interpreter's life
+  }
+  return d;
+}
+
+// A dtype code the engine stores (complex codes and junk answer false: Python reports them).
+bool dtype_code_of(PyObject* obj, long& code) {
+  if (!PyLong_CheckExact(obj)) return false;
+  code = PyLong_AsLong(obj);
+  if (code == -1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  return code >= 0 && code < long(std::size(kAllDTypes));
+}
+
+// None -> the CPU (as _devicescope_C.empty reads it); a torch.device -> its device; anything else false.
+bool device_arg(PyObject* obj, Device& out) {
+  out = Device(DeviceType::CPU);
+  if (obj == Py_None) return true;
+  const PyTypes& t = py_types();
+  if (!t.ready || Py_TYPE(obj) != reinterpret_cast<PyTypeObject*>(t.device_cls.ptr())) return false;
+  return device_from_py(py::handle(obj), out);
+}
+
+PyObject* none() { Py_RETURN_NONE; }
+
+template <typename F>
+PyObject* guarded(F&& body) {
+  try {
+    return body();
+  } catch (const Error& e) {
+    set_python_error(e);  // e.g. torch.cuda.OutOfMemoryError from the allocator, as _devicescope_C.empty raises it
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+// fast_make(values, dtype_code, device): make()'s case of a non-empty C-contiguous ndarray (exactly
+// numpy.ndarray) whose dtype equals dtype's storage dtype, bfloat16 aside.
+PyObject* fast_make(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 3) {
+    PyErr_SetString(PyExc_TypeError, "fast_make(values, dtype_code, device)");
+    return nullptr;
+  }
+  return guarded([&]() -> PyObject* {
+    if (!fast_state().tensor_type) return none();
+    const auto& api = py::detail::npy_api::get();
+    PyObject* values = args[0];
+    if (Py_TYPE(values) != api.PyArray_Type_) return none();
+    long code = 0;
+    if (!dtype_code_of(args[1], code) || code == kBFloat16) return none();
+    Device device;
+    if (!device_arg(args[2], device)) return none();
+    auto* proxy = py::detail::array_proxy(values);
+    if (!(proxy->flags & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_)) return none();
+    if (!api.PyArray_EquivTypes_(proxy->descr, numpy_dtype_of(code))) return none();
+    Shape sizes(size_t(proxy->nd));
+    int64_t numel = 1;
+    for (int i = 0; i < proxy->nd; ++i) numel *= (sizes[size_t(i)] = int64_t(proxy->dimensions[i]));
+    if (numel == 0) return none();
+    TensorPtr t = ds::empty(rt(), sizes, DType(code), device, false, false, current_storage_role());
+    if (!t->is_virtual()) {  // (inside devicescope.virtual_mode() the allocation holds no bytes to write)
+      const size_t bytes = t->nbytes();
+      if (void* d = host_writable(rt(), t)) {
+        std::memcpy(d, proxy->data, bytes);
+      } else {
+        const Place place = t->storage()->place();
+        raw_device_copy(t->data_ptr(), place, proxy->data, Place::pageable(), bytes, place.device);
+      }
+    }
+    return fast_wrap(std::move(t));
+  });
+}
+
+// fast_empty(sizes, dtype_code, device): new_empty()'s case of a tuple of plain non-negative ints whose byte
+// size fits int64 (check_storage_size's overflow error and the engine's negative-size one stay Python's),
+// neither pinned nor virtual.
+PyObject* fast_empty(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 3) {
+    PyErr_SetString(PyExc_TypeError, "fast_empty(sizes, dtype_code, device)");
+    return nullptr;
+  }
+  return guarded([&]() -> PyObject* {
+    if (!fast_state().tensor_type || !PyTuple_CheckExact(args[0])) return none();
+    long code = 0;
+    if (!dtype_code_of(args[1], code)) return none();
+    Device device;
+    if (!device_arg(args[2], device)) return none();
+    const Py_ssize_t n = PyTuple_GET_SIZE(args[0]);
+    Shape sizes(static_cast<size_t>(n));
+    __int128 nbytes = itemsize(DType(code));
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      int64_t s = 0;
+      if (!fast_plain_int(PyTuple_GET_ITEM(args[0], i), s) || s < 0) return none();
+      sizes[size_t(i)] = s;
+      nbytes *= s;
+      if (nbytes > __int128(INT64_MAX)) return none();
+    }
+    return fast_wrap(ds::empty(rt(), sizes, DType(code), device, false, false, current_storage_role()));
+  });
+}
+
+PyMethodDef g_defs[] = {
+    {"fast_make", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fast_make)), METH_FASTCALL,
+     "make()'s plain case in one call (torch/_ops/_core.py); None: take the Python path"},
+    {"fast_empty", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fast_empty)), METH_FASTCALL,
+     "new_empty()'s plain case in one call (torch/_ops/_core.py); None: take the Python path"},
+};
+
+}  // namespace
+
+void bind_fast_make(py::module_& m) {
+  for (PyMethodDef& def : g_defs) {
+    PyObject* fn = PyCFunction_NewEx(&def, nullptr, nullptr);
+    if (!fn) throw py::error_already_set();
+    m.attr(def.ml_name) = py::reinterpret_steal<py::object>(fn);
+  }
+}
+
+}  // namespace ds::python

@@ -1,0 +1,87 @@
+# The shortcuts that cut the fixed cost of an op (issue 23) against real PyTorch: torch.tensor of flat and
+# 2-level lists of Python numbers (checked at C speed, no per-element walk) and of everything that still walks,
+# the .grad setter's shortcut for a matching gradient and its errors, index_select's bounds check for a few and
+# for many indices, TensorImpl's metadata read through CPython getsets (shape, stride, offset, dtype, device,
+# contiguity, version) including after `t.data = other` changes them.
+import torch
+
+
+def show(label, t):
+    print(label, t.dtype, tuple(t.shape), t.tolist())
+
+
+def attempt(label, fn):
+    try:
+        r = fn()
+        show(label, r) if isinstance(r, torch.Tensor) else print(label, r)
+    except Exception as e:  # noqa: BLE001 - the message is what is compared
+        print(label, type(e).__name__, e)
+
+
+# torch.tensor: the number-list shortcut and the walk it falls back to
+for data in ([1, 2, 3], [1.5, 2, -3], [0.1, 0.2], [7], [2 ** 62, -2 ** 62], [1, True], [True, False],
+             [[1, 2], [3, 4]], [[1.0, 2], [3, 4]], [[1], [2], [3]], [[1, 2], [3]],
+             [], [[]], [[], []], [[[1, 2]], [[3, 4]]], (1, 2.5), [(1, 2), (3, 4)], [[1, 2], (3, 4)],
+             [float("inf"), float("nan")], [-0.0, 0.0]):
+    attempt(f"tensor({data!r})", lambda: torch.tensor(data))
+attempt("tensor int dtype=float32", lambda: torch.tensor([1, 2], dtype=torch.float32))
+attempt("tensor float dtype=int64", lambda: torch.tensor([1.7, -2.7], dtype=torch.int64))
+attempt("tensor 2d dtype=float64", lambda: torch.tensor([[1, 2], [3, 4]], dtype=torch.float64))
+attempt("tensor int requires_grad", lambda: torch.tensor([1, 2], requires_grad=True))
+attempt("tensor float requires_grad", lambda: torch.tensor([[1.0, 2.0]], requires_grad=True).requires_grad)
+print("float signs", [str(v) for v in torch.tensor([-0.0, 0.0]).tolist()])
+torch.set_default_dtype(torch.float64)
+attempt("tensor under float64 default", lambda: torch.tensor([1, 2.5]))
+attempt("tensor 2d under float64 default", lambda: torch.tensor([[1, 2.5]]))
+torch.set_default_dtype(torch.float32)
+
+# .grad: the shortcut when dtype, device and shape match (a mismatch takes the unchanged checks, whose messages
+# are PyTorch 2's wording, not 1.13's)
+p = torch.zeros(2, 3, requires_grad=True)
+p.grad = torch.ones(2, 3)
+show("grad set", p.grad)
+p.grad = None
+print("grad cleared", p.grad)
+for label, value in (("self", p),):
+    def assign(v=value):
+        p.grad = v
+        return p.grad
+    attempt(f"grad = wrong {label}", assign)
+w = torch.nn.Linear(3, 2)
+w(torch.ones(4, 3)).sum().backward()
+show("linear grad", w.weight.grad)
+w.zero_grad(set_to_none=False)
+show("zeroed grad", w.weight.grad)
+
+# index_select: a few indices (compared as Python ints) and many (numpy's reductions), in and out of range
+x = torch.arange(24.0).reshape(6, 4)
+attempt("index_select dim0", lambda: torch.index_select(x, 0, torch.tensor([5, 0, 2])))
+attempt("index_select dim1 int32", lambda: x.index_select(1, torch.tensor([3, 3, 1], dtype=torch.int32)))
+attempt("index_select empty index", lambda: x.index_select(0, torch.tensor([], dtype=torch.int64)))
+attempt("index_select 0-dim index", lambda: x.index_select(0, torch.tensor(4)))
+attempt("index_select too large", lambda: x.index_select(0, torch.tensor([1, 6])))
+many = torch.arange(40) % 6
+attempt("index_select many", lambda: x.index_select(0, many).sum(1))
+attempt("index_select many too large", lambda: x.index_select(0, torch.cat([many, torch.tensor([6])])))
+attempt("index_select of 0-dim", lambda: torch.tensor(3.5).index_select(0, torch.tensor([0])))
+attempt("index_select float index", lambda: x.index_select(0, torch.tensor([1.0])))
+e = torch.nn.Embedding(10, 3)
+out = e(torch.tensor([[1, 2], [9, 0]]))
+out.sum().backward()
+print("embedding", tuple(out.shape), e.weight.grad.sum(1).tolist())
+
+# metadata reads (TensorImpl's getsets)
+y = torch.arange(12, dtype=torch.int32).reshape(3, 4)
+v = y.t()[1:]
+print("meta", v.shape, v.stride(), v.storage_offset(), v.dtype, v.device, v.is_contiguous(), v.dim(), v.numel(),
+      v.element_size(), v.is_cuda, v.get_device())
+print("version", y._version, v._version)
+y.add_(1)
+print("version after add_", y._version, v._version)
+q = torch.zeros(2, dtype=torch.float32)
+q.data = torch.ones(3, 1, dtype=torch.float64)
+print("after .data", q.dtype, q.shape, q.stride(), q.device, q.is_contiguous(), q.tolist())
+for dt in (torch.float16, torch.bfloat16, torch.float64, torch.int8, torch.uint8, torch.int16, torch.int64,
+           torch.bool):
+    z = torch.zeros(2, 2, dtype=dt)
+    print("dtype", dt, z.dtype, z.dtype is dt, z.is_floating_point(), z.device, z.device == torch.device("cpu"))
