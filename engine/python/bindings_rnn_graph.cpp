@@ -15,7 +15,8 @@
 //   rnn_gru_step(box, hx, w_hh, b_hh, track)    gru_cell after `other` is known (box = [other], emptied here): every
 //                                               case; values from the kernel or _gru_numpy (half, virtual, strided)
 //   rnn_lstm_step(box, cx, track)               lstm_cell after linear_hh and linear_ih (box = [gates, igates],
-//                                               emptied here): (hy, cy), or None when the kernel declines
+//                                               emptied here): (hy, cy); every case, values from the kernels or
+//                                               _lstm_gates_numpy / _lstm_state_numpy
 //   rnn_simple_step(gates, box, track, relu)    simple_cell after linear_hh and linear_ih (box = [igates]): the
 //                                               output, or None when the kernel declines
 // DEVICESCOPE_PY_RNN=1 leaves all of this unused (the Python path is the reference; tests/rnn_kernels compares).
@@ -52,7 +53,8 @@ struct Ctx {
   PyTypeObject* slot_type = nullptr;    // graph._Slot
   PyTypeObject* saved_output_type = nullptr;  // graph.SavedOutput
   PyObject *partial = nullptr, *act_fn = nullptr, *mul_fn = nullptr, *sub_fn = nullptr, *split_fn = nullptr,
-           *pass_both = nullptr, *edge_of = nullptr, *linear_hh = nullptr, *gru_numpy = nullptr;
+           *pass_both = nullptr, *edge_of = nullptr, *linear_hh = nullptr, *gru_numpy = nullptr,
+           *lstm_gates_numpy = nullptr, *lstm_state_numpy = nullptr;
   PyMemberDef *fn, *next, *noutputs, *hooks, *retain, *saved, *names, *metadata, *seq;
   PyMemberDef *slot_t, *slot_out, *so_alias, *so_node, *so_nr;
   PyObject *s_grad_fn, *s_output_nr, *s_base, *s_impl, *s_attach_hook, *s_device_key;
@@ -110,6 +112,8 @@ void init(py::dict ctx) {
   n.edge_of = keep(get("edge_of"));
   n.linear_hh = keep(get("linear_hh"));
   n.gru_numpy = keep(get("gru_numpy"));
+  n.lstm_gates_numpy = keep(get("lstm_gates_numpy"));
+  n.lstm_state_numpy = keep(get("lstm_state_numpy"));
   n.fn = member(n.node_type, "_fn");
   n.next = member(n.node_type, "_next");
   n.noutputs = member(n.node_type, "_noutputs");
@@ -388,16 +392,23 @@ py::object gru_step(py::list box, py::handle hx, py::handle w_hh, py::handle b_h
 py::object lstm_step(py::list box, py::handle cx, bool track) {
   py::object gates = box[0], other = box[1];
   int64_t rows, cols;
+  bool fast, virt;
   {
-    TensorPtr gi = impl(gates);
-    if (!rnn_kernels::lstm_gates(gi, impl(other), impl(cx)).cast<bool>()) return py::none();  // nothing written
+    TensorPtr gi = impl(gates), oi = impl(other), ci = impl(cx);
+    virt = gi->is_virtual() || oi->is_virtual() || ci->is_virtual();
     rows = gi->sizes()[0];
     cols = gi->sizes()[1];
+    // gates.add_(igates) and the activations in place (the kernel checks cx too, so that lstm_state cannot refuse)
+    fast = !virt && rnn_kernels::lstm_gates(gi, oi, ci).cast<bool>();
   }
   const int64_t h = cols / 4;
-  // (lstm_cell takes these edges before the kernel: neither tensor is a leaf, so taking them now is the same)
+  // (lstm_cell takes these edges before the gates are written: neither tensor is a leaf, so the same edges now)
   py::object edge_gates = track ? edge_of(gates) : none_edge();
   py::object edge_other = track ? edge_of(other) : none_edge();
+  // else numpy (float64, half, virtual, a strided state): _lstm_gates_numpy's activated values
+  py::object act = fast ? py::none()
+                        : steal(PyObject_CallFunctionObjArgs(c.lstm_gates_numpy, gates.ptr(), other.ptr(),
+                                                             virt ? Py_True : Py_False, nullptr));
   clear_list(box);
   release({&other});  // a cell's own linear_ih result goes now (add_ saves nothing)
   py::list ch = chunks_of(gates, 4);
@@ -415,12 +426,23 @@ py::object lstm_step(py::list box, py::handle cx, bool track) {
       activation_node(0, o, edge_of(o));
     }
   }
-  py::object state = rnn_kernels::lstm_state(impl(gates), impl(cx));
-  if (state.is_none()) throw py::value_error("rnn_lstm_step: the state kernel refused operands the gates kernel took");
+  py::object state = fast ? rnn_kernels::lstm_state(impl(gates), impl(cx)) : py::none();
+  if (fast && state.is_none())
+    throw py::value_error("rnn_lstm_step: the state kernel refused operands the gates kernel took");
   release({&gates});
-  py::tuple st = state;
-  py::object cy = wrap_holder(st[0]), tc = wrap_holder(st[1]), hy = wrap_holder(st[2]);
-  st = py::tuple();
+  py::object cy, tc, hy;
+  if (fast) {
+    py::tuple st = state;
+    cy = wrap_holder(st[0]);
+    tc = wrap_holder(st[1]);
+    hy = wrap_holder(st[2]);
+  } else {
+    py::tuple st = steal(PyObject_CallFunctionObjArgs(c.lstm_state_numpy, act.ptr(), py::make_tuple(i, f, g, o).ptr(),
+                                                      cx.ptr(), virt ? Py_True : Py_False, nullptr));
+    cy = st[0];
+    tc = st[1];
+    hy = st[2];
+  }
   if (track) {
     mul_node(cy.ptr(), f, cx, edge_of(f), edge_of(cx));
     py::object e_fcx = edge_of(cy);
@@ -429,7 +451,7 @@ py::object lstm_step(py::list box, py::handle cx, bool track) {
     activation_node(1, tc, edge_of(cy));
     mul_node(hy.ptr(), o, tc, edge_of(o), edge_of(tc));
   }
-  release({&i, &f, &g, &o, &state, &tc});
+  release({&act, &i, &f, &g, &o, &state, &tc});
   return py::make_tuple(hy, cy);
 }
 

@@ -368,15 +368,11 @@ def lstm_cell(other, hx, cx, w_hh, b_hh, w_hr=None):
     if callable(other):
         other = other()
     if _G is not None and w_hr is None:
-        # the whole step in C++ (bindings_rnn_graph.cpp), which drops the two tensors when this code below would:
-        # hence the box (None: not its kernels' case, nothing done)
+        # the whole step in C++ (bindings_rnn_graph.cpp: the values of the cases its kernels decline through
+        # _lstm_gates_numpy / _lstm_state_numpy), which drops the two tensors when this code below would: hence the box
         box = [gates, other]
         del gates, other
-        res = _G.rnn_lstm_step(box, cx, grad_mode._enabled[0])
-        if res is not None:
-            return res
-        gates, other = box
-        del box
+        return _G.rnn_lstm_step(box, cx, grad_mode._enabled[0])
     track = grad_mode._enabled[0]
     virt = gates._impl.is_virtual or other._impl.is_virtual or cx._impl.is_virtual
     rows, cols = gates._impl.sizes
@@ -401,20 +397,21 @@ def lstm_cell(other, hx, cx, w_hh, b_hh, w_hr=None):
     if fast and state is None:  # (rnn_lstm_gates checked these operands: a safety net only)
         act = C.read(gates).copy()
     del gates
+    # fcx = f * cx, ig = i * g (freed once added), cy = fcx.add_(ig), tc = cy.tanh(), hy = o * tc; the values and
+    # allocations first (C++ or numpy), then the nodes (none of them saves a tensor written after it: the same
+    # graph as making each after its op), ig's without a tensor. (tc held here: it is freed when this frame
+    # ends, after the gates' chunks.)
     if state is not None:
-        # fcx = f * cx, ig = i * g (freed in C++ once added), cy = fcx.add_(ig), tc = cy.tanh(), hy = o * tc:
-        # the nodes as the numpy path below makes them, ig's without a tensor
         cy, tc, hy = C.wrap(state[0]), C.wrap(state[1]), C.wrap(state[2])
-        if track:
-            _mul_node(cy, f, cx, graph.edge_of(f), graph.edge_of(cx))
-            e_fcx = graph.edge_of(cy)
-            ig_node = _mul_node(None, i, g, graph.edge_of(i), graph.edge_of(g))
-            _add_node(cy, e_fcx, (ig_node, 0) if ig_node is not None else none)
-            _activation_node("TanhBackward0", tc, graph.edge_of(cy))
-            _mul_node(hy, o, tc, graph.edge_of(o), graph.edge_of(tc))
     else:
-        # (tc held here, as in the kernel branch: it is freed when this frame ends, after the gates' chunks)
-        hy, cy, tc = _lstm_state_numpy(act, (i, f, g, o), cx, virt, track)
+        cy, tc, hy = _lstm_state_numpy(act, (i, f, g, o), cx, virt)
+    if track:
+        _mul_node(cy, f, cx, graph.edge_of(f), graph.edge_of(cx))
+        e_fcx = graph.edge_of(cy)
+        ig_node = _mul_node(None, i, g, graph.edge_of(i), graph.edge_of(g))
+        _add_node(cy, e_fcx, (ig_node, 0) if ig_node is not None else none)
+        _activation_node("TanhBackward0", tc, graph.edge_of(cy))
+        _mul_node(hy, o, tc, graph.edge_of(o), graph.edge_of(tc))
     if w_hr is not None:
         hy = hy.matmul(w_hr.t())
     return hy, cy
@@ -437,39 +434,28 @@ def _lstm_gates_numpy(gates, other, virt):
     return act
 
 
-def _lstm_state_numpy(act, chunks, cx, virt, track):
-    """lstm_cell's new state from the activated gates (values `act`) through numpy: (hy, cy, tc = cy.tanh())."""
+def _lstm_state_numpy(act, chunks, cx, virt):
+    """lstm_cell's new state from the activated gates (values `act`) through numpy, as rnn_lstm_state computes and
+    allocates it: (cy, tc = cy.tanh(), hy), i * g freed once added."""
     i, f, g, o = chunks
     dt, dev = C.dtype_of(f), C.device_of(f)
     npd = C.compute_dtype(dt)
     rows, h = f._impl.sizes
-    none = (None, 0)
     with fp_quiet():
         cxv = None if virt else _values(cx, npd)
         # cy = (forgetgate * cx).add_(ingate * cellgate)
         fcx_v = None if virt else _stored(act[:, h:2 * h] * cxv, dt)
         fcx = _pointwise(fcx_v, (rows, h), dt, dev, virt, f, cx)
-        if track:
-            _mul_node(fcx, f, cx, graph.edge_of(f), graph.edge_of(cx))
         ig_v = None if virt else _stored(act[:, :h] * act[:, 2 * h:3 * h], dt)
         ig = _new(ig_v, (rows, h), dt, dev, virt)
-        if track:
-            _mul_node(ig, i, g, graph.edge_of(i), graph.edge_of(g))
         cy = fcx
         cy_v = None if virt else _stored(fcx_v + ig_v, dt)
-        e_fcx, e_ig = (graph.edge_of(fcx), graph.edge_of(ig)) if track else (none, none)
         _write(cy, cy_v, virt)
-        if track:
-            _add_node(cy, e_fcx, e_ig)
         del ig
         tc_v = None if virt else _stored(_tanh(cy_v), dt)
         tc = _new(tc_v, (rows, h), dt, dev, virt)                                              # cy.tanh()
-        if track:
-            _activation_node("TanhBackward0", tc, graph.edge_of(cy))
         hy = _new(None if virt else _stored(act[:, 3 * h:] * tc_v, dt), (rows, h), dt, dev, virt)  # outgate * ..
-        if track:
-            _mul_node(hy, o, tc, graph.edge_of(o), graph.edge_of(tc))
-    return hy, cy, tc
+    return cy, tc, hy
 
 
 def _pointwise(values, shape, dt, dev, virt, a, b):
@@ -617,5 +603,6 @@ if _K is _E:
             "graph_globals": vars(graph), "Slot": graph._Slot, "SavedOutput": graph.SavedOutput,
             "partial": _partial, "act_fn": _E.rnn_act_backward, "mul_fn": _E.rnn_mul_backward,
             "sub_fn": _E.rnn_sub_backward, "split_fn": _E.rnn_split_backward, "pass_both": _E.rnn_pass_both,
-            "edge_of": graph.edge_of, "linear_hh": _linear_hh, "gru_numpy": _gru_numpy}):
+            "edge_of": graph.edge_of, "linear_hh": _linear_hh, "gru_numpy": _gru_numpy,
+            "lstm_gates_numpy": _lstm_gates_numpy, "lstm_state_numpy": _lstm_state_numpy}):
         _G = _E
