@@ -26,6 +26,8 @@
 //                                       None, scalars one number); "addcmul" / "addcdiv": tensors[i] +=
 //                                       scalar * t1[i] * t2[i] (or / t2[i]), scalars one number or a list.
 //   foreach_items(tensors)              [t.item() ...] of one-element float CPU tensors, or None.
+//   foreach_norm2_into(results, tensors) each tensor's 2-norm into its 0-dim result (_foreach_norm's values).
+// foreach_binary_'s other may also be a 0-dim tensor of the tensors' dtype and device (_foreach_mul_(tensors, t)).
 #include <Python.h>
 
 #include <cmath>
@@ -40,6 +42,9 @@
 #include "tensor/tensor_ops.h"
 
 namespace ds::python {
+
+double fast_numpy_sum(const double* a, int64_t n);  // bindings_ops.cpp: np.sum's (pairwise) order
+
 namespace {
 
 bool grad_mode_on() {
@@ -161,6 +166,16 @@ bool foreach_binary_(const std::string& kind, py::handle tensors, py::handle oth
     if (!plain_list(other.ptr(), others, false, &self)) return false;
     for (size_t i = 0; i < self.size(); ++i)
       if (overlaps_differently(*self[i].t, *others[i].t)) return false;
+  } else if (Item s; PyObject_TypeCheck(other.ptr(), fast_state().tensor_type)) {
+    // _foreach_mul_(tensors, Tensor): a one-element tensor of the same dtype and device, read once (the
+    // fast path's 0-dim operand: its value in the dtype, exact as a double)
+    if (!plain(other.ptr(), s, false) || s.t->dim() != 0) return false;
+    for (const Item& t : self)
+      if (t.t->dtype() != s.t->dtype() || !(t.t->device() == s.t->device()) || t.t->storage() == s.t->storage())
+        return false;
+    const double v = s.t->dtype() == DType::Float32 ? double(*static_cast<const float*>(s.data))
+                                                     : *static_cast<const double*>(s.data);
+    scalars.assign(self.size(), v);
   } else if (!numbers(other.ptr(), self.size(), scalars)) {
     return false;
   }
@@ -240,6 +255,46 @@ bool foreach_pointwise_(const std::string& kind, py::handle tensors, py::handle 
   return true;
 }
 
+template <typename T>
+double norm2(const T* x, int64_t n, std::vector<double>& sq) {
+  sq.resize(size_t(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const double a = std::fabs(double(x[i]));
+    sq[size_t(i)] = a * a;
+  }
+  return std::sqrt(fast_numpy_sum(sq.data(), n));
+}
+
+// _foreach_norm's fused CUDA kernel for ord 2 (optim/_foreach.py norm): each tensor's 2-norm written into its
+// 0-dim result, which the caller allocated as the kernel does. vector_norm.py's values: |x| in float64, squared,
+// numpy's pairwise sum over all elements, sqrt, rounded once to the dtype. Each result's version bumps once (the
+// Python path's copy_).
+bool foreach_norm2_into(py::handle results, py::handle tensors) {
+  if (grad_mode_on()) return false;
+  std::vector<Item> xs, rs;
+  if (!plain_list(tensors.ptr(), xs, false, nullptr) || !PyList_CheckExact(results.ptr()) ||
+      size_t(PyList_GET_SIZE(results.ptr())) != xs.size())
+    return false;
+  rs.resize(xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) {
+    Item& r = rs[i];
+    if (!plain(PyList_GET_ITEM(results.ptr(), Py_ssize_t(i)), r, true) || r.t->dim() != 0 ||
+        r.t->dtype() != xs[i].t->dtype() || !(r.t->device() == xs[i].t->device()))
+      return false;
+  }
+  std::vector<double> sq;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const TensorImpl& x = *xs[i].t;
+    if (x.dtype() == DType::Float32) {
+      *static_cast<float*>(rs[i].data) = float(norm2(static_cast<const float*>(xs[i].data), x.numel(), sq));
+    } else {
+      *static_cast<double*>(rs[i].data) = norm2(static_cast<const double*>(xs[i].data), x.numel(), sq);
+    }
+    rs[i].t->bump_version();
+  }
+  return true;
+}
+
 bool same_place(const TensorImpl& a, const TensorImpl& b) {
   return a.dtype() == b.dtype() && a.device() == b.device();
 }
@@ -307,6 +362,7 @@ void bind_foreach(py::module_& m) {
   m.def("foreach_unary", &foreach_unary);
   m.def("foreach_pointwise_", &foreach_pointwise_);
   m.def("foreach_items", &foreach_items);
+  m.def("foreach_norm2_into", &foreach_norm2_into);
 }
 
 }  // namespace ds::python

@@ -4,7 +4,7 @@
 # the steps leave, the state_dict's keys, and the allocator trace (the square roots, maximize's and weight decay's
 # copies). Adam / AdamW (amsgrad, maximize, weight decay), SGD (momentum, dampening, Nesterov, maximize, weight
 # decay), float32 and float64, parameters without a gradient, and cases the kernels leave to Python: a
-# non-contiguous parameter, parameters on two devices, grad mode on, clip_grad_norm_'s grouping.
+# non-contiguous parameter, parameters on two devices, grad mode on; clip_grad_norm_ (grouping, norms, scaling).
 import torch
 from torch import nn
 from torch.optim import _foreach
@@ -84,12 +84,14 @@ _foreach.add_list_(a, b, alpha=0.5)
 _foreach.lerp_scalar_(a, b, 0.3)
 _foreach.addcdiv_scalarlist_(a, b, [x.abs() + 1 for x in b], [0.5, -2])
 print("grad mode on:", [hexes(x) for x in a], [x._version for x in a], [hexes(x) for x in _foreach.sqrt(b)])
-# clip_grad_norm_ groups the gradients too
-ps = params("cuda", torch.float32, 4)
-for p in ps[:-1]:
-    p.grad = torch.randn(p.shape, device="cuda") * 10
-total = torch.nn.utils.clip_grad_norm_(ps, 1.0)
-print("clip:", hexes(total), [hexes(p.grad) for p in ps[:-1]])
+# clip_grad_norm_: the grouping, _foreach_norm's values (into its 0-dim results) and _foreach_mul_ by a 0-dim tensor
+for dtype in (torch.float32, torch.float64):
+    for max_norm, norm_type in ((1.0, 2.0), (1e6, 2.0), (0.5, float("inf"))):
+        ps = params("cuda", dtype, 4)
+        for p in ps[:-1]:
+            p.grad = torch.randn(p.shape, device="cuda", dtype=dtype) * 10
+        total = torch.nn.utils.clip_grad_norm_(ps, max_norm, norm_type)
+        print("clip:", dtype, max_norm, norm_type, hexes(total), [(p.grad._version, hexes(p.grad)) for p in ps[:-1]])
 
 snap = torch.cuda.memory._snapshot()
 for i, trace in enumerate(snap["device_traces"]):

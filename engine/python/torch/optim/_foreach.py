@@ -106,6 +106,8 @@ def mul_scalar_(tensors, value):
 
 def mul_tensor_(tensors, scalar):
     """_foreach_mul_(tensors, Tensor): every tensor times a 0-dim tensor, in place."""
+    if _FAST and _E.foreach_binary_("mul", tensors, scalar, 1):
+        return
     for t in tensors:
         t.mul_(scalar)
 
@@ -187,6 +189,9 @@ def norm(tensors, ord=2):  # noqa: A002
     global_partials = torch.zeros(320, dtype=opmath, device=device, virtual=virtual)  # noqa: F841
     results = [torch.empty((), dtype=dtype, device=device, virtual=virtual) for _ in tensors]
     global_norm = torch.empty((), dtype=dtype, device=device, virtual=virtual)  # noqa: F841
+    if (_FAST and p == 2.0 and not virtual and all(t.numel() for t in tensors)
+            and _E.foreach_norm2_into(results, tensors)):
+        return list(results)  # the values in C++ (bindings_foreach.cpp foreach_norm2_into), no scratch norms
     out = []
     filled = iter(results)
     for t in tensors:
