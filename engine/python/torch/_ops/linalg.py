@@ -92,6 +92,13 @@ def _attach_mm(name, out, a, b):
     def fn(gs):
         if grad_mode._enabled[0]:
             return _mm_grads_graph(gs[0], sa, sb, a_shape, b_shape, need_a, need_b)
+        if len(a_shape) == 2 and len(b_shape) == 2 and not gs[0]._impl.is_virtual:
+            # mm: the products as C++ BLAS calls (bindings_fast_grad.cpp), as AddmmBackward0's, when they apply
+            fast = _addmm_backward_fast(gs[0], sa, sb, need_a, need_b, a_col, b_col,
+                                        (a_meta[1], rows, a_shape[1], n_out), (b_meta[1], b_shape[0], n_out, rows),
+                                        bias=False)
+            if fast is not None:
+                return fast[1:]
         gv = C.read(gs[0]).astype(gdt)
         av = _math(sa) if need_b else None
         bv = _math(sb) if need_a else None
@@ -155,7 +162,9 @@ def mm(a, b, out=None):
     if a._impl.sizes[1] != b._impl.sizes[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_str(a)} and {_shape_str(b)})")
     _same_dtype("self", a, "mat2", b)
-    r = C.make(_math(a) @ _math(b), C.dtype_of(a), dev)
+    # the C++ BLAS call (bindings_fast_grad.cpp; the one `a @ b` makes without autograd) where it applies, else numpy
+    fast = None if (a._impl.is_virtual or b._impl.is_virtual) else _E.nn_mm(a._impl, b._impl, False, False)
+    r = C.wrap(fast) if fast is not None else C.make(_math(a) @ _math(b), C.dtype_of(a), dev)
     W.gemm(dev, a._impl.sizes[0], b._impl.sizes[1], a._impl.sizes[1])
     r = _attach_mm("MmBackward0", r, a, b)
     return out.copy_(r) if out is not None else r
@@ -305,11 +314,12 @@ def _blas_layout(impl):
             or ((s0 == 1 or r == 1) and (c == 1 or s1 >= max(r, 1))))
 
 
-def _addmm_backward_fast(g, s1, s2, need_a, need_b, m1_col, m2_col, gemm_a, gemm_b):
+def _addmm_backward_fast(g, s1, s2, need_a, need_b, m1_col, m2_col, gemm_a, gemm_b, bias=True):
     """AddmmBackward0 for beta = alpha = 1 and a 1-D input, in C++ (bindings_fast_grad.cpp): mat1's gradient,
     mat2's (each computed transposed for a column-major operand, as the numpy path), then the input's (the
     gradient's column sums), allocated in that order as the numpy path allocates them. None when a kernel does
-    not apply (checked before anything is allocated; the numpy path then runs instead)."""
+    not apply (checked before anything is allocated; the numpy path then runs instead). bias=False: MmBackward0's
+    (no input gradient: None in its place)."""
     from . import shape as S
     gi_ = g._impl
     if gi_.dim != 2 or not gi_.is_contiguous or not all(
@@ -326,12 +336,12 @@ def _addmm_backward_fast(g, s1, s2, need_a, need_b, m1_col, m2_col, gemm_a, gemm
         if gb is None:
             return None
         W.gemm(*gemm_b)  # mm_mat2_backward's
-    gi = _E.nn_sum_rows(g._impl)
-    if gi is None:
+    gi = _E.nn_sum_rows(g._impl) if bias else None
+    if gi is None and bias:
         return None
     ga = None if ga is None else (S.t(C.wrap(ga)) if m1_col else C.wrap(ga))
     gb = None if gb is None else (S.t(C.wrap(gb)) if m2_col else C.wrap(gb))
-    return (C.wrap(gi), ga, gb)
+    return (None if gi is None else C.wrap(gi), ga, gb)
 
 
 def bmm(a, b, out=None):
