@@ -5,8 +5,10 @@
 # and 3-D input, float32 and float64, frozen weight, input that wants a gradient, no bias, no_grad), torch.addmm
 # with a full-size input, a transposed mat1 (its gradient computed transposed), mat2 of one row (no cuBLASLt),
 # keywords (the Python path either way), a second stream and a second device (new workspaces), a backward on the
-# autograd engine's device thread, create_graph (the differentiable formulas), a non-contiguous gradient, and an
+# autograd engine's device thread, another Python thread, create_graph (the differentiable formulas), a non-contiguous gradient, and an
 # RNN cell step (the cells call addmm themselves).
+import threading
+
 import torch
 from torch import nn
 
@@ -121,6 +123,11 @@ for dev in ("cpu", "cuda:0"):
         show("cuda:1 linear", lin1(x.to("cuda:1")), [lin1.weight, lin1.bias], names)
         torch._C._cuda_clearCublasWorkspaces()
         show(f"{dev} after clear", lin(x), leaves, names)
+        # another Python thread: its own cuBLAS handle, so its own workspace, given back to the pool when it ends
+        worker = threading.Thread(target=lambda: show(f"{dev} thread", lin(x), leaves, names))
+        worker.start()
+        worker.join()
+        show(f"{dev} after thread", lin(x), leaves, names)
     empty = torch.addmm(lin.bias, torch.randn(0, 5, device=dev), lin.weight.t())
     print(f"{dev} empty: {tuple(empty.shape)} alloc={allocated()}")
     try:
