@@ -421,17 +421,22 @@ Outcome unary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObjec
   Operand x;
   if (!classify(args[0], x) || !x.tensor || !plain_tensor(*x.tensor)) return Outcome::Fallback;
   if (x.tensor->dtype() == DType::Bool) return Outcome::Fallback;  // relu/neg of bool raise in PyTorch
-  const bool transcendental = spec.unary_kind != UnaryKind::Relu && spec.unary_kind != UnaryKind::Neg;
+  // abs and sqrt: floating tensors only (abs of integers and sqrt's integer-to-float result stay Python's)
+  const bool exact = spec.unary_kind == UnaryKind::Abs || spec.unary_kind == UnaryKind::Sqrt;
+  if (exact && !is_floating_point(x.tensor->dtype())) return Outcome::Fallback;
+  const bool transcendental = !exact && spec.unary_kind != UnaryKind::Relu && spec.unary_kind != UnaryKind::Neg;
   if (transcendental && x.tensor->dtype() != DType::Float32) return Outcome::Fallback;  // see UnaryKind
   // libm's double tanh/exp cost 5-15 ns an element where numpy's vectorized loops cost about 1: past a few
   // thousand elements the Python path (numpy, the same values) is faster than this loop despite its overhead.
   // (measured: tanh breaks even near 2048 elements, exp near 4096, sigmoid - three numpy passes - past 8192)
   const int64_t limit = spec.unary_kind == UnaryKind::Tanh ? 2048 : spec.unary_kind == UnaryKind::Exp ? 4096 : 16384;
-  if (transcendental && x.tensor->numel() > limit) return Outcome::Fallback;
+  if ((transcendental || exact) && x.tensor->numel() > limit) return Outcome::Fallback;
   // Under autograd: out of place and floating only (in-place forms rebase history in Python); the node is
   // fast_grad.record's, as for binary ops.
+  // (abs's and sqrt's nodes are the Python path's: fast_grad.record does not make them)
   const bool record = needs_autograd(&x, 1);
-  if (record && (!g.grad_hook || spec.inplace || !is_floating_point(x.tensor->dtype()))) return Outcome::Fallback;
+  if (record && (!g.grad_hook || spec.inplace || exact || !is_floating_point(x.tensor->dtype())))
+    return Outcome::Fallback;
   Runtime& r = rt();
   const TensorPtr self(TensorPtr{}, x.tensor);
   const void* in = host_readable(r, self);
@@ -668,7 +673,8 @@ void bind_ops(py::module_& m) {
     s.inplace = inplace;
     return make_entry(s, std::move(fallback), as_method);
   }, py::arg("kind"), py::arg("reflected"), py::arg("inplace"), py::arg("fallback"), py::arg("as_method") = true);
-  // kind: "relu" | "neg" | "tanh" | "sigmoid" | "exp" (the last three for float32 tensors)
+  // kind: "relu" | "neg" | "tanh" | "sigmoid" | "exp" (these three for float32 tensors) | "abs" | "sqrt" (float
+  // tensors, without autograd)
   m.def("fast_unary", [](const std::string& kind, bool inplace, py::object fallback, bool as_method) {
     Spec s;
     s.unary = true;
@@ -677,6 +683,8 @@ void bind_ops(py::module_& m) {
     else if (kind == "tanh") s.unary_kind = UnaryKind::Tanh;
     else if (kind == "sigmoid") s.unary_kind = UnaryKind::Sigmoid;
     else if (kind == "exp") s.unary_kind = UnaryKind::Exp;
+    else if (kind == "abs") s.unary_kind = UnaryKind::Abs;
+    else if (kind == "sqrt") s.unary_kind = UnaryKind::Sqrt;
     else raise(ErrorKind::ValueError, "fast_unary: unknown op " + kind);
     s.inplace = inplace;
     return make_entry(s, std::move(fallback), as_method);

@@ -148,6 +148,8 @@ void unary_typed(UnaryKind op, int64_t n, void* out_v, const void* x_v) {
       case UnaryKind::Neg: for (int64_t i = 0; i < n; ++i) out[i] = -x[i]; break;
       case UnaryKind::Tanh: for (int64_t i = 0; i < n; ++i) out[i] = T(std::tanh(double(x[i]))); break;
       case UnaryKind::Exp: for (int64_t i = 0; i < n; ++i) out[i] = T(std::exp(double(x[i]))); break;
+      case UnaryKind::Abs: for (int64_t i = 0; i < n; ++i) out[i] = std::fabs(x[i]); break;
+      case UnaryKind::Sqrt: for (int64_t i = 0; i < n; ++i) out[i] = T(std::sqrt(double(x[i]))); break;
       case UnaryKind::Sigmoid:
         // unary.py _sigmoid_np: exp(-|v|) on either side of 0, so neither branch overflows
         for (int64_t i = 0; i < n; ++i) {

@@ -15,8 +15,9 @@ enum class BinaryKind : uint8_t { Add, Sub, Mul, Div, Eq, Ne, Lt, Le, Gt, Ge };
 // Comparisons write bool; the arithmetic kinds write the compute dtype.
 inline bool is_comparison(BinaryKind k) { return k >= BinaryKind::Eq; }
 // Tanh, Sigmoid and Exp are float32 only (the caller checks): computed in double and rounded once, as the
-// Python path's numpy formulas compute them (torch/_ops/unary.py, precise=True).
-enum class UnaryKind : uint8_t { Relu, Neg, Tanh, Sigmoid, Exp };
+// Python path's numpy formulas compute them (torch/_ops/unary.py, precise=True). Abs and Sqrt are float32 and
+// float64 only: fabs, and sqrt in double rounded once (correctly rounded, so numpy's bits).
+enum class UnaryKind : uint8_t { Relu, Neg, Tanh, Sigmoid, Exp, Abs, Sqrt };
 
 // True for the dtypes these kernels have loops for (float32, float64, int64, int32, bool).
 bool elementwise_kernel_dtype(DType t);

@@ -57,6 +57,7 @@ def run(dev):
         ("a.exp()", lambda: a.exp()), ("torch.exp(d64)", lambda: torch.exp(d64)),
         ("a.sum()", lambda: a.sum()), ("torch.sum(d64)", lambda: torch.sum(d64)), ("(a * b).sum()", lambda: (a * b).sum()),
         ("torch.sigmoid(a * 30)", lambda: torch.sigmoid(a * 30)), ("torch.exp(a * 60)", lambda: torch.exp(a * 60)),
+        ("a.abs()", lambda: a.abs()), ("torch.sqrt(d64 * d64)", lambda: torch.sqrt(d64 * d64)),
     ]
     for label, fn in cases:
         for t in (a, b, row, d64):
@@ -95,11 +96,18 @@ def run(dev):
         # special values through the float32 kernels (without autograd: the same entries)
         s = torch.tensor([0.0, -0.0, 1e-30, -1e-30, 20.0, -20.0, 89.0, -104.0, 1e30, -1e30, float("inf"),
                           float("-inf"), float("nan")], device=dev)
-        for name in ("tanh", "sigmoid", "exp", "relu", "neg"):
+        for name in ("tanh", "sigmoid", "exp", "relu", "neg", "abs", "sqrt"):
             print(dev, name, hexes(getattr(torch, name)(s)), hexes(getattr(s, name)()))
+        # abs and sqrt of float64 (in C++ too), of integers (the Python path: sqrt gives float32), of a
+        # non-contiguous view (Python) and with autograd recording (Python, for the node)
+        d = s.double() * 3.7
+        print(dev, "abs/sqrt float64", hexes(torch.abs(d)), hexes(d.sqrt()), hexes(torch.sqrt(d.abs())))
         i = torch.arange(-3, 4, device=dev)
         print(dev, "int tanh/exp/sigmoid", hexes(torch.tanh(i)), hexes(torch.exp(i)), hexes(torch.sigmoid(i)),
               torch.exp(i).dtype)
+        print(dev, "int abs/sqrt", hexes(i.abs()), i.abs().dtype, hexes(torch.sqrt(i)), torch.sqrt(i).dtype)
+        m = torch.arange(12.0, device=dev).reshape(3, 4) - 5.5
+        print(dev, "view abs/sqrt", hexes(m.t().abs()), m.t().abs().stride(), hexes(m.abs().t().sqrt()))
 
 
 print("fast path:", "off" if type(torch.Tensor.__dict__["__add__"]).__name__ == "function" else "on")

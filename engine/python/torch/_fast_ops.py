@@ -10,7 +10,7 @@
 #
 # Hook for the op registry: an op's Python implementation `fn(self, other, ...)` gets the fast path with
 #   _E.fast_binary(kind, reflected, inplace, fn, as_method)  (kind: add|sub|mul|div|eq|ne|lt|le|gt|ge)
-#   _E.fast_unary(kind, inplace, fn, as_method)              (kind: relu|neg|tanh|sigmoid|exp)
+#   _E.fast_unary(kind, inplace, fn, as_method)              (kind: relu|neg|tanh|sigmoid|exp|abs|sqrt)
 #   _E.fast_matmul(fn, as_method)                            (2-D @ 2-D float32/float64 through the BLAS)
 #   _E.fast_sum(fn, as_method)                               (x.sum() of a whole float32/float64 tensor)
 #   _E.fast_view(kind, fn, as_method)  (kind: view|reshape|t|transpose|unsqueeze|squeeze|permute; bindings_views.cpp:
@@ -55,12 +55,13 @@ _BINARY_METHODS = {
 }
 _UNARY_METHODS = {"__neg__": ("neg", False), "neg": ("neg", False), "neg_": ("neg", True),
                   "relu": ("relu", False), "relu_": ("relu", True),
-                  "tanh": ("tanh", False), "sigmoid": ("sigmoid", False), "exp": ("exp", False)}
+                  "tanh": ("tanh", False), "sigmoid": ("sigmoid", False), "exp": ("exp", False),
+                  "abs": ("abs", False), "sqrt": ("sqrt", False)}
 # torch.<name> -> kind (out-of-place functions: torch.add(a, b, alpha=2) is a.add(b, alpha=2))
 _BINARY_FUNCTIONS = {"add": "add", "sub": "sub", "subtract": "sub", "mul": "mul", "multiply": "mul",
                      "div": "div", "divide": "div", "true_divide": "div"}
 _UNARY_FUNCTIONS = {"relu": "relu", "neg": "neg", "negative": "neg", "tanh": "tanh", "sigmoid": "sigmoid",
-                    "exp": "exp"}
+                    "exp": "exp", "abs": "abs", "sqrt": "sqrt"}
 _SUM = "sum"  # x.sum() / torch.sum(x) with no other argument (a whole float tensor)
 _MATMUL_METHODS = ("__matmul__", "matmul", "mm")
 _MATMUL_FUNCTIONS = ("matmul", "mm")
