@@ -1,8 +1,7 @@
 # torch.pow(tensor, number) for float and double: ATen's special cases (** 0.5 is sqrt: -0.0 stays -0.0 and -inf
 # gives nan; ** -0.5 is 1 / sqrt; ** -1 the reciprocal; ** 2, ** 3 and ** -2 products), other integer powers
 # (float's taken in double, within an ulp of ATen's vector pow: compared to 6 significant digits) and their
-# gradients; embedding_dense_backward's and index_select's accumulation (rows added in index order, in the
-# gradient's dtype: bit for bit, with repeated indices, padding_idx and scale_grad_by_freq).
+# gradients.
 import torch
 import torch.nn.functional as F
 
@@ -22,14 +21,3 @@ for dtype in (torch.float32, torch.float64):
         z.grad = None
         (z ** e).sum().backward()
         print(dtype, "grad", e, f"{float(z.grad.sum()):.6g}")
-
-torch.manual_seed(1)
-for kw in ({}, {"padding_idx": 3}, {"scale_grad_by_freq": True}, {"scale_grad_by_freq": True, "padding_idx": 0}):
-    w = torch.randn(20, 16, requires_grad=True)
-    idx = torch.randint(0, 7, (40, 15))
-    F.embedding(idx, w, **kw).backward(torch.randn(40, 15, 16))
-    print("embedding", sorted(kw), [float(v).hex() for v in w.grad.reshape(-1)[::7].tolist()])
-x = torch.randn(20, 30, requires_grad=True)
-i = torch.randint(0, 20, (400,))
-torch.index_select(x, 0, i).backward(torch.randn(400, 30))
-print("index_select", [float(v).hex() for v in x.grad.reshape(-1)[::5].tolist()])

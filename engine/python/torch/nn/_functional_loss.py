@@ -253,12 +253,15 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                          "Please ensure they have the same size.".format(target.size(), input.size()))
 
     def compute(x, t, w):
-        # ATen clamps the logs at -100 so that log(0) stays finite.
-        log_x = torch.clamp(torch.log(x), min=-100.0)
-        log_1mx = torch.clamp(torch.log(1.0 - x), min=-100.0)
-        loss = -(t * log_x + (1.0 - t) * log_1mx)
+        # Loss.cpp's kernel: (t - 1) * max(log1p(-x), -100) - t * max(log(x), -100) (the logs clamped so that
+        # log(0) stays finite), then the weight, then the reduction
+        loss = (t - 1.0) * torch.clamp(torch.log1p(-x), min=-100.0) - t * torch.clamp(torch.log(x), min=-100.0)
         return _reduce(loss * w if w is not None else loss, reduction)
 
+    from . import _loss_bce
+    if _loss_bce.applies(input, target, weight):  # PyTorch's backward node (the composite is its reference)
+        return _loss_bce.binary_cross_entropy(input, target, weight, reduction, _REDUCTION_ENUM[reduction], compute,
+                                              _input_sized_result(input, reduction))
     return named("BinaryCrossEntropyBackward0", compute, (input, target, weight),
                  allocate=_input_sized_result(input, reduction),
                  saved={"reduction": _REDUCTION_ENUM[reduction], "self": input, "target": target, "weight": weight})
