@@ -22,7 +22,9 @@ namespace {
 PyObject* g_node_hook = nullptr;  // torch._ops.shape._fast_view_node(code, out, x, info)
 
 // The op an entry runs; its value is the code _fast_view_node reads.
-enum class ViewKind { View = 0, T = 1, Transpose = 2, Unsqueeze = 3, Permute = 4, Reshape = 5, Squeeze = 6 };
+// Select and Narrow take the fast path only when autograd records nothing (their nodes stay shape.py's).
+enum class ViewKind { View = 0, T = 1, Transpose = 2, Unsqueeze = 3, Permute = 4, Reshape = 5, Squeeze = 6,
+                      Select = 7, Narrow = 8 };
 
 struct ViewSpec : FastSpecHead {
   ViewKind kind = ViewKind::View;
@@ -113,9 +115,9 @@ bool compute_stride(const Shape& oldshape, const Shape& oldstride, const Shape& 
 // hook needs; it is made only when autograd records.
 template <class MakeInfo>
 PyObject* make_view(PyObject* x, const TensorImpl& impl, Shape sizes, Shape strides, ViewKind kind,
-                    MakeInfo make_info) {
+                    MakeInfo make_info, int64_t offset = -1) {
   const FastEntryState& g = fast_state();
-  PyObject* out = fast_wrap(impl.alias(std::move(sizes), std::move(strides), impl.offset()));
+  PyObject* out = fast_wrap(impl.alias(std::move(sizes), std::move(strides), offset < 0 ? impl.offset() : offset));
   if (!out) return nullptr;
   py::object out_ref = py::reinterpret_steal<py::object>(out);
   PyObject* base = PyObject_GetAttr(x, g.s_base);
@@ -221,6 +223,36 @@ PyObject* try_view(const FastSpecHead& head, PyObject* const* args, Py_ssize_t n
       return make_view(x, *impl, std::move(sz), std::move(st), spec.kind,
                        [&dims] { return fast_tuple_of(dims); });
     }
+    case ViewKind::Select:
+    case ViewKind::Narrow: {
+      // shape.py select(x, dim, index) / narrow(x, dim, start, length) -> slice_dim, for plain ints in range
+      // (every error, a tensor start and autograd go to Python)
+      int64_t dim = 0, d = 0, a = 0, len = 0;
+      const bool select = spec.kind == ViewKind::Select;
+      if (n != (select ? 3 : 4) || nd == 0 || !fast_plain_int(args[1], dim) || !fast_wrap_dim(dim, nd, d) ||
+          !fast_plain_int(args[2], a) || (!select && !fast_plain_int(args[3], len)))
+        return nullptr;
+      const int grad = fast_needs_grad(x);
+      if (grad != 0) {
+        if (grad < 0) PyErr_Clear();
+        return nullptr;
+      }
+      const int64_t size = sizes[size_t(d)];
+      Shape sz = sizes, st = strides;
+      if (select) {
+        if (a < -size || a >= size) return nullptr;
+        if (a < 0) a += size;
+        sz.erase(sz.begin() + d);
+        st.erase(st.begin() + d);
+      } else {
+        if (a != size && !fast_wrap_dim(a, size, a)) return nullptr;  // (start == size: an empty narrow)
+        if (len < 0 || a > size - len) return nullptr;
+        sz[size_t(d)] = len;
+      }
+      const int64_t offset = impl->offset() + a * strides[size_t(d)];
+      return make_view(x, *impl, std::move(sz), std::move(st), spec.kind, [] { return Py_NewRef(Py_None); },
+                       offset);
+    }
   }
   return nullptr;
 }
@@ -229,7 +261,8 @@ PyObject* try_view(const FastSpecHead& head, PyObject* const* args, Py_ssize_t n
 
 void bind_views(py::module_& m) {
   m.def("_fast_views_setup", [](py::object node_hook) { g_node_hook = node_hook.release().ptr(); });
-  // kind: "view" | "reshape" | "t" | "transpose" | "unsqueeze" | "permute" | "squeeze"; fallback: the Python implementation
+  // kind: "view" | "reshape" | "t" | "transpose" | "unsqueeze" | "permute" | "squeeze" | "select" | "narrow"; fallback:
+  // the Python implementation
   // with the same signature. as_method=True returns a descriptor for Tensor (binds self), False a callable.
   m.def("fast_view", [](const std::string& kind, py::object fallback, bool as_method) {
     ViewKind k = ViewKind::View;
@@ -240,6 +273,8 @@ void bind_views(py::module_& m) {
     else if (kind == "unsqueeze") k = ViewKind::Unsqueeze;
     else if (kind == "permute") k = ViewKind::Permute;
     else if (kind == "squeeze") k = ViewKind::Squeeze;
+    else if (kind == "select") k = ViewKind::Select;
+    else if (kind == "narrow") k = ViewKind::Narrow;
     else raise(ErrorKind::ValueError, "fast_view: unknown op " + kind);
     auto* s = new ViewSpec;  // lives as long as the interpreter
     s->attempt = try_view;

@@ -70,6 +70,15 @@ def cases(x, x3, z0, e, x1):
         ("x.transpose(np.int64(0), 1)", lambda: x.transpose(np.int64(0), 1)),
         ("x.unsqueeze(dim=0)", lambda: x.unsqueeze(dim=0)), ("x.transpose(dim0=0, dim1=1)", lambda: x.transpose(dim0=0, dim1=1)),
         ("x.view(torch.float32)", lambda: x.view(torch.float32)),
+        # select and narrow (C++ without autograd, shape.py's nodes with it)
+        ("x.select(0, 2)", lambda: x.select(0, 2)), ("x.select(1, -1)", lambda: x.select(1, -1)),
+        ("torch.select(x3, -2, 1)", lambda: torch.select(x3, -2, 1)), ("x.t().select(0, 3)", lambda: x.t().select(0, 3)),
+        ("x[1:].select(0, 0)", lambda: x[1:].select(0, 0)), ("e.select(1, 4)", lambda: e.select(1, 4)),
+        ("x.narrow(0, 1, 3)", lambda: x.narrow(0, 1, 3)), ("x.narrow(1, -2, 2)", lambda: x.narrow(1, -2, 2)),
+        ("x.narrow(0, 6, 0)", lambda: x.narrow(0, 6, 0)), ("torch.narrow(x3, 2, 0, 4)", lambda: torch.narrow(x3, 2, 0, 4)),
+        ("x.t().narrow(1, 2, 3)", lambda: x.t().narrow(1, 2, 3)), ("e.narrow(0, 0, 0)", lambda: e.narrow(0, 0, 0)),
+        ("x.narrow(0, torch.tensor(1), 2)", lambda: x.narrow(0, torch.tensor(1), 2)),
+        ("x.select(np.int64(0), 1)", lambda: x.select(np.int64(0), 1)), ("x.select(dim=1, index=0)", lambda: x.select(dim=1, index=0)),
     ]
 
 
@@ -87,6 +96,11 @@ ERRORS = [
     ("x3.permute(0, 1, 3)", lambda x, x3: x3.permute(0, 1, 3)), ("x3.permute()", lambda x, x3: x3.permute()),
     ("x.squeeze(2)", lambda x, x3: x.squeeze(2)), ("x.squeeze(1.0)", lambda x, x3: x.squeeze(1.0)),
     ("torch.t(3)", lambda x, x3: torch.t(3)), ("x.transpose(0, True)", lambda x, x3: x.transpose(0, True)),
+    ("x.select(0, 6)", lambda x, x3: x.select(0, 6)), ("x.select(1, -5)", lambda x, x3: x.select(1, -5)),
+    ("x.select(2, 0)", lambda x, x3: x.select(2, 0)), ("x.sum().select(0, 0)", lambda x, x3: x.sum().select(0, 0)),
+    ("x.narrow(0, 5, 2)", lambda x, x3: x.narrow(0, 5, 2)), ("x.narrow(0, 7, 0)", lambda x, x3: x.narrow(0, 7, 0)),
+    ("x.narrow(1, 0, -1)", lambda x, x3: x.narrow(1, 0, -1)), ("x.narrow(0, -7, 1)", lambda x, x3: x.narrow(0, -7, 1)),
+    ("x.sum().narrow(0, 0, 1)", lambda x, x3: x.sum().narrow(0, 0, 1)),
 ]
 
 

@@ -13,7 +13,8 @@
 #   _E.fast_unary(kind, inplace, fn, as_method)              (kind: relu|neg|tanh|sigmoid|exp|abs|sqrt)
 #   _E.fast_matmul(fn, as_method)                            (2-D @ 2-D float32/float64 through the BLAS)
 #   _E.fast_sum(fn, as_method)                               (x.sum() of a whole float32/float64 tensor)
-#   _E.fast_view(kind, fn, as_method)  (kind: view|reshape|t|transpose|unsqueeze|squeeze|permute; bindings_views.cpp:
+#   _E.fast_view(kind, fn, as_method)  (kind: view|reshape|t|transpose|unsqueeze|squeeze|permute|select|narrow (no
+#                                       autograd); bindings_views.cpp:
 #                                       the alias, its Tensor and _base in one call, the node from shape.py)
 #   _E.fast_join(kind, fn)             (kind: cat|stack, torch.* only; bindings_join.cpp: one dtype, one device,
 #                                       the node from join.py)
@@ -67,9 +68,11 @@ _MATMUL_METHODS = ("__matmul__", "matmul", "mm")
 _MATMUL_FUNCTIONS = ("matmul", "mm")
 # Tensor attribute / torch.<name> -> view kind (reshape takes the fast path only when it makes a view)
 _VIEW_METHODS = {"view": "view", "reshape": "reshape", "t": "t", "transpose": "transpose", "swapaxes": "transpose",
-                 "swapdims": "transpose", "unsqueeze": "unsqueeze", "permute": "permute", "squeeze": "squeeze"}
+                 "swapdims": "transpose", "unsqueeze": "unsqueeze", "permute": "permute", "squeeze": "squeeze",
+                 "select": "select", "narrow": "narrow"}
 _VIEW_FUNCTIONS = {"reshape": "reshape", "t": "t", "transpose": "transpose", "swapaxes": "transpose",
-                   "swapdims": "transpose", "unsqueeze": "unsqueeze", "permute": "permute", "squeeze": "squeeze"}
+                   "swapdims": "transpose", "unsqueeze": "unsqueeze", "permute": "permute", "squeeze": "squeeze",
+                   "select": "select", "narrow": "narrow"}
 _SHAPE_MODULE_VIEWS = ("view", "reshape", "t", "transpose", "unsqueeze", "permute", "squeeze")
 _JOIN_FUNCTIONS = {"cat": "cat", "concat": "cat", "concatenate": "cat", "stack": "stack"}
 
