@@ -9,6 +9,7 @@ from .._ops._core import materialize
 from .._scratch import scratch
 from ._composite import named
 from . import _loss_fast
+from . import _loss_smooth_l1
 
 _SCALAR_NAMES = {}
 
@@ -223,6 +224,10 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     _check_reduction(reduction)
     if beta == 0.0:
         return l1_loss(input, target, reduction=reduction)
+
+    if _loss_smooth_l1.applies(input, target, beta):
+        return _loss_smooth_l1.smooth_l1_loss(input, target, reduction, beta, _input_sized_result(input, reduction),
+                                              _reduce)
 
     def compute(a, b):
         d = (a - b).abs()
