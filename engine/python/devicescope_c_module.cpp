@@ -13,6 +13,7 @@ void bind_rnn_graph(py::module_& m);  // bindings_rnn_graph.cpp
 void bind_rnn_backward(py::module_& m);  // bindings_rnn_backward.cpp
 void bind_foreach(py::module_& m);  // the optimizers' torch._foreach_* ops (bindings_foreach.cpp)
 void bind_transformer(py::module_& m);  // softmax and dropout kernels (bindings_transformer.cpp)
+void bind_sampling(py::module_& m);  // torch.randn's float32 Box-Muller (bindings_sampling.cpp)
 
 namespace {
 
@@ -98,6 +99,7 @@ PYBIND11_EMBEDDED_MODULE(_devicescope_C, m) {
   bind_rnn_backward(m);  // ... and their backward functions (bindings_rnn_backward.cpp)
   bind_foreach(m);
   bind_transformer(m);
+  bind_sampling(m);
   bind_estimate(m);
   bind_autograd(m);
 }

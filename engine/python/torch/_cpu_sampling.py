@@ -6,10 +6,16 @@
 # `x * (to - from) + from` into one multiply-add: _fma64 reproduces that for doubles (an error-free product
 # and sum); for float32 a float64 computation is the fused result. Checked against torch 1.13 (AVX2 build).
 import math
+import os
 
 import numpy as np
 
+import _devicescope_C as _E
+
 from . import _avx_mathfun
+
+# DEVICESCOPE_NO_FAST_OPS=1 (as torch/_ops/_core.py's FAST_KERNELS) keeps the numpy emulation below
+_FAST = os.environ.get("DEVICESCOPE_NO_FAST_OPS") != "1"
 
 # std::numeric_limits<T>::digits of the floating types (uniform_real's mask) by itemsize/name
 _DIGITS = {"float64": 53, "float32": 24, "float16": 11, "bfloat16": 8}
@@ -80,6 +86,8 @@ def _normal_fill(engine, n, dtype, mean, std, block16):
 
 
 def _block16_avx2(blocks, mean, std):
+    if _FAST:  # the same ops in C++ (engine/python/bindings_sampling.cpp), one pass instead of ~40 numpy ones
+        return _E.normal_block16(blocks, float(mean), float(std))
     f = np.float32
     u1 = f(1) - blocks[:, :8]
     u2 = blocks[:, 8:]
