@@ -1,7 +1,7 @@
 # Gradients of the composite ops that have PyTorch's own backward node (nn/_functional_embedding.py,
 # nn/_loss_bce.py): embedding_dense_backward's and index_select's accumulation (rows added in index order in the
 # gradient's dtype: bit for bit, with repeated indices, padding_idx and scale_grad_by_freq's fused 1/count), and
-# binary_cross_entropy's loss and backward (its EPSILON floor at inputs 0 and 1).
+# binary_cross_entropy's loss and backward (its EPSILON floor at inputs 0 and 1), mse_loss's backward (nn/_loss_mse.py).
 import torch
 import torch.nn.functional as F
 
@@ -26,3 +26,15 @@ for kw in ({}, {"reduction": "sum"}, {"reduction": "none"}, {"weight": torch.ten
     (loss.sum() if loss.dim() else loss).backward()
     print("bce", sorted(kw), type(loss.grad_fn).__name__, " ".join(f"{v:.6g}" for v in loss.reshape(-1).tolist()),
           "|", " ".join(f"{v:.6g}" for v in x.grad.reshape(-1).tolist()))
+
+# mse_loss: mse_loss_backward's norm * (input - target) * grad for the input and the target
+torch.manual_seed(2)
+for dtype in (torch.float32, torch.float64):
+    for red in ("mean", "sum", "none"):
+        x = torch.randn(5, 4, dtype=dtype, requires_grad=True)
+        t = torch.randn(5, 4, dtype=dtype, requires_grad=True)
+        loss = F.mse_loss(x, t, reduction=red)
+        (loss.sum() if loss.dim() else loss).backward()
+        print("mse", dtype, red, type(loss.grad_fn).__name__, f"{float(loss.sum()):.6g}",
+              " ".join(f"{v:.6g}" for v in x.grad.reshape(-1).tolist()), "|",
+              " ".join(f"{v:.6g}" for v in t.grad.reshape(-1).tolist()))

@@ -1,0 +1,57 @@
+# F.mse_loss's backward as PyTorch's own node: MseLossBackward0 runs mse_loss_backward (Loss.cpp) for each input
+# that needs a gradient, self first: grad_input = zeros_like(input) filled with norm * (input - target) * grad
+# (norm = 2 / numel for 'mean', else 2, as the tensor's dtype; the target's gradient swaps input and target).
+# The composite (the loss recomputed under grad mode in backward by _composite.named) stays the reference:
+# DEVICESCOPE_PY_COMPOSITE=1 runs it, tests/composite_backward/mse.py compares the two (time_sequence_prediction's
+# loss spent 4 ms a backward in the recomputation).
+import torch
+from .._ops import _core as C
+from .._scratch import scratch
+from ..autograd import grad_mode, graph
+from . import _composite
+
+
+def applies(input, target):
+    """Same-shape contiguous float inputs (a broadcasting target keeps the composite, whose expand the gradient
+    is summed back through)."""
+    return (not _composite.REFERENCE and input.dtype in (torch.float32, torch.float64) and target.dtype == input.dtype
+            and tuple(input.shape) == tuple(target.shape) and input.is_contiguous() and target.is_contiguous())
+
+
+def mse_loss(input, target, reduction, reduction_enum, compute, allocate):
+    """compute(input, target): the loss's values (in scratch, as the composite makes them); allocate: the
+    composite's allocate hook (a reduced loss's input-sized block and elementwise temporary), None for 'none'."""
+    with torch.no_grad(), scratch():
+        values = compute(input, target)
+    if allocate is None:
+        result = C.materialize(values)
+    else:
+        out, temps = allocate(values)
+        result = C.fill(out, values)
+        del temps
+    del values
+    wants = (C.needs_grad(input), C.needs_grad(target))
+    if not any(wants):
+        return result
+    norm = 2.0 / input.numel() if reduction == "mean" else 2.0
+
+    def one(g, a, b):
+        """mse_loss_backward(grad, a, b): norm * (a - b) * grad, in a's dtype."""
+        if grad_mode._enabled[0]:  # create_graph: the formula in differentiable ops
+            return norm * (a - b) * g
+
+        def kernel(gv, av, bv):
+            return av.dtype.type(norm) * (av - bv) * gv
+        return C.make(C.elementwise_compute(kernel, C.read(g), C.read(a), C.read(b)), C.dtype_of(a), C.device_of(a))
+
+    def backward(grads):
+        g = grads[0]
+        if g is None:
+            return [None, None]
+        gi = one(g, input, target) if wants[0] else None
+        gt = one(g, target, input) if wants[1] else None
+        return [gi, gt]
+
+    graph.attach("MseLossBackward0", [result], [input, target], backward,
+                 saved={"reduction": reduction_enum, "self": input, "target": target})
+    return result
