@@ -22,9 +22,10 @@ namespace {
 PyObject* g_node_hook = nullptr;  // torch._ops.shape._fast_view_node(code, out, x, info)
 
 // The op an entry runs; its value is the code _fast_view_node reads.
-// Select and Narrow take the fast path only when autograd records nothing (their nodes stay shape.py's).
+// Select, Narrow and GetItem (x[int], x[slice]) take the fast path only when autograd records nothing (their
+// nodes stay shape.py's and subscript.py's).
 enum class ViewKind { View = 0, T = 1, Transpose = 2, Unsqueeze = 3, Permute = 4, Reshape = 5, Squeeze = 6,
-                      Select = 7, Narrow = 8 };
+                      Select = 7, Narrow = 8, GetItem = 9 };
 
 struct ViewSpec : FastSpecHead {
   ViewKind kind = ViewKind::View;
@@ -253,6 +254,42 @@ PyObject* try_view(const FastSpecHead& head, PyObject* const* args, Py_ssize_t n
       return make_view(x, *impl, std::move(sz), std::move(st), spec.kind, [] { return Py_NewRef(Py_None); },
                        offset);
     }
+    case ViewKind::GetItem: {
+      // subscript.py getitem for one plain int (_select of dim 0) or one slice with a positive step (_slice of
+      // dim 0, optimize=False) of a tensor with dims; errors, every other index and autograd go to Python
+      if (n != 2 || nd == 0) return nullptr;
+      PyObject* index = args[1];
+      const bool is_slice = PySlice_Check(index);
+      int64_t i = 0;
+      if (!is_slice && !fast_plain_int(index, i)) return nullptr;
+      const int grad = fast_needs_grad(x);
+      if (grad != 0) {
+        if (grad < 0) PyErr_Clear();
+        return nullptr;
+      }
+      const int64_t size = sizes[0];
+      Shape sz = sizes, st = strides;
+      int64_t offset = impl->offset();
+      if (is_slice) {
+        Py_ssize_t start = 0, stop = 0, step = 0;
+        if (PySlice_Unpack(index, &start, &stop, &step) < 0) {  // (a non-index bound: Python's TypeError)
+          PyErr_Clear();
+          return nullptr;
+        }
+        if (step <= 0) return nullptr;
+        const Py_ssize_t len = PySlice_AdjustIndices(Py_ssize_t(size), &start, &stop, step);
+        sz[0] = len;
+        st[0] = strides[0] * step;
+        offset += start * strides[0];  // (even for an empty slice, as ATen's slice does)
+      } else {
+        if (!(size >= -i && size > i)) return nullptr;
+        offset += (i < 0 ? i + size : i) * strides[0];
+        sz.erase(sz.begin());
+        st.erase(st.begin());
+      }
+      return make_view(x, *impl, std::move(sz), std::move(st), spec.kind, [] { return Py_NewRef(Py_None); },
+                       offset);
+    }
   }
   return nullptr;
 }
@@ -261,7 +298,8 @@ PyObject* try_view(const FastSpecHead& head, PyObject* const* args, Py_ssize_t n
 
 void bind_views(py::module_& m) {
   m.def("_fast_views_setup", [](py::object node_hook) { g_node_hook = node_hook.release().ptr(); });
-  // kind: "view" | "reshape" | "t" | "transpose" | "unsqueeze" | "permute" | "squeeze" | "select" | "narrow"; fallback:
+  // kind: "view" | "reshape" | "t" | "transpose" | "unsqueeze" | "permute" | "squeeze" | "select" | "narrow" |
+  // "getitem" (Tensor.__getitem__ only); fallback:
   // the Python implementation
   // with the same signature. as_method=True returns a descriptor for Tensor (binds self), False a callable.
   m.def("fast_view", [](const std::string& kind, py::object fallback, bool as_method) {
@@ -275,6 +313,7 @@ void bind_views(py::module_& m) {
     else if (kind == "squeeze") k = ViewKind::Squeeze;
     else if (kind == "select") k = ViewKind::Select;
     else if (kind == "narrow") k = ViewKind::Narrow;
+    else if (kind == "getitem") k = ViewKind::GetItem;
     else raise(ErrorKind::ValueError, "fast_view: unknown op " + kind);
     auto* s = new ViewSpec;  // lives as long as the interpreter
     s->attempt = try_view;

@@ -79,6 +79,13 @@ def cases(x, x3, z0, e, x1):
         ("x.t().narrow(1, 2, 3)", lambda: x.t().narrow(1, 2, 3)), ("e.narrow(0, 0, 0)", lambda: e.narrow(0, 0, 0)),
         ("x.narrow(0, torch.tensor(1), 2)", lambda: x.narrow(0, torch.tensor(1), 2)),
         ("x.select(np.int64(0), 1)", lambda: x.select(np.int64(0), 1)), ("x.select(dim=1, index=0)", lambda: x.select(dim=1, index=0)),
+        # subscripts by one int or one slice (C++ without autograd, subscript.py with it or for other indices)
+        ("x[2]", lambda: x[2]), ("x[-1]", lambda: x[-1]), ("x[1:4]", lambda: x[1:4]), ("x[::2]", lambda: x[::2]),
+        ("x[5:1]", lambda: x[5:1]), ("x[-100:100]", lambda: x[-100:100]), ("x[-3:]", lambda: x[-3:]),
+        ("x.t()[1]", lambda: x.t()[1]), ("x3[1][2]", lambda: x3[1][2]), ("x3[1:][:, 1:2]", lambda: x3[1:][:, 1:2]),
+        ("e[0:0]", lambda: e[0:0]), ("e[1:]", lambda: e[1:]), ("x[np.int64(1)]", lambda: x[np.int64(1)]),
+        ("x[1:np.int64(3)]", lambda: x[1:np.int64(3)]), ("x[None]", lambda: x[None]), ("x[...]", lambda: x[...]),
+        ("x[2 ** 70:]", lambda: x[2 ** 70:]), ("x[:-2 ** 70]", lambda: x[:-2 ** 70]),
     ]
 
 
@@ -101,6 +108,9 @@ ERRORS = [
     ("x.narrow(0, 5, 2)", lambda x, x3: x.narrow(0, 5, 2)), ("x.narrow(0, 7, 0)", lambda x, x3: x.narrow(0, 7, 0)),
     ("x.narrow(1, 0, -1)", lambda x, x3: x.narrow(1, 0, -1)), ("x.narrow(0, -7, 1)", lambda x, x3: x.narrow(0, -7, 1)),
     ("x.sum().narrow(0, 0, 1)", lambda x, x3: x.sum().narrow(0, 0, 1)),
+    ("x[6]", lambda x, x3: x[6]), ("x[-7]", lambda x, x3: x[-7]), ("x.sum()[0]", lambda x, x3: x.sum()[0]),
+    ("x.sum()[1:]", lambda x, x3: x.sum()[1:]), ("x[::0]", lambda x, x3: x[::0]), ("x[::-1]", lambda x, x3: x[::-1]),
+    ("x[1.5]", lambda x, x3: x[1.5]), ("x['a':]", lambda x, x3: x["a":]), ("x[2 ** 70]", lambda x, x3: x[2 ** 70]),
 ]
 
 

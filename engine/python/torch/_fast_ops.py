@@ -69,7 +69,7 @@ _MATMUL_FUNCTIONS = ("matmul", "mm")
 # Tensor attribute / torch.<name> -> view kind (reshape takes the fast path only when it makes a view)
 _VIEW_METHODS = {"view": "view", "reshape": "reshape", "t": "t", "transpose": "transpose", "swapaxes": "transpose",
                  "swapdims": "transpose", "unsqueeze": "unsqueeze", "permute": "permute", "squeeze": "squeeze",
-                 "select": "select", "narrow": "narrow"}
+                 "select": "select", "narrow": "narrow", "__getitem__": "getitem"}
 _VIEW_FUNCTIONS = {"reshape": "reshape", "t": "t", "transpose": "transpose", "swapaxes": "transpose",
                    "swapdims": "transpose", "unsqueeze": "unsqueeze", "permute": "permute", "squeeze": "squeeze",
                    "select": "select", "narrow": "narrow"}
