@@ -13,6 +13,8 @@
 // one side).
 #include "bindings_common.h"  // Python.h first
 
+#include <utility>
+
 #include "fast_entry.h"
 #include "rnn_kernels.h"
 
@@ -24,23 +26,39 @@ py::object steal(PyObject* o) {
   return py::reinterpret_steal<py::object>(o);
 }
 
+// What rnn_backward_init registers. Raw references, taken and never dropped: a later session's interpreter
+// re-registers over the objects of a finalized one, which must not be touched then (as bindings_autograd_graph.cpp).
 struct Fns {
   bool ready = false;
-  py::object grad_enabled, act_fn, mul_fn, sub_fn, split_fn, mul_side, s_impl, s_alias;
+  PyObject *grad_enabled = nullptr, *act_fn = nullptr, *mul_fn = nullptr, *sub_fn = nullptr, *split_fn = nullptr,
+           *mul_side = nullptr, *s_impl = nullptr, *s_alias = nullptr;
 };
-Fns& fns() {
-  static Fns* f = new Fns();  // (never destroyed: the interpreter may outlive static destruction order)
-  return *f;
+Fns g_fns;
+Fns& fns() { return g_fns; }
+
+PyObject* keep(py::handle o) {
+  Py_INCREF(o.ptr());
+  return o.ptr();
+}
+
+// fn(args...) of a registered Python function
+template <typename... A>
+py::object call(PyObject* fn, A&&... args) {
+  return py::reinterpret_borrow<py::object>(fn)(std::forward<A>(args)...);
+}
+
+void require_ready() {
+  if (!fns().ready) raise(ErrorKind::RuntimeError, "rnn backward: rnn_backward_init has not registered torch's functions");
 }
 
 // grad_mode._enabled[0]: the backward runs under create_graph
 bool grad_on() {
-  const int r = PyObject_IsTrue(PyList_GET_ITEM(fns().grad_enabled.ptr(), 0));
+  const int r = PyObject_IsTrue(PyList_GET_ITEM(fns().grad_enabled, 0));
   if (r < 0) throw py::error_already_set();
   return r == 1;
 }
 
-TensorPtr impl(py::handle t) { return steal(PyObject_GetAttr(t.ptr(), fns().s_impl.ptr())).cast<TensorPtr>(); }
+TensorPtr impl(py::handle t) { return steal(PyObject_GetAttr(t.ptr(), fns().s_impl)).cast<TensorPtr>(); }
 
 // C.wrap(holder)
 py::object wrap(const py::object& holder) { return steal(fast_wrap(holder.cast<TensorPtr>())); }
@@ -58,26 +76,26 @@ py::object act_backward(int kind, py::handle rs, py::list gs) {
   py::object g = first_grad(gs);
   if (!g.is_none() && !grad_on()) {
     // rs.unpack() with grad mode off is rs.alias
-    py::object r = steal(PyObject_GetAttr(rs.ptr(), fns().s_alias.ptr()));
+    py::object r = steal(PyObject_GetAttr(rs.ptr(), fns().s_alias));
     py::object fast = rnn_kernels::act_grad(kind, impl(g), impl(r));
     if (!fast.is_none()) return py::make_tuple(wrap(fast));
   }
-  return fns().act_fn(kind, rs, gs);
+  return call(fns().act_fn, kind, rs, gs);
 }
 
 py::object mul_backward(py::handle sa, py::handle sb, py::list gs) {
   py::object g = first_grad(gs);
-  if (g.is_none() || grad_on()) return fns().mul_fn(sa, sb, gs);
+  if (g.is_none() || grad_on()) return call(fns().mul_fn, sa, sb, gs);
   const bool need_a = !sb.is_none(), need_b = !sa.is_none();
   py::object ga = py::none(), gb = py::none();
   if (need_a) {
     py::object fast = rnn_kernels::mul_grad(impl(g), impl(sb));
-    if (fast.is_none()) return fns().mul_fn(sa, sb, gs);  // (nothing made yet: the Python function does it all)
+    if (fast.is_none()) return call(fns().mul_fn, sa, sb, gs);  // (nothing made yet: the Python function does it all)
     ga = wrap(fast);
   }
   if (need_b) {
     py::object fast = rnn_kernels::mul_grad(impl(g), impl(sa));
-    gb = fast.is_none() ? fns().mul_side(g, sa) : wrap(fast);
+    gb = fast.is_none() ? call(fns().mul_side, g, sa) : wrap(fast);
   }
   return py::make_tuple(ga, gb);
 }
@@ -88,7 +106,7 @@ py::object sub_backward(py::handle key, py::list gs) {
     py::object fast = rnn_kernels::neg_grad(impl(g));
     if (!fast.is_none()) return py::make_tuple(g, wrap(fast));
   }
-  return fns().sub_fn(key, gs);
+  return call(fns().sub_fn, key, gs);
 }
 
 py::object split_backward(py::handle rows, py::handle cols, py::handle split, py::handle key, py::list gs) {
@@ -100,7 +118,7 @@ py::object split_backward(py::handle rows, py::handle cols, py::handle split, py
       if (!fast.is_none()) return py::make_tuple(wrap(fast));
     }
   }
-  return fns().split_fn(rows, cols, split, key, gs);
+  return call(fns().split_fn, rows, cols, split, key, gs);
 }
 
 }  // namespace
@@ -108,22 +126,33 @@ py::object split_backward(py::handle rows, py::handle cols, py::handle split, py
 void bind_rnn_backward(py::module_& m) {
   m.def("rnn_backward_init", [](py::dict ctx) {
     Fns& f = fns();
-    f.grad_enabled = ctx["grad_enabled"];
-    if (!PyList_Check(f.grad_enabled.ptr()) || PyList_GET_SIZE(f.grad_enabled.ptr()) != 1)
+    py::object enabled = ctx["grad_enabled"];
+    if (!PyList_Check(enabled.ptr()) || PyList_GET_SIZE(enabled.ptr()) != 1)
       throw py::type_error("rnn_backward_init: grad_enabled must be grad_mode._enabled");
-    f.act_fn = ctx["act_fn"];
-    f.mul_fn = ctx["mul_fn"];
-    f.sub_fn = ctx["sub_fn"];
-    f.split_fn = ctx["split_fn"];
-    f.mul_side = ctx["mul_side"];
-    f.s_impl = steal(PyUnicode_InternFromString("_impl"));
-    f.s_alias = steal(PyUnicode_InternFromString("alias"));
+    f.grad_enabled = keep(enabled);
+    f.act_fn = keep(ctx["act_fn"]);
+    f.mul_fn = keep(ctx["mul_fn"]);
+    f.sub_fn = keep(ctx["sub_fn"]);
+    f.split_fn = keep(ctx["split_fn"]);
+    f.mul_side = keep(ctx["mul_side"]);
+    f.s_impl = PyUnicode_InternFromString("_impl");
+    f.s_alias = PyUnicode_InternFromString("alias");
     f.ready = true;
   });
-  m.def("rnn_act_backward", [](int kind, py::handle rs, py::handle gs) { return act_backward(kind, rs, as_list(gs)); });
-  m.def("rnn_mul_backward", [](py::handle sa, py::handle sb, py::handle gs) { return mul_backward(sa, sb, as_list(gs)); });
-  m.def("rnn_sub_backward", [](py::handle key, py::handle gs) { return sub_backward(key, as_list(gs)); });
+  m.def("rnn_act_backward", [](int kind, py::handle rs, py::handle gs) {
+    require_ready();
+    return act_backward(kind, rs, as_list(gs));
+  });
+  m.def("rnn_mul_backward", [](py::handle sa, py::handle sb, py::handle gs) {
+    require_ready();
+    return mul_backward(sa, sb, as_list(gs));
+  });
+  m.def("rnn_sub_backward", [](py::handle key, py::handle gs) {
+    require_ready();
+    return sub_backward(key, as_list(gs));
+  });
   m.def("rnn_split_backward", [](py::handle rows, py::handle cols, py::handle split, py::handle key, py::handle gs) {
+    require_ready();
     return split_backward(rows, cols, split, key, as_list(gs));
   });
   m.def("rnn_pass_both", [](py::handle gs) {
