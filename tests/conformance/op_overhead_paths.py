@@ -85,3 +85,8 @@ for dt in (torch.float16, torch.bfloat16, torch.float64, torch.int8, torch.uint8
            torch.bool):
     z = torch.zeros(2, 2, dtype=dt)
     print("dtype", dt, z.dtype, z.dtype is dt, z.is_floating_point(), z.device, z.device == torch.device("cpu"))
+
+# factory sizes: plain ints taken as given, anything else converted or refused by the general loop
+print("sizes", torch.zeros(2, 3).shape, torch.zeros((2, 3)).shape, torch.ones([4]).shape, torch.zeros(()).shape,
+      torch.empty(torch.Size([1, 2])).shape, torch.ones(2, torch.tensor(3)).shape, torch.zeros(0, 5).shape)
+attempt("zeros negative", lambda: torch.zeros(2, -1))

@@ -22,6 +22,11 @@ from ._size import Size
 def _size_args(name, args):
     if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
         args = tuple(args[0])
+    for a in args:
+        if type(a) is not int:
+            break
+    else:
+        return args  # (plain ints: the loop below would give them back unchanged)
     out = []
     for i, a in enumerate(args):
         if isinstance(a, C.Tensor) and a._impl.dim == 0:
@@ -117,7 +122,7 @@ def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
     if not pin_memory and not virtual and not _default.virtual_mode():
         dtype = dtype or _default.get_default_dtype()
         shape = _size_args("zeros", size)
-        if any(s < 0 for s in shape):  # the engine's negative-dimension error comes first, as in PyTorch
+        if shape and min(shape) < 0:  # the engine's negative-dimension error comes first, as in PyTorch
             return C.wrap(_E.zeros(shape, dtype._code, _device(device)))
         C.check_storage_size(shape, dtype)
         t = C.wrap(_E.zeros(shape, dtype._code, _device(device)))
