@@ -56,8 +56,9 @@ add_test(NAME composite_backward_agreement
                  $<TARGET_FILE:devicescope> ${DS_COMPOSITE_BACKWARD_SCRIPTS})
 set_tests_properties(composite_backward_agreement PROPERTIES TIMEOUT 300 LABELS "python")
 
-# The recurrent cells' C++ step kernels (bindings_rnn.cpp) against the numpy path they stand in front of
-# (DEVICESCOPE_PY_RNN=1): the same values to the last bit, nodes, saved tensors and allocator trace (tests/rnn_kernels).
+# The recurrent cells' C++ steps (bindings_rnn.cpp's kernels, bindings_rnn_graph.cpp's nodes, bindings_rnn_backward.cpp's
+# backward functions) against the Python / numpy path they stand in front of (DEVICESCOPE_PY_RNN=1): the same values to
+# the last bit, nodes, saved tensors and allocator trace (tests/rnn_kernels).
 file(GLOB DS_RNN_KERNEL_SCRIPTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/rnn_kernels/*.py)
 add_test(NAME rnn_kernel_agreement
          COMMAND ${DS_SCRIPT_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tools/run_rnn_kernel_agreement.py
