@@ -2,8 +2,11 @@
 # LSTMCell / GRUCell / SimpleCell), with the same autograd nodes, saved tensors and allocations, but without
 # going through the generic op dispatch for every one of the ~10 pointwise ops of a step: the values of the step
 # are computed in one numpy pass after the hidden matmul, the result tensors are allocated in ATen's order and
-# the nodes are attached directly. The backward closures compute each node's gradient with numpy (one
-# allocation per gradient, as the ATen kernel); under create_graph they run the differentiable ops instead.
+# the nodes are attached directly. The backward functions (partials of _act_fn, _mul_fn, ...) compute each node's
+# gradient in one kernel or with numpy (one allocation per gradient, as the ATen kernel); under create_graph they
+# run the differentiable ops instead. The step kernels are bindings_rnn.cpp's; with them, a whole step - chunks,
+# nodes and backward functions included - runs in bindings_rnn_graph.cpp / bindings_rnn_backward.cpp (the functions
+# here statement for statement; DEVICESCOPE_PY_RNN=1 runs this module's path, the reference).
 #
 # LSTM:  gates = linear_hh(hx).add_(igates); i, f, g, o = gates.unsafe_chunk(4, 1)
 #        i.sigmoid_(); f.sigmoid_(); g.tanh_(); o.sigmoid_(); cy = (f * cx).add_(i * g); hy = o * cy.tanh()
