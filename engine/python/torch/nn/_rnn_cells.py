@@ -359,9 +359,14 @@ def _linear_hh(hx, w_hh, b_hh):
     wraps torch.addmm and Tensor.t to record aten::addmm / aten::t, F.linear."""
     recorder = sys.modules.get("torch.profiler._recorder")  # (not imported: it imports torch.nn)
     if b_hh is not None and hx._impl.dim == 2 and b_hh._impl.dim == 1 and not (recorder and recorder._installed):
-        from .._ops import linalg, shape
-        return linalg.addmm(b_hh, hx, shape.t(w_hh))
+        if not _OPS:  # (imported at the first step, not at this module's import: the _ops circle)
+            from .._ops import linalg, shape
+            _OPS[:] = (linalg, shape)
+        return _OPS[0].addmm(b_hh, hx, _OPS[1].t(w_hh))
     return FB.linear(hx, w_hh, b_hh)
+
+
+_OPS = []  # [torch._ops.linalg, torch._ops.shape] once a step has imported them: an import per step cost ~2 us
 
 
 def lstm_cell(other, hx, cx, w_hh, b_hh, w_hr=None):
