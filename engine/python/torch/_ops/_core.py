@@ -144,9 +144,18 @@ def make(values, dtype, device):
     """A new tensor on `device` (a torch.device, or None for cpu) holding `values` converted to dtype.
     Shape-only values (a virtual operand's) give a virtual tensor: the same allocation, no bytes."""
     if type(values) is _ndarray:
-        t = _fast_make(values, dtype._code, device)  # the plain case in one call (engine/python/fast_make.cpp)
+        code = dtype._code
+        t = _fast_make(values, code, device)  # the plain case in one call (engine/python/fast_make.cpp)
         if t is not None:
             return t
+        if values.size and code != _BF16 and code != _BOOL and values.dtype != dtype._np:
+            # values computed in another dtype (float64 math for a float32 result): the cast write() would
+            # make, the same bits, then the one-call path
+            with fp_quiet():
+                cast = values.astype(dtype._np, order="C")
+            t = _fast_make(cast, code, device)
+            if t is not None:
+                return t
     elif isinstance(values, VirtualValues):
         return wrap(_E.empty(values.shape, dtype._code, device, False, True))
     values = np.asarray(values)
