@@ -90,3 +90,15 @@ for dt in (torch.float16, torch.bfloat16, torch.float64, torch.int8, torch.uint8
 print("sizes", torch.zeros(2, 3).shape, torch.zeros((2, 3)).shape, torch.ones([4]).shape, torch.zeros(()).shape,
       torch.empty(torch.Size([1, 2])).shape, torch.ones(2, torch.tensor(3)).shape, torch.zeros(0, 5).shape)
 attempt("zeros negative", lambda: torch.zeros(2, -1))
+
+# size(dim) / stride(dim): plain ints in range read directly, everything else through wrap_dim's checks
+s3 = torch.zeros(2, 3, 4)[:, 1:]
+print("size/stride", s3.size(0), s3.size(-1), s3.size(-3), s3.stride(1), s3.stride(-1), s3.size(), s3.stride())
+import numpy as np  # noqa: E402
+print("numpy dims", s3.size(np.int64(1)), s3.stride(np.int32(-2)))
+for label, fn in (("size(3)", lambda: s3.size(3)), ("size(-4)", lambda: s3.size(-4)), ("stride(3)", lambda: s3.stride(3))):
+    attempt(label, fn)
+z = torch.tensor(1.5)
+for label, fn in (("0-dim size(0)", lambda: z.size(0)), ("0-dim stride(-1)", lambda: z.stride(-1)),
+                  ("0-dim size(2)", lambda: z.size(2))):
+    attempt(label, fn)

@@ -23,6 +23,14 @@ _E_to = _E.to
 _wrap = None  # set below
 
 
+def _wrap_size_dim(dim, sizes):
+    """size(dim)'s and stride(dim)'s dim: c10's maybe_wrap_dim without wrap_scalar, so a 0-dim tensor has no
+    dimension to name."""
+    if not sizes and hasattr(dim, "__index__") and not isinstance(dim, bool):
+        raise IndexError(f"Dimension specified as {dim.__index__()} but tensor has no dimensions")
+    return C.wrap_dim(dim, len(sizes))
+
+
 def _to_backward(src_device, src_dtype):
     def fn(gs):
         g = gs[0]
@@ -92,9 +100,12 @@ class Tensor(TensorProtocols):
         return _fast_size(self._impl.sizes)
 
     def size(self, dim=None):
+        sizes = self._impl.sizes
         if dim is None:
-            return _fast_size(self._impl.sizes)
-        return self._impl.sizes[C.wrap_dim(dim, self._impl.dim)]
+            return _fast_size(sizes)
+        if type(dim) is int and -len(sizes) <= dim < len(sizes):
+            return sizes[dim]  # (a plain int in range: what wrap_dim would index)
+        return sizes[_wrap_size_dim(dim, sizes)]
 
     @property
     def dtype(self):
@@ -150,9 +161,12 @@ class Tensor(TensorProtocols):
     nelement = numel
 
     def stride(self, dim=None):
+        strides = self._impl.strides
         if dim is None:
-            return tuple(self._impl.strides)
-        return self._impl.strides[C.wrap_dim(dim, self._impl.dim)]
+            return tuple(strides)
+        if type(dim) is int and -len(strides) <= dim < len(strides):
+            return strides[dim]  # (a plain int in range: what wrap_dim would index)
+        return strides[_wrap_size_dim(dim, strides)]
 
     def storage_offset(self):
         return self._impl.offset
