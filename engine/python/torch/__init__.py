@@ -53,8 +53,9 @@ from ._ops.shape import (as_strided, broadcast_to, cat, chunk, concat, concatena
                          squeeze, stack, swapaxes, swapdims, t, tensor_split, trace, transpose, tril, triu, unbind,
                          unflatten, unsqueeze, vstack)
 from ._ops.join import atleast_1d, atleast_2d, atleast_3d  # noqa: F401
-from ._ops.indexing import (argsort, argwhere, bincount, gather, index_add, index_select, masked_fill,  # noqa: F401
+from ._ops.indexing import (argsort, argwhere, bincount, gather, index_add, index_select,  # noqa: F401
                             masked_select, nonzero, scatter, scatter_add, searchsorted, sort, take, topk, unique)
+from ._ops.masked_fill import masked_fill  # noqa: F401
 from ._ops import registry as _registry
 _registry.install(_sys.modules[__name__], Tensor)  # torch.add & co. with out=, Tensor.add / add_ (op_table.py)
 from ._numpy_names import accepting_numpy_names as _accepting_numpy_names

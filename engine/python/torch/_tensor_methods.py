@@ -10,6 +10,7 @@ from ._ops import _core as C
 from ._ops import elementwise as E
 from ._ops import indexing as I
 from ._ops import linalg as L
+from ._ops import masked_fill as MF
 from ._ops import reduction as R
 from ._ops import shape as S
 from ._ops import subscript as Sub
@@ -219,9 +220,10 @@ Tensor.mH = Tensor.mT
 
 # Indexing
 for _name in ("index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "index_add",
-              "index_add_", "masked_fill", "masked_fill_", "masked_select", "nonzero", "argwhere", "take", "sort",
-              "argsort", "topk", "unique"):
+              "index_add_", "masked_select", "nonzero", "argwhere", "take", "sort", "argsort", "topk", "unique"):
     setattr(Tensor, _name, _method(getattr(I, _name)))
+Tensor.masked_fill = _method(MF.masked_fill)
+Tensor.masked_fill_ = _method(MF.masked_fill_)
 
 
 # Fills and random fills (in place; allowed under no_grad on parameters, as nn.init does)

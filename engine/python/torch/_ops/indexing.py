@@ -192,42 +192,6 @@ def index_add_(x, dim, index, source, alpha=1):
     return x
 
 
-def masked_fill(x, mask, value):
-    from .elementwise import where
-    if C.dtype_of(mask) is not D.bool:
-        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {_sname_lower(mask)}")
-    if isinstance(value, C.Tensor):
-        if value._impl.dim != 0:
-            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                               f"{value._impl.dim} dimension(s).")
-        if value._impl.device_key != -1 and value._impl.device_key != x._impl.device_key:
-            raise RuntimeError("Expected all tensors to be on the same device, but found at least two devices, "
-                               f"{C.device_of(value)} and {C.device_of(x)}!")
-    C.elementwise_device([x, mask])
-    if not isinstance(value, C.Tensor):
-        value = C.make(np.asarray(value), C.dtype_of(x), C.device_of(x)) if C.dtype_of(x).is_floating_point or \
-            not isinstance(value, float) else C.make(np.asarray(value), C.dtype_of(x), C.device_of(x))
-    out = where(mask, value.to(C.dtype_of(x)) if C.dtype_of(value) is not C.dtype_of(x) else value, x)
-    if tuple(out._impl.sizes) != tuple(x._impl.sizes):
-        out = out.expand(x.shape).contiguous()
-    return out
-
-
-def _sname_lower(t):
-    return _sname(C.dtype_of(t))
-
-
-def masked_fill_(x, mask, value):
-    C.check_inplace(x)
-    r = masked_fill(x, mask, value)
-    if C.needs_grad(x, value if isinstance(value, C.Tensor) else None):
-        C.write(x, C.read(r))
-        x._grad_fn, x._output_nr = r._grad_fn, 0
-        return x
-    C.write(x, C.read(r))
-    return x
-
-
 def masked_select(x, mask):
     C.elementwise_device([x, mask])
     xv, mv = np.broadcast_arrays(C.read(x), C.read(mask).astype(bool))

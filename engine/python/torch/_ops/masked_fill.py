@@ -1,0 +1,91 @@
+# masked_fill / masked_fill_ as ATen has them: the in-place op writes the value where the mask is set and
+# allocates nothing; the out-of-place one is `self.expand(broadcast).clone(contiguous).masked_fill_(mask, value)`,
+# one allocation. Autograd: MaskedFillBackward0 (a number as value) or MaskedFillBackward1 (a 0-dim tensor),
+# saving the mask; self's gradient is grad.masked_fill(mask, 0) (summed back to self's shape when the
+# out-of-place op broadcast it), the value tensor's grad.masked_select(mask).sum(). (An earlier version computed
+# a `where` over a temporary value tensor: WhereBackward0 nodes, two extra allocations per call - every boolean
+# attention mask went through it.)
+import numpy as np
+
+from .. import _dtype as D
+from .._virtual_values import VirtualValues
+from ..autograd import graph
+from . import _core as C
+
+
+def _check(x, mask, value):
+    if C.dtype_of(mask) is not D.bool:
+        from .elementwise import scalar_name
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{scalar_name(C.dtype_of(mask))}")
+    if isinstance(value, C.Tensor):
+        if value._impl.dim != 0:
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value._impl.dim} dimension(s).")
+        if value._impl.device_key != -1 and value._impl.device_key != x._impl.device_key:
+            raise RuntimeError("Expected all tensors to be on the same device, but found at least two devices, "
+                               f"{C.device_of(value)} and {C.device_of(x)}!")
+    C.elementwise_device([x, mask])
+
+
+def _filled(x, mask, value, shape):
+    """x's values (broadcast to `shape`) with `value` where the mask is set, in x's dtype; shape-only values
+    when x or the mask has none."""
+    xv, mv = C.read(x), C.read(mask)
+    if C.shape_only(xv, mv) or (isinstance(value, C.Tensor) and C.shape_only(C.read(value))):
+        return VirtualValues(tuple(shape), xv.dtype)
+    fill = C.read(value)[()] if isinstance(value, C.Tensor) else value
+    with np.errstate(all="ignore"):
+        fill = np.asarray(fill).astype(xv.dtype)  # value.to<scalar_t>() (a float into an int tensor truncates)
+    return np.where(np.broadcast_to(mv, shape), fill, np.broadcast_to(xv, shape))
+
+
+def _attach(result, x, mask, value, edges):
+    """MaskedFillBackward0/1 on `result` (x itself for the in-place op), `edges` taken before it was given."""
+    x_shape = tuple(x._impl.sizes)
+    tensor_value = isinstance(value, C.Tensor)
+
+    def backward(grads):
+        g = grads[0]
+        if g is None:
+            return [None, None] if tensor_value else [None]
+        gx = g.masked_fill(mask, 0)
+        if tuple(gx._impl.sizes) != x_shape:
+            gx = C.sum_to_shape(gx, x_shape)
+        if not tensor_value:
+            return [gx]
+        return [gx, g.masked_select(mask).sum()]
+
+    name = "MaskedFillBackward1" if tensor_value else "MaskedFillBackward0"
+    graph.attach_edges(name, [result], edges, backward, saved={"mask": mask})
+
+
+def _edges(x, value):
+    return [graph.edge_of(x)] + ([graph.edge_of(value)] if isinstance(value, C.Tensor) else [])
+
+
+def masked_fill(x, mask, value):
+    _check(x, mask, value)
+    shape = C.broadcast_shapes(C.shape_of(x), C.shape_of(mask))
+    result = C.make(_filled(x, mask, value, shape), C.dtype_of(x), C.device_of(x))
+    if C.needs_grad(x, value if isinstance(value, C.Tensor) else None):
+        _attach(result, x, mask, value, _edges(x, value))
+    return result
+
+
+def masked_fill_(x, mask, value):
+    C.check_inplace(x)
+    _check(x, mask, value)
+    shape = tuple(x._impl.sizes)
+    if tuple(mask._impl.sizes) != shape:
+        # TensorIterator (output self, not resized; input mask): its shape errors
+        full = tuple(C.broadcast_shapes(shape, C.shape_of(mask)))
+        if full != shape:
+            raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape {list(full)}")
+    values = _filled(x, mask, value, shape)
+    wants = C.needs_grad(x, value if isinstance(value, C.Tensor) else None)
+    edges = _edges(x, value) if wants else None
+    C.write(x, values)
+    if wants:
+        _attach(x, x, mask, value, edges)
+    return x
