@@ -350,6 +350,11 @@ def fmod(a, b, out=None):
 
 
 def pow(a, b, out=None):  # noqa: A001
+    if out is None and (type(b) is int or type(b) is float) and isinstance(a, C.Tensor):
+        r = _pow_float_number(a, b)
+        if r is not None:
+            return r
+
     def compute(x, y):
         if x.dtype == np.bool_:
             raise RuntimeError("\"pow\" not implemented for 'Bool'")
@@ -367,22 +372,49 @@ def pow(a, b, out=None):  # noqa: A001
                 return r
         return np.power(x, y)
 
-    def grad(g, la, lb, s):
-        base, exponent = s["self"], s["exponent"]
-        ga = gb = None
-        if la is not None:
-            ga = _sum_to(g * exponent * pow(base, exponent - 1), la)
-        if lb is not None:
-            lg = log(base) if isinstance(base, C.Tensor) else math.log(base) if base > 0 else float("nan")
-            gb = _sum_to(g * s["result"] * lg, lb)
-        return ga, gb
     if isinstance(a, C.Tensor) and isinstance(b, C.Tensor):
         name = "PowBackward1"   # pow.Tensor_Tensor
     elif isinstance(a, C.Tensor):
         name = "PowBackward0"   # pow.Tensor_Scalar: the exponent is a plain Scalar
     else:
         name = "PowBackward2"   # pow.Scalar (number ** tensor, Tensor.__rpow__)
-    return binary(name, a, b, compute, grad, out=out, save=_save_pow, number_operand=isinstance(b, C.Tensor))
+    return binary(name, a, b, compute, _pow_grad, out=out, save=_save_pow, number_operand=isinstance(b, C.Tensor))
+
+
+def _pow_grad(g, la, lb, s):
+    base, exponent = s["self"], s["exponent"]
+    ga = gb = None
+    if la is not None:
+        ga = _sum_to(g * exponent * pow(base, exponent - 1), la)
+    if lb is not None:
+        lg = log(base) if isinstance(base, C.Tensor) else math.log(base) if base > 0 else float("nan")
+        gb = _sum_to(g * s["result"] * lg, lb)
+    return ga, gb
+
+
+_FLOAT_CODES = (D.float32._code, D.float64._code)
+
+
+def _pow_float_number(a, b):
+    """pow(float32/float64 tensor, int/float) - x ** 2 in a polynomial fit - without binary()'s general
+    machinery: what binary() does for this form, step for step, where it cannot fail. The result dtype is the
+    tensor's (a floating tensor wins over any number), the math runs in it (values_of: the tensor's own values,
+    the exponent as a 0-dim array of that dtype), the special cases as compute() takes them, the same layout
+    (make_pointwise with the tensor alone: pow.Tensor_Scalar is a unary op to TensorIterator) and the same
+    PowBackward0 node. None for anything else (other dtypes, virtual tensors): binary() then."""
+    impl = a._impl
+    if impl.dtype_code not in _FLOAT_CODES or impl.is_virtual:
+        return None
+    odt = C.dtype_of(a)
+    x = C.read(a)
+    with C.fp_quiet():
+        res = _pow_scalar_special(x, b)
+        if res is None:
+            res = np.power(x, np.asarray(b).astype(odt._np))
+    result = C.make_pointwise(res, odt, C.elementwise_device((a,)), (a,))
+    if C.needs_grad(a):
+        attach_binary("PowBackward0", a, b, result, _pow_grad, _save_pow)
+    return result
 
 
 def _pow_scalar_special(x, e):
