@@ -54,16 +54,9 @@ def named(name, compute, inputs, recompute=None, saved=None, linear=(), buffers=
     Double backward (create_graph) recomputes with real allocations: the inner graph must live on.
     """
     Tensor = torch.Tensor
-    with torch.no_grad(), scratch():
-        result = compute(*inputs)
+    result = forward_result(compute, inputs, allocate)
     if not isinstance(result, Tensor):
         return result
-    if allocate is None:
-        result = materialize(result)
-    else:
-        out, temps = allocate(result)
-        result = fill(out, result)
-        del temps
     extra = buffers(result) if buffers is not None else None
     if not torch.is_grad_enabled() or not any(isinstance(x, Tensor) and x.requires_grad for x in inputs):
         return result
@@ -101,6 +94,21 @@ def named(name, compute, inputs, recompute=None, saved=None, linear=(), buffers=
         saved = saved(result) if extra is None else saved(result, extra)
     attach(name, [result], [x if isinstance(x, Tensor) else None for x in inputs], backward,
            saved=saved if saved is not None else [x for x in inputs if isinstance(x, Tensor)])
+    return result
+
+
+def forward_result(compute, inputs, allocate=None):
+    """compute(*inputs) computed in scratch, allocated as the kernel allocates its result (named's forward, and
+    the forward of the ops with a direct backward node): `allocate` as in named, else laid like empty_like."""
+    with torch.no_grad(), scratch():
+        values = compute(*inputs)
+    if not isinstance(values, torch.Tensor):
+        return values
+    if allocate is None:
+        return materialize(values)
+    out, temps = allocate(values)
+    result = fill(out, values)
+    del temps
     return result
 
 

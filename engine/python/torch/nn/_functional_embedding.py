@@ -10,6 +10,7 @@ import torch
 from .._ops import _core as C
 from .._ops import indexing as _indexing
 from .._ops._scatter_rows import add_rows
+from .._ops.layout import contiguous_strides
 from .._virtual_values import VirtualValues
 from ..autograd import grad_mode, graph
 from ._checks import check_same_device
@@ -48,7 +49,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         grad_mode._enabled[0] = prev
     if input.dim() != 1:
         shape = tuple(input.shape) + (weight.shape[1],)
-        out = C.wrap(_E.as_strided(out._impl, shape, _contiguous_strides(shape), 0))
+        out = C.wrap(_E.as_strided(out._impl, shape, contiguous_strides(shape), 0))
     if not C.needs_grad(weight):
         return out
     num_weights = weight.shape[0]
@@ -66,14 +67,6 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
                  saved={"indices": input, "padding_idx": padding_idx, "scale_grad_by_freq": scale_grad_by_freq,
                         "sparse": sparse, "weight_sym_argsize_0": num_weights})
     return out
-
-
-def _contiguous_strides(shape):
-    strides, step = [], 1
-    for s in reversed(shape):
-        strides.append(step)
-        step *= max(s, 1)
-    return tuple(reversed(strides))
 
 
 def embedding_dense_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq):

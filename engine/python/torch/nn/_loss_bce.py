@@ -8,7 +8,6 @@ import numpy as np
 
 import torch
 from .._ops import _core as C
-from .._scratch import scratch
 from ..autograd import grad_mode, graph
 from . import _composite
 
@@ -27,15 +26,7 @@ def applies(input, target, weight):
 def binary_cross_entropy(input, target, weight, reduction, reduction_enum, compute, allocate):
     """compute(input, target, weight): the loss's values (in scratch, as the composite makes them); allocate:
     the composite's allocate hook (the input-sized block a reduced loss keeps), None for reduction='none'."""
-    with torch.no_grad(), scratch():
-        values = compute(input, target, weight)
-    if allocate is None:
-        result = C.materialize(values)
-    else:
-        out, temps = allocate(values)
-        result = C.fill(out, values)
-        del temps
-    del values
+    result = _composite.forward_result(compute, (input, target, weight,), allocate)
     if not (torch.is_grad_enabled() and input.requires_grad):
         return result
     numel, mean = input.numel(), reduction == "mean"

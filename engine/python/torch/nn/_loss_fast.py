@@ -13,6 +13,7 @@ import numpy as np
 import _devicescope_C as _E
 
 from .._ops import _core as C
+from .._ops.layout import contiguous_strides
 from ..autograd import graph, grad_mode
 
 _REDUCTION_ENUM = {"none": 0, "mean": 1, "sum": 2}
@@ -28,17 +29,9 @@ def _fresh(values, dtype, device):
     """One real allocation holding `values` (materialize's layout: a flat block viewed as the shape)."""
     values = np.asarray(values, dtype=dtype._np, order="C")  # (ascontiguousarray would make a 0-dim value 1-d)
     base = C.new_empty((values.size,), dtype, device)
-    impl = _E.as_strided(base._impl, values.shape, _strides(values.shape), 0)
+    impl = _E.as_strided(base._impl, values.shape, contiguous_strides(values.shape), 0)
     _E.write_contiguous(impl, values)
     return C.wrap(impl)
-
-
-def _strides(shape):
-    out, s = [], 1
-    for n in reversed(shape):
-        out.append(s)
-        s *= max(n, 1)
-    return tuple(reversed(out))
 
 
 def nll_loss(input, target, weight, ignore_index, reduction):

@@ -6,7 +6,6 @@
 # loss spent 4 ms a backward in the recomputation).
 import torch
 from .._ops import _core as C
-from .._scratch import scratch
 from ..autograd import grad_mode, graph
 from . import _composite
 
@@ -21,15 +20,7 @@ def applies(input, target):
 def mse_loss(input, target, reduction, reduction_enum, compute, allocate):
     """compute(input, target): the loss's values (in scratch, as the composite makes them); allocate: the
     composite's allocate hook (a reduced loss's input-sized block and elementwise temporary), None for 'none'."""
-    with torch.no_grad(), scratch():
-        values = compute(input, target)
-    if allocate is None:
-        result = C.materialize(values)
-    else:
-        out, temps = allocate(values)
-        result = C.fill(out, values)
-        del temps
-    del values
+    result = _composite.forward_result(compute, (input, target,), allocate)
     wants = (C.needs_grad(input), C.needs_grad(target))
     if not any(wants):
         return result

@@ -11,7 +11,7 @@ import numpy as np
 
 from .._ops import _core as C
 from ..autograd import grad_mode, graph
-from ._composite import REFERENCE, named
+from ._composite import REFERENCE, forward_result
 
 _REDUCTION_ENUM = {"none": 0, "mean": 1, "sum": 2}  # at::Reduction, as loss nodes save it
 _FLOAT_CODES = None
@@ -43,13 +43,8 @@ def smooth_l1_loss(input, target, reduction, beta, allocate, reduce):
             loss = np.where(z < beta_t, np_dt(0.5) * z * z / beta_t, z - np_dt(0.5) * beta_t).astype(np_dt)
         return reduce(C.make(loss, C.dtype_of(a), C.device_of(a)), reduction)
 
-    prev = grad_mode._enabled[0]
-    grad_mode._enabled[0] = False
-    try:
-        result = named("SmoothL1LossBackward0", compute, (input, target), allocate=allocate)
-    finally:
-        grad_mode._enabled[0] = prev
-    if not (prev and C.needs_grad(input, target)):
+    result = forward_result(compute, (input, target), allocate)
+    if not (grad_mode._enabled[0] and C.needs_grad(input, target)):
         return result
     wants = (C.needs_grad(input), C.needs_grad(target))
 
