@@ -411,7 +411,10 @@ def _pow_float_number(a, b):
         res = _pow_scalar_special(x, b)
         if res is None:
             res = np.power(x, np.asarray(b).astype(odt._np))
-    result = C.make_pointwise(res, odt, C.elementwise_device((a,)), (a,))
+    dev = C.elementwise_device((a,))
+    # make_pointwise's first case inline (a contiguous operand without size-1 dims: a plain contiguous result)
+    result = C.make(res, odt, dev) if impl.is_contiguous and 1 not in impl.sizes else \
+        C.make_pointwise(res, odt, dev, (a,))
     if C.needs_grad(a):
         attach_binary("PowBackward0", a, b, result, _pow_grad, _save_pow)
     return result
