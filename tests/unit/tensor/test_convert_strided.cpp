@@ -1,11 +1,14 @@
 // convert_strided's same-dtype copy (the odometer with a tight last-dim loop that .contiguous(), strided copy_ and
 // cat use) against a plain per-element reference: every element's bits land where its index says, for 1-, 2-, 4-
 // and 8-byte elements, transposed and permuted sources, broadcast (stride 0) sources, strided destinations,
-// size-1 and 0-dim shapes, and NaN payloads kept as they are.
+// size-1 and 0-dim shapes, and NaN payloads kept as they are. The dense float64 <-> float32 casts against
+// static_cast, element by element (rounding, infinities, NaN, subnormals, overflow to inf).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -75,4 +78,29 @@ TEST(ConvertStrided, NanPayloadsMoveUnchanged) {
   EXPECT_EQ(out[1], bits[2]);
   EXPECT_EQ(out[2], bits[1]);
   EXPECT_EQ(out[3], bits[3]);
+}
+
+TEST(ConvertStrided, DenseFloatCastsRoundAsStaticCast) {
+  const double specials[] = {0.0, -0.0, 1.0 / 3.0, -2.5, 1e-40, 1e-310, 3.5e38, -1e39,
+                             std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
+                             16777217.0, 0.1};
+  std::mt19937_64 gen(11);
+  std::vector<double> src(std::begin(specials), std::end(specials));
+  for (int i = 0; i < 1000; ++i) src.push_back(std::ldexp(double(gen() % 1000000) - 500000.0, int(gen() % 60) - 30));
+  const int64_t n = int64_t(src.size());
+  std::vector<float> narrow(src.size());
+  convert_strided(narrow.data(), DType::Float32, {n / 4, 4}, {4, 1}, src.data(), DType::Float64, {4, 1});
+  for (size_t i = 0; i < src.size(); ++i) {
+    const float want = static_cast<float>(src[i]);
+    uint32_t a, b;
+    std::memcpy(&a, &narrow[i], 4);
+    std::memcpy(&b, &want, 4);
+    EXPECT_EQ(a, b) << "element " << i;
+  }
+  std::vector<double> wide(src.size());
+  convert_strided(wide.data(), DType::Float64, {n}, {1}, narrow.data(), DType::Float32, {1});
+  for (size_t i = 0; i < src.size(); ++i) {
+    const double want = static_cast<double>(narrow[i]);
+    EXPECT_EQ(std::memcmp(&wide[i], &want, 8), 0) << "element " << i;
+  }
 }
