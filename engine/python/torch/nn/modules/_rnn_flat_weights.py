@@ -6,33 +6,48 @@ import torch
 from ... import _devicescope_hooks as _hooks
 
 _CUDNN_DTYPES = (torch.float16, torch.float32, torch.float64)
+_CUDNN_CODES = frozenset(d._code for d in _CUDNN_DTYPES)
+_ITEMSIZE = {d._code: d.itemsize for d in _CUDNN_DTYPES}
 
 NOT_FLAT_WARNING = ("RNN module weights are not part of single contiguous chunk of memory. This means they need to "
                     "be compacted at every call, possibly greatly increasing memory usage. To compact weights "
                     "again call flatten_parameters().")
 
 
+# Both checks run on every forward of an RNN on CUDA (a decoder calls it once per token), so they read the engine
+# tensors (_impl) directly instead of going through a Tensor property per weight and attribute: a device key
+# >= 0 is a CUDA device (equal keys, equal devices), a dtype code names one dtype.
 def cudnn_applies(weights):
     """The weights cuDNN would take: all tensors, one CUDA device, one floating dtype, no aliases."""
-    if not weights or not all(isinstance(w, torch.Tensor) for w in weights):
+    if not weights:
         return False
+    for w in weights:
+        if not isinstance(w, torch.Tensor):
+            return False
     if not torch.backends.cudnn.enabled:
         return False
-    first = weights[0]
-    if first.dtype not in _CUDNN_DTYPES:
+    first = weights[0]._impl
+    code, key = first.dtype_code, first.device_key
+    if code not in _CUDNN_CODES:
         return False
-    if any(not w.is_cuda or w.device != first.device or w.dtype != first.dtype for w in weights):
-        return False
-    return len({w.data_ptr() for w in weights}) == len(weights)
+    ptrs = set()
+    for w in weights:
+        impl = w._impl
+        if impl.device_key < 0 or impl.device_key != key or impl.dtype_code != code:
+            return False
+        ptrs.add(impl.data_ptr)
+    return len(ptrs) == len(weights)
 
 
 def is_flat(weights):
     """Each weight contiguous and right after the previous one in memory (one buffer, in order)."""
-    expected = weights[0].data_ptr()
+    first = weights[0]._impl
+    expected = first.data_ptr
     for w in weights:
-        if not w.is_contiguous() or w.data_ptr() != expected:
+        impl = w._impl
+        if not impl.is_contiguous or impl.data_ptr != expected:
             return False
-        expected += w.numel() * w.element_size()
+        expected += impl.numel * (_ITEMSIZE.get(impl.dtype_code) or w.element_size())
     return True
 
 
