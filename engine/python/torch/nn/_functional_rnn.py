@@ -156,13 +156,18 @@ def rnn_forward(mode, input, batch_sizes, hx, layer_weights, num_layers, dropout
 
 def check_attributes(input, params, hiddens, check_dtype):
     """ATen's RNN check_attributes: every hidden state and parameter on the input's device (and dtype)."""
+    # (every forward runs this, once per token in a decoder: the engine tensors' device keys and dtype codes are
+    # compared, equal keys being equal devices; the Tensor properties only to word an error)
+    key, code = input._impl.device_key, input._impl.dtype_code
+
     def check(name, t):
         if t is None:
             return
-        if t.device != input.device:
+        impl = t._impl
+        if impl.device_key != key:
             raise RuntimeError("Input and {0} tensors are not at the same device, found input tensor at {1} and "
                                "{0} tensor at {2}".format(name, input.device, t.device))
-        if check_dtype and t.dtype != input.dtype:
+        if check_dtype and impl.dtype_code != code:
             raise RuntimeError("Input and {0} tensors are not the same dtype, found input tensor with {1} and "
                                "{0} tensor with {2}".format(name, _scalar_name(input.dtype), _scalar_name(t.dtype)))
     for h in hiddens:
