@@ -2,9 +2,16 @@
 # with init_genrand(seed & 0xffffffff), random64() made of two draws (the first one the high half). numpy's
 # MT19937 is the same generator (its legacy seeding is init_genrand); this class keeps PyTorch's view of the
 # state (`left`, `next`) so that torch.get_rng_state() has PyTorch's bytes and set_state() takes them.
+import os
+
 import numpy as np
 
+import _devicescope_C as _E
+
 STATE_N = 624
+# Draws this many or more go through the C++ stepper (bindings_sampling.cpp's mt19937_unit); fewer stay with numpy
+# (reading and putting back numpy's state costs ~20 us). DEVICESCOPE_NO_FAST_OPS=1 keeps numpy for all.
+_FAST_MIN = 1 << 15 if os.environ.get("DEVICESCOPE_NO_FAST_OPS") != "1" else None
 
 
 class MT19937:
@@ -32,6 +39,21 @@ class MT19937:
         out = np.left_shift(r[0::2], np.uint64(32))
         np.bitwise_or(out, r[1::2], out=out)
         return out
+
+    def unit(self, n, digits):
+        """n values (draw & (2^digits - 1)) * 2^-digits as float64: one 32-bit draw each, a random64() for 53
+        digits (uniform_real_distribution's val)."""
+        n = int(n)
+        if _FAST_MIN is not None and n >= _FAST_MIN:
+            st = self._bits.state["state"]
+            x, pos, key = _E.mt19937_unit(np.ascontiguousarray(st["key"], dtype=np.uint32), int(st["pos"]), n,
+                                          int(digits))
+            self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
+            self._fresh = False
+            return x
+        v = self.random64(n) if digits == 53 else self.random(n)
+        np.bitwise_and(v, np.uint64((1 << digits) - 1), out=v)
+        return np.multiply(v, 2.0 ** -digits, dtype=np.float64)  # (exact: below 2^53, times a power of two)
 
     @property
     def numpy_bits(self):
