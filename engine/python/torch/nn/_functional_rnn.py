@@ -3,6 +3,8 @@
 # GRUCell / SimpleCell with their autograd nodes); gate order i, f, g, o (LSTM) and r, z, n (GRU) as in
 # PyTorch's weights.
 # Padded input is the packed case with every step's batch size equal to the batch.
+import sys
+
 import torch
 from . import _rnn_cells as _cells
 from . import functional as F
@@ -40,10 +42,36 @@ def cell(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
 
 
 # ----------------------------------------------------------------------------- state helpers
+_SSIZE_MAX = 2 ** 63 - 1  # (the stop a slice without one gets: subscript's _PY_SSIZE_MAX)
+_OPS = []  # [torch._ops.shape, torch._ops._core] once a forward has imported them (the _ops circle)
+
+
+def _shape_ops():
+    """torch._ops.shape and _core for slicing rows without Tensor.narrow / Tensor.__getitem__ around slice_dim
+    (their argument handling cost more than the slice: a packed layer slices once or twice per step); None while
+    the profiler wraps those methods to record aten::narrow / aten::index, so that it sees them."""
+    recorder = sys.modules.get("torch.profiler._recorder")  # (not imported: it imports torch.nn)
+    if recorder and recorder._installed:
+        return None
+    if not _OPS:
+        from .._ops import _core, shape
+        _OPS[:] = (shape, _core)
+    return _OPS
+
+
+def _rows_slice(t, start, stop):
+    """t[start:stop] (stop None: to the end): while autograd records, subscript's path is slice_dim(t, 0, start,
+    stop or the slice's maximum, 1), called here directly (the same view, SliceBackward0 and saved values)."""
+    ops = _shape_ops()
+    if ops is not None and ops[1].needs_grad(t):
+        return ops[0].slice_dim(t, 0, start, _SSIZE_MAX if stop is None else stop, 1)
+    return t[start:stop]
+
+
 def _narrow_state(state, n):
     if isinstance(state, tuple):
-        return tuple(s[:n] for s in state)
-    return state[:n]
+        return tuple(_rows_slice(s, 0, n) for s in state)
+    return _rows_slice(state, 0, n)
 
 
 def _cat_states(parts):
@@ -102,6 +130,12 @@ def _narrower(igates, sizes):
     offsets = [0]
     for b in sizes:
         offsets.append(offsets[-1] + b)
+    ops = _shape_ops()
+    if ops is not None and min(sizes, default=0) >= 0 and offsets[-1] <= igates.shape[0]:
+        # narrow's checks pass for every step (sizes >= 0 within the rows): its slice_dim(igates, 0, offset,
+        # offset + size), directly
+        slice_dim = ops[0].slice_dim
+        return lambda t: slice_dim(igates, 0, offsets[t], offsets[t] + sizes[t])
     return lambda t: igates.narrow(0, offsets[t], sizes[t])
 
 
@@ -111,8 +145,8 @@ def _rows(state):
 
 def _slice_rows(state, start, stop=None):
     if isinstance(state, tuple):
-        return tuple(s[start:stop] for s in state)
-    return state[start:stop]
+        return tuple(_rows_slice(s, start, stop) for s in state)
+    return _rows_slice(state, start, stop)
 
 
 # ----------------------------------------------------------------------------- the whole network
