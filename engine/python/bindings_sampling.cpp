@@ -200,7 +200,8 @@ py::tuple mt19937_unit(py::array_t<uint32_t, py::array::c_style | py::array::for
     const uint32_t mask = digits == 32 ? 0xffffffffu : (uint32_t(1) << digits) - 1;
     for (int64_t k = 0; k < n; ++k) o[k] = double(next() & mask) * unit;
   }
-  return py::make_tuple(out, p, key_arr);  // (the key as stepped: a converted argument would be a copy)
+  // (the key as stepped is returned: a converted argument would have been a copy)
+  return py::make_tuple(out, p, key_arr);
 }
 
 }  // namespace

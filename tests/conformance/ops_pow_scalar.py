@@ -1,7 +1,7 @@
 # torch.pow(tensor, number) for float and double: ATen's special cases (** 0.5 is sqrt: -0.0 stays -0.0 and -inf
 # gives nan; ** -0.5 is 1 / sqrt; ** -1 the reciprocal; ** 1 a copy (nan and -0.0 kept); ** 2, ** 3 and ** -2
-# products), other integer powers (float's taken in double, within an ulp of ATen's vector pow: compared to 6 significant digits) and their
-# gradients.
+# products), other integer powers (float's taken in double, within an ulp of ATen's vector pow: compared to 6
+# significant digits) and their gradients.
 import torch
 import torch.nn.functional as F
 
@@ -21,3 +21,6 @@ for dtype in (torch.float32, torch.float64):
         z.grad = None
         (z ** e).sum().backward()
         print(dtype, "grad", e, f"{float(z.grad.sum()):.6g}")
+    zero = torch.tensor([0.0, -0.0, 1.5, -2.0], dtype=dtype, requires_grad=True)
+    (zero ** 0).sum().backward()  # pow_backward's exponent 0: zeros_like(self), no nan at 0
+    print(dtype, "grad ** 0", zero.grad.tolist())

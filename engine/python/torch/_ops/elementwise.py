@@ -385,7 +385,12 @@ def _pow_grad(g, la, lb, s):
     base, exponent = s["self"], s["exponent"]
     ga = gb = None
     if la is not None:
-        ga = _sum_to(g * exponent * pow(base, exponent - 1), la)
+        if not isinstance(exponent, C.Tensor) and exponent == 0:
+            # pow_backward(grad, self, Scalar 0) is zeros_like(self): not grad * 0 * self ** -1 (nan at self 0)
+            from .._factories import zeros_like
+            ga = _sum_to(zeros_like(base), la)
+        else:
+            ga = _sum_to(g * exponent * pow(base, exponent - 1), la)
     if lb is not None:
         lg = log(base) if isinstance(base, C.Tensor) else math.log(base) if base > 0 else float("nan")
         gb = _sum_to(g * s["result"] * lg, lb)
