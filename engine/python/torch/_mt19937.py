@@ -10,8 +10,9 @@ import _devicescope_C as _E
 
 STATE_N = 624
 # Draws this many or more go through the C++ stepper (bindings_sampling.cpp's mt19937_unit); fewer stay with numpy
-# (reading and putting back numpy's state costs ~20 us). DEVICESCOPE_NO_FAST_OPS=1 keeps numpy for all.
-_FAST_MIN = 1 << 15 if os.environ.get("DEVICESCOPE_NO_FAST_OPS") != "1" else None
+# (reading and putting back numpy's state costs ~70-90 us, random_raw ~4 ns a draw). DEVICESCOPE_NO_FAST_OPS=1
+# keeps numpy for all.
+_FAST_MIN = 1 << 16 if os.environ.get("DEVICESCOPE_NO_FAST_OPS") != "1" else None
 
 
 class MT19937:
