@@ -631,7 +631,9 @@ def unbind(x, dim=0):
                 ref = next(g for g in gs if g is not None)
                 gx = stack([g if g is not None else ref.new_zeros(tuple(sz)) for g in gs], d)
                 return (gx if gx.dtype is xdt else gx.to(xdt),)
-            gx = C.host_zeros(tuple(sizes), np.float64, *gs)
+            # (in x's math dtype: the pieces' gradients hold its values, so a float64 buffer gave the same bits
+            # after twice the memory traffic and a cast back - an LSTM's [T, B, 4H] input gates every backward)
+            gx = C.host_zeros(tuple(sizes), C.compute_dtype(xdt) if xdt.is_floating_point else np.float64, *gs)
             for i, g in enumerate(gs):
                 if g is not None:
                     gx[(slice(None),) * d + (i,)] = C.read(g)
