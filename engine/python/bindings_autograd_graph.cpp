@@ -9,7 +9,7 @@
 // autograd_engine_agreement test compares the two) and for node classes laid out differently from graph.Node.
 #include "bindings_common.h"  // Python.h first
 
-#include <structmember.h>
+#include "node_slots.h"
 
 namespace ds::python {
 namespace {
@@ -22,7 +22,7 @@ py::object borrow(PyObject* o) { return py::reinterpret_borrow<py::object>(o); }
 
 // What graph.py registers at import (autograd_graph_init). One interpreter per process (bindings_common.h), but a
 // re-import re-registers, so nothing here outlives the objects it names.
-struct Graph {
+struct Graph : NodeSlots {
   bool ready = false;
   PyTypeObject* node_type = nullptr;  // graph.Node
   PyObject* classes = nullptr;        // graph._classes {name: class}
@@ -31,8 +31,6 @@ struct Graph {
   PyTypeObject* slot_type = nullptr;  // graph._Slot
   PyObject* accumulate_grad_cls = nullptr;  // graph.AccumulateGrad
   PyObject* globals = nullptr;        // graph's module dict: attach_hook is read at each call, as Python does
-  // graph.Node's and graph._Slot's __slots__ (member descriptors: where each lives in the object)
-  PyMemberDef *fn, *next, *noutputs, *hooks, *retain, *saved, *names, *metadata, *seq, *slot_t, *slot_out;
   PyObject *s_grad_fn, *s_output_nr, *s_requires_grad, *s_impl, *s_detached_alias, *s_attach_hook, *s_acc;
   PyObject *s_init, *s_new;
   PyObject* none_edge;  // (None, 0): immutable, so one object serves every call
@@ -40,16 +38,7 @@ struct Graph {
 };
 Graph g;
 
-PyMemberDef* member(PyTypeObject* type, const char* name) {
-  PyObject* d = PyDict_GetItemString(type->tp_dict, name);
-  if (!d || !Py_IS_TYPE(d, &PyMemberDescr_Type))
-    throw py::type_error(std::string("autograd_graph_init: ") + type->tp_name + "." + name + " is not a slot");
-  return reinterpret_cast<PyMemberDescrObject*>(d)->d_member;
-}
-
-void set(PyObject* obj, PyMemberDef* m, PyObject* v) {
-  if (PyMember_SetOne(reinterpret_cast<char*>(obj), m, v) < 0) throw py::error_already_set();
-}
+void set(PyObject* obj, PyMemberDef* m, PyObject* v) { set_slot(obj, m, v); }
 
 PyObject* keep(PyObject* o) {
   Py_INCREF(o);
@@ -67,17 +56,7 @@ void init(py::object node, py::object classes, py::object node_class, py::object
   n.slot_type = reinterpret_cast<PyTypeObject*>(keep(slot.ptr()));
   n.accumulate_grad_cls = keep(accumulate_grad_cls.ptr());
   n.globals = keep(globals.ptr());
-  n.fn = member(n.node_type, "_fn");
-  n.next = member(n.node_type, "_next");
-  n.noutputs = member(n.node_type, "_noutputs");
-  n.hooks = member(n.node_type, "_hooks");
-  n.retain = member(n.node_type, "_retain");
-  n.saved = member(n.node_type, "_saved");
-  n.names = member(n.node_type, "_names");
-  n.metadata = member(n.node_type, "metadata");
-  n.seq = member(n.node_type, "_seq");
-  n.slot_t = member(n.slot_type, "t");
-  n.slot_out = member(n.slot_type, "out");
+  static_cast<NodeSlots&>(n) = node_slots(n.node_type, n.slot_type, "autograd_graph_init");
   n.s_grad_fn = PyUnicode_InternFromString("_grad_fn");
   n.s_output_nr = PyUnicode_InternFromString("_output_nr");
   n.s_requires_grad = PyUnicode_InternFromString("_requires_grad");

@@ -22,7 +22,7 @@
 // DEVICESCOPE_PY_RNN=1 leaves all of this unused (the Python path is the reference; tests/rnn_kernels compares).
 #include "bindings_common.h"  // Python.h first
 
-#include <structmember.h>
+#include "node_slots.h"
 
 #include <initializer_list>
 #include <vector>
@@ -43,7 +43,7 @@ enum Cls { kAdd, kSub, kMul, kSigmoid, kTanh, kRelu, kSplit, kNumCls };
 const char* const kClsNames[kNumCls] = {"AddBackward0",  "SubBackward0",  "MulBackward0",        "SigmoidBackward0",
                                         "TanhBackward0", "ReluBackward0", "UnsafeSplitBackward0"};
 
-struct Ctx {
+struct Ctx : NodeSlots {
   bool ready = false;
   PyTypeObject* tensor_type = nullptr;  // torch.Tensor (what _core.wrap makes)
   PyTypeObject* node_type = nullptr;    // graph.Node
@@ -55,8 +55,7 @@ struct Ctx {
   PyObject *partial = nullptr, *act_fn = nullptr, *mul_fn = nullptr, *sub_fn = nullptr, *split_fn = nullptr,
            *pass_both = nullptr, *edge_of = nullptr, *linear_hh = nullptr, *gru_numpy = nullptr,
            *lstm_gates_numpy = nullptr, *lstm_state_numpy = nullptr;
-  PyMemberDef *fn, *next, *noutputs, *hooks, *retain, *saved, *names, *metadata, *seq;
-  PyMemberDef *slot_t, *slot_out, *so_alias, *so_node, *so_nr;
+  PyMemberDef *so_alias, *so_node, *so_nr;  // graph.SavedOutput's slots
   PyObject *s_grad_fn, *s_output_nr, *s_base, *s_impl, *s_attach_hook, *s_device_key;
   PyObject *s_alpha, *s_result, *s_self, *s_other, *s_dim, *s_self_sizes, *s_split_size;
   PyObject *zero, *one, *none_edge;
@@ -64,16 +63,9 @@ struct Ctx {
 };
 Ctx c;
 
-PyMemberDef* member(PyTypeObject* type, const char* name) {
-  PyObject* d = PyDict_GetItemString(type->tp_dict, name);
-  if (!d || !Py_IS_TYPE(d, &PyMemberDescr_Type))
-    throw py::type_error(std::string("rnn_graph_init: ") + type->tp_name + "." + name + " is not a slot");
-  return reinterpret_cast<PyMemberDescrObject*>(d)->d_member;
-}
+PyMemberDef* member(PyTypeObject* type, const char* name) { return slot_member(type, name, "rnn_graph_init"); }
 
-void set(PyObject* obj, PyMemberDef* m, PyObject* v) {
-  if (PyMember_SetOne(reinterpret_cast<char*>(obj), m, v) < 0) throw py::error_already_set();
-}
+void set(PyObject* obj, PyMemberDef* m, PyObject* v) { set_slot(obj, m, v); }
 
 PyObject* keep(py::handle o) {
   Py_INCREF(o.ptr());
@@ -114,17 +106,7 @@ void init(py::dict ctx) {
   n.gru_numpy = keep(get("gru_numpy"));
   n.lstm_gates_numpy = keep(get("lstm_gates_numpy"));
   n.lstm_state_numpy = keep(get("lstm_state_numpy"));
-  n.fn = member(n.node_type, "_fn");
-  n.next = member(n.node_type, "_next");
-  n.noutputs = member(n.node_type, "_noutputs");
-  n.hooks = member(n.node_type, "_hooks");
-  n.retain = member(n.node_type, "_retain");
-  n.saved = member(n.node_type, "_saved");
-  n.names = member(n.node_type, "_names");
-  n.metadata = member(n.node_type, "metadata");
-  n.seq = member(n.node_type, "_seq");
-  n.slot_t = member(n.slot_type, "t");
-  n.slot_out = member(n.slot_type, "out");
+  static_cast<NodeSlots&>(n) = node_slots(n.node_type, n.slot_type, "rnn_graph_init");
   n.so_alias = member(n.saved_output_type, "alias");
   n.so_node = member(n.saved_output_type, "node");
   n.so_nr = member(n.saved_output_type, "nr");
