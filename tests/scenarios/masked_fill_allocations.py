@@ -36,3 +36,9 @@ print("broadcast self:", allocs(t), tuple(b.shape))
 t = mark()
 y.backward(torch.ones_like(y))
 print("backward:", allocs(t))
+# A mask that is not boolean: PyTorch 2.x refuses it, naming the mask's TypeMeta (1.13 still took one).
+for mask in (m.long(), m.float(), m.to(torch.uint8)):
+    try:
+        x.masked_fill(mask, 0.0)
+    except RuntimeError as e:
+        print("RuntimeError:", e)

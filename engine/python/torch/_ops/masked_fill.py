@@ -15,9 +15,9 @@ from . import _core as C
 
 def _check(x, mask, value):
     if C.dtype_of(mask) is not D.bool:
-        from .elementwise import scalar_name
+        from .out import TYPEMETA_NAMES  # ATen prints mask.dtype(), a TypeMeta: "long int", "float"
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{scalar_name(C.dtype_of(mask))}")
+                           f"{TYPEMETA_NAMES[C.dtype_of(mask)._code]}")
     if isinstance(value, C.Tensor):
         if value._impl.dim != 0:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
