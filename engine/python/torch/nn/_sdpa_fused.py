@@ -11,6 +11,8 @@
 #     q, k and v share a storage (MultiheadAttention's packed projection), else one per input laid like it, and
 #     delta [B, H, L] float while it runs.
 # Both return out.transpose(1, 2) ([B, H, L, D]) and save query, key, value, out and the lse.
+# float32 values come from _sdpa_direct.py (numpy, no torch ops; the math path stays the reference with
+# DEVICESCOPE_PY_COMPOSITE=1 and for what the direct path does not cover).
 import math
 
 import _devicescope_C as _E
@@ -19,6 +21,7 @@ from .._ops import _core as C
 from .._ops._core import fill
 from .._scratch import scratch
 from ..autograd import graph
+from . import _composite, _sdpa_direct
 
 _HALF = None
 
@@ -66,14 +69,21 @@ def attention(backend, math_fn, query, key, value, attn_mask, dropout_p, is_caus
     wanted = [i for i, x in enumerate(inputs) if x.requires_grad]
     needs_grad = torch.is_grad_enabled() and bool(wanted)
     keep_graph = needs_grad and dropout_p > 0.0  # a recompute would draw another dropout mask
-    with scratch():
-        if keep_graph:
-            inner = [x.detach().requires_grad_(i in wanted) for i, x in enumerate(inputs)]
-            values = math_fn(*inner, attn_mask, dropout_p, is_causal, scale)
-        else:
-            with torch.no_grad():
-                values = math_fn(query, key, value, attn_mask, dropout_p, is_causal, scale)
-    out = fill(_empty((B, L, H, Dv), query.dtype, query.device, virt).transpose(1, 2), values)
+    direct = not virt and not _composite.REFERENCE and _sdpa_direct.usable(query, key, value, attn_mask, dropout_p,
+                                                                            is_causal)
+    if direct:  # the values in numpy (_sdpa_direct.py), no torch ops
+        values, state = _sdpa_direct.forward(query, key, value, attn_mask, dropout_p, is_causal, scale, needs_grad)
+        out = _empty((B, L, H, Dv), query.dtype, query.device, virt).transpose(1, 2)
+        C.write(out, values)
+    else:
+        with scratch():
+            if keep_graph:
+                inner = [x.detach().requires_grad_(i in wanted) for i, x in enumerate(inputs)]
+                values = math_fn(*inner, attn_mask, dropout_p, is_causal, scale)
+            else:
+                with torch.no_grad():
+                    values = math_fn(query, key, value, attn_mask, dropout_p, is_causal, scale)
+        out = fill(_empty((B, L, H, Dv), query.dtype, query.device, virt).transpose(1, 2), values)
     lse = None
     if backend == "flash":
         lse = _empty((B, H, L), torch.float32, query.device, virt)
@@ -83,6 +93,8 @@ def attention(backend, math_fn, query, key, value, attn_mask, dropout_p, is_caus
         return out
     if not keep_graph:
         del values
+    if direct:
+        values = None
     kept = [x.detach() for x in inputs]
     qkv_chunk = (query._impl.same_storage(key._impl) and query._impl.same_storage(value._impl)
                  and query.shape == key.shape and key.size(-1) == Dv)
@@ -105,6 +117,14 @@ def attention(backend, math_fn, query, key, value, attn_mask, dropout_p, is_caus
         g = grads[0]
         res = [None] * nin
         if g is None:
+            return res
+        if direct:
+            gs = _sdpa_direct.backward(state, g, *kept, attn_mask, is_causal, wanted)
+            made, temps = allocate_grads()
+            for i, gi in zip(wanted, gs):
+                res[i] = made[i]
+                C.write(made[i], gi)
+            del temps
             return res
         with scratch():
             if keep_graph:
