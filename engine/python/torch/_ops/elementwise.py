@@ -99,6 +99,10 @@ def attach_binary(name, a, b, result, grad, save):
             v.bind(node)
 
 
+# In-place ops whose node saves no operand (only alpha): binary_inplace rebases their history without a snapshot.
+_REBASE_ONLY = ("AddBackward0", "SubBackward0")
+
+
 def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_dtype=None, swapped=False,
                    save=None):
     """self op= other, PyTorch's checks: output device, castable result type, no broadcasting of self."""
@@ -119,6 +123,19 @@ def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_d
     if not can_cast(odt, sdt):
         raise RuntimeError(f"result type {scalar_name(odt)} can't be cast to the desired output type "
                            f"{scalar_name(sdt)}")
+    if (grad is not None and name in _REBASE_ONLY and not swapped and self._base is None
+            and C.needs_grad(self, other)):
+        # add_/sub_: their node saves only alpha, so the values are computed in place as without autograd and
+        # the node continues self's old history (PyTorch's rebase_history: AddBackward0's first edge is self's
+        # old grad_fn, not a copy's), as the in-place unary ops do
+        la, lb = _like(self), _like(other)
+        edge = graph.edge_of(self)
+        npd = C.compute_dtype(mdt)
+        C.write(self, C.elementwise_compute(compute, C.values_of(a, npd), C.values_of(b, npd)))
+        held = save(a, b, None, la is not None, lb is not None)
+        graph.attach_edges(name, [self], [edge, graph.edge_of(other) if isinstance(other, C.Tensor) else (None, 0)],
+                           lambda gs: grad(gs[0], la, lb, held), saved=held)
+        return self
     if grad is not None and C.needs_grad(self, other):
         # Rebase history: compute out of place from a snapshot of self, then write and take its grad_fn. The
         # snapshot and the out-of-place result are scratch (Note [Scratch allocations]): an in-place kernel
