@@ -1,9 +1,11 @@
 # torch.special: the functions that are other names of ops DeviceScope has (same node: special.expit(x) is
-# sigmoid's SigmoidBackward0, as in PyTorch). The others (gammaln, digamma, xlogy, logit, i0, sinc, entr, erfc,
-# ndtr, ...) are not implemented yet, so they raise AttributeError rather than compute something else.
+# sigmoid's SigmoidBackward0, special.gammaln(x) lgamma's LgammaBackward0, as in PyTorch). The others (i0, entr,
+# ndtr, xlog1py, zeta, ...) are not implemented yet, so they raise AttributeError rather than compute something
+# else.
 import torch
 
-__all__ = ["erf", "erfinv", "exp2", "expit", "expm1", "log1p", "log_softmax", "logsumexp", "softmax"]
+__all__ = ["digamma", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "log1p", "log_softmax", "logit",
+           "logsumexp", "polygamma", "psi", "sinc", "softmax", "xlogy"]
 
 
 def expit(input, *, out=None):  # noqa: A002
@@ -40,3 +42,35 @@ def softmax(input, dim, *, dtype=None):  # noqa: A002
 
 def log_softmax(input, dim, *, dtype=None):  # noqa: A002
     return torch.log_softmax(input, dim, dtype=dtype)
+
+
+def erfc(input, *, out=None):  # noqa: A002
+    return torch.erfc(input) if out is None else torch.erfc(input, out=out)
+
+
+def gammaln(input, *, out=None):  # noqa: A002
+    return torch.lgamma(input) if out is None else torch.lgamma(input, out=out)
+
+
+def digamma(input, *, out=None):  # noqa: A002
+    return torch.digamma(input) if out is None else torch.digamma(input, out=out)
+
+
+def psi(input, *, out=None):  # noqa: A002
+    return torch.digamma(input) if out is None else torch.digamma(input, out=out)
+
+
+def polygamma(n, input, *, out=None):  # noqa: A002
+    return torch.polygamma(n, input) if out is None else torch.polygamma(n, input, out=out)
+
+
+def sinc(input, *, out=None):  # noqa: A002
+    return torch.sinc(input) if out is None else torch.sinc(input, out=out)
+
+
+def logit(input, eps=None, *, out=None):  # noqa: A002
+    return torch.logit(input, eps) if out is None else torch.logit(input, eps, out=out)
+
+
+def xlogy(input, other, *, out=None):  # noqa: A002
+    return torch.xlogy(input, other) if out is None else torch.xlogy(input, other, out=out)

@@ -3,6 +3,7 @@
 from . import extra_composites as _comp
 from . import extra_ops as _ops
 from . import extra_select as _sel
+from . import special_ops as _special
 
 _TORCH = {
     "sgn": _ops.sgn, "logcumsumexp": _ops.logcumsumexp, "cummax": _ops.cummax, "cummin": _ops.cummin,
@@ -40,3 +41,4 @@ def install(torch_module, tensor_cls):
             setattr(tensor_cls, name, _method(_TORCH[name]))
     if not hasattr(tensor_cls, "sgn_"):
         tensor_cls.sgn_ = _method(_ops.sgn_)
+    _special.install(torch_module, tensor_cls)  # torch.polygamma, Tensor.polygamma(_): outside the op table

@@ -6,7 +6,8 @@
 #
 # Columns:
 #   schema   "name(Tensor input, Scalar other, *, Scalar alpha=1, Tensor out=None)": parameter kinds
-#            Tensor (must be a tensor), Scalar (a tensor or a number), int (one dim, not a tuple), Any;
+#            Tensor (must be a tensor), Scalar (a tensor or a number), int (one dim, not a tuple),
+#            float (a number or a 0-dim tensor: logit's eps), Any;
 #            "*" starts keyword-only ones;
 #            `out` present = the op has an out= variant.
 #   kernel   "module.function" in torch._ops: called with the schema's parameters (positional ones by
@@ -74,6 +75,15 @@ OPS = (
      "castable", "method inplace", "int_only"),
     ("bitwise_xor(Tensor input, Scalar other, *, Tensor out=None)", "elementwise.bitwise_xor", "binary",
      "castable", "method inplace", "int_only"),
+    # (special_ops.py: xlogy's input may be a number too; hypot/logaddexp/logaddexp2 refuse integers in the kernel)
+    ("xlogy(Scalar input, Scalar other, *, Tensor out=None)", "special_ops.xlogy", "binary", "castable",
+     "method inplace", "float"),
+    ("hypot(Tensor input, Tensor other, *, Tensor out=None)", "special_ops.hypot", "binary", "castable",
+     "method inplace", "default"),
+    ("logaddexp(Tensor input, Tensor other, *, Tensor out=None)", "special_ops.logaddexp", "binary", "castable",
+     "method", "default"),
+    ("logaddexp2(Tensor input, Tensor other, *, Tensor out=None)", "special_ops.logaddexp2", "binary", "castable",
+     "method", "default"),
     # ---- unary pointwise
     ("neg(Tensor input, *, Tensor out=None)", "unary.neg", "unary", "found", "method inplace", "same"),
     ("abs(Tensor input, *, Tensor out=None)", "unary.abs", "unary", "found", "method inplace", "same"),
@@ -106,6 +116,14 @@ OPS = (
     ("relu(Tensor input)", "unary.relu", "unary", "none", "method inplace", "same"),
     ("erf(Tensor input, *, Tensor out=None)", "unary.erf", "unary", "castable", "method inplace", "float"),
     ("erfinv(Tensor input, *, Tensor out=None)", "unary.erfinv", "unary", "castable", "method inplace", "float"),
+    ("erfc(Tensor input, *, Tensor out=None)", "special_ops.erfc", "unary", "castable", "method inplace", "float"),
+    ("lgamma(Tensor input, *, Tensor out=None)", "special_ops.lgamma", "unary", "castable", "method inplace",
+     "float"),
+    ("digamma(Tensor input, *, Tensor out=None)", "special_ops.digamma", "unary", "castable", "method inplace",
+     "float"),
+    ("sinc(Tensor input, *, Tensor out=None)", "special_ops.sinc", "unary", "castable", "method inplace", "float"),
+    ("logit(Tensor input, float eps=None, *, Tensor out=None)", "special_ops.logit", "unary", "castable",
+     "method inplace", "float"),
     ("floor(Tensor input, *, Tensor out=None)", "unary.floor", "unary", "found", "method inplace", "same"),
     ("ceil(Tensor input, *, Tensor out=None)", "unary.ceil", "unary", "found", "method inplace", "same"),
     ("trunc(Tensor input, *, Tensor out=None)", "unary.trunc", "unary", "found", "method inplace", "same"),

@@ -117,7 +117,14 @@ class Op:
                 raise TypeError(f"{name}(): argument '{p.name}' {_position(self, p)}must be Tensor, not "
                                 f"{type(v).__name__}")
             if p.kind == "Scalar" and not isinstance(v, (C.Tensor, numbers.Number)):
+                if self.params[0].kind == "Scalar":  # (xlogy: Tensor and Scalar overloads of either operand)
+                    raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                                    f"({_got(args, kwargs, owner)}), but expected one of:")
                 raise TypeError(f"{name}(): argument '{p.name}' {_position(self, p)}must be Tensor, not "
+                                f"{type(v).__name__}")
+            if p.kind == "float" and not (isinstance(v, numbers.Real) or (isinstance(v, C.Tensor) and
+                                                                          v._impl.dim == 0)):
+                raise TypeError(f"{name}(): argument '{p.name}' {_position(self, p)}must be float, not "
                                 f"{type(v).__name__}")
         return values
 
@@ -306,7 +313,7 @@ class Op:
 
 
 # Op._plain_positional's type check of a parameter kind (bind's: 1 int, 2 Tensor, 3 Scalar; 0 none)
-_CHECK = {"int": 1, "Tensor": 2, "Scalar": 3}
+_CHECK = {"int": 1, "Tensor": 2, "Scalar": 3, "float": 3}  # (float: bind then refuses a tensor of more dims)
 
 
 def _argument_checks(name, values):
