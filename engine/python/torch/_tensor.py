@@ -1,6 +1,7 @@
 # torch.Tensor: a Python object around one engine TensorImpl (`_impl`). Identity is Python identity:
 # `t.to(...)` returns `t` itself when nothing changes (SEMANTICS §2). Placement, conversion and the autograd
 # fields live here; the math methods are attached from torch/_tensor_methods.py.
+import sys as _sys
 import warnings
 
 import numpy as np
@@ -375,7 +376,7 @@ class Tensor(TensorProtocols):
         return handle
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        from . import autograd
+        autograd = _sys.modules[__package__ + ".autograd"]  # (no import statement: ~2 us a call)
         autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     @property

@@ -5,10 +5,13 @@ import _devicescope_C as _E
 
 import torch
 from ._checks import check_same_device
+from .. import _default
+from .._ops import _core as C
 from .._ops._core import materialize
 from .._scratch import scratch
 from ._composite import named
 from . import _loss_fast
+from . import _loss_mse
 from . import _loss_smooth_l1
 
 _SCALAR_NAMES = {}
@@ -63,10 +66,17 @@ def _input_sized_result(input, reduction, elementwise_temp=False):
     if reduction == "none":
         return None
 
-    def allocate(values):
-        result = torch.empty(input.shape, dtype=values.dtype, device=values.device)
+    shape = tuple(input.shape)
+
+    def allocate(values, dtype=None, device=None):
+        # (dtype, device: the values' when there is no values tensor - _loss_mse's forward)
+        if values is not None:
+            dtype, device = values.dtype, values.device
+        # torch.empty(shape, dtype=dtype, device=device) without its argument parsing (a third of a small loss)
+        virtual = _default.virtual_mode()
+        result = C.new_empty(shape, dtype, device, False, virtual)
         result._impl.set_data(_E.as_strided(result._impl, (), (), 0))
-        temps = [torch.empty(input.shape, dtype=values.dtype, device=values.device)] if elementwise_temp else []
+        temps = [C.new_empty(shape, dtype, device, False, virtual)] if elementwise_temp else []
         return result, temps
     return allocate
 
@@ -204,7 +214,6 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     if size_average is not None or reduce is not None:
         reduction = _Reduction.legacy_get_string(size_average, reduce)
     _check_reduction(reduction)
-    from . import _loss_mse
     if _loss_mse.applies(input, target):  # PyTorch's backward node (the composite is its reference)
         return _loss_mse.mse_loss(input, target, reduction, _REDUCTION_ENUM[reduction],
                                   lambda a, b: _reduce((a - b) * (a - b), reduction),

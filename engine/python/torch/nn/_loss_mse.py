@@ -4,27 +4,53 @@
 # The composite (the loss recomputed under grad mode in backward by _composite.named) stays the reference:
 # DEVICESCOPE_PY_COMPOSITE=1 runs it, tests/composite_backward/mse.py compares the two (time_sequence_prediction's
 # loss spent 4 ms a backward in the recomputation).
-import torch
+import numpy as np
+
+from .._dtype import float32, float64
 from .._ops import _core as C
 from ..autograd import grad_mode, graph
 from . import _composite
+
+_FLOAT_CODES = (float32._code, float64._code)
 
 
 def applies(input, target):
     """Same-shape contiguous float inputs (a broadcasting target keeps the composite, whose expand the gradient
     is summed back through)."""
-    return (not _composite.REFERENCE and input.dtype in (torch.float32, torch.float64) and target.dtype == input.dtype
-            and tuple(input.shape) == tuple(target.shape) and input.is_contiguous() and target.is_contiguous())
+    a, b = input._impl, target._impl
+    return (not _composite.REFERENCE and a.dtype_code in _FLOAT_CODES and b.dtype_code == a.dtype_code
+            and tuple(a.sizes) == tuple(b.sizes) and a.is_contiguous and b.is_contiguous)
+
+
+def _reduced(input, target, reduction, allocate):
+    """forward_result(compute, ...) for a 'sum' or 'mean' loss of real (not virtual) tensors, from their numpy
+    values: what the composite's ops compute - (a - b) * (a - b) in the dtype, np.sum's order (the fast x.sum()
+    follows it), mean as reduction.mean divides that sum - without its scratch tensors, then the same allocations
+    (allocate) and the value written into the result. None for anything else."""
+    a, b = input._impl, target._impl
+    if reduction == "none" or a.is_virtual or b.is_virtual:
+        return None
+    with C.fp_quiet():
+        d = C.read(input) - C.read(target)
+        loss = np.sum(d * d)
+        if reduction == "mean":
+            loss = np.true_divide(loss, a.numel)
+    result, temps = allocate(None, C.dtype_of(input), input.device)
+    C.write(result, loss, bump=False)
+    del temps  # the elementwise loss's block, freed once the reduction is done
+    return result
 
 
 def mse_loss(input, target, reduction, reduction_enum, compute, allocate):
     """compute(input, target): the loss's values (in scratch, as the composite makes them); allocate: the
     composite's allocate hook (a reduced loss's input-sized block and elementwise temporary), None for 'none'."""
-    result = _composite.forward_result(compute, (input, target,), allocate)
+    result = _reduced(input, target, reduction, allocate) if allocate is not None else None
+    if result is None:
+        result = _composite.forward_result(compute, (input, target,), allocate)
     wants = (C.needs_grad(input), C.needs_grad(target))
     if not any(wants):
         return result
-    norm = 2.0 / input.numel() if reduction == "mean" else 2.0
+    norm = 2.0 / input._impl.numel if reduction == "mean" else 2.0
 
     def one(g, a, b):
         """mse_loss_backward(grad, a, b): norm * (a - b) * grad, in a's dtype."""
