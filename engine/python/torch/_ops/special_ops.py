@@ -13,6 +13,7 @@ import numpy as np
 from .. import _dtype as D
 from ..autograd import grad_mode
 from . import _core as C
+from . import out as O
 from . import elementwise as B
 from . import special_math as M
 from . import unary as U
@@ -145,6 +146,20 @@ def _floating_kernel(kernel, fn):
     return compute
 
 
+def _kernel_name(op, a, b):
+    """The CPU or CUDA kernel's name in its dtype error (hypot_cpu / hypot_cuda)."""
+    cuda = any(isinstance(t, C.Tensor) and t._impl.device_key >= 0 for t in (a, b))
+    return op + ("_cuda" if cuda else "_cpu")
+
+
+def _refuse_virtual_integers(kernel, a, b):
+    """The kernel's refusal for shape-only (virtual) operands, whose compute never runs."""
+    if any(isinstance(t, C.Tensor) and t._impl.is_virtual for t in (a, b)):
+        pt = C.result_type(a, b)
+        if not pt.is_floating_point:
+            raise RuntimeError(f"\"{kernel}\" not implemented for '{O.scalar_name(pt)}'")
+
+
 def xlogy(a, b, out=None):
     ta, tb = isinstance(a, C.Tensor), isinstance(b, C.Tensor)
     if not ta and not tb:
@@ -178,7 +193,9 @@ def _xlogy_grad(g, la, lb, s):
 
 
 def hypot(a, b, out=None):
-    return B.binary("HypotBackward0", a, b, _floating_kernel("hypot_cpu", M.hypot), _hypot_grad, out=out,
+    kernel = _kernel_name("hypot", a, b)
+    _refuse_virtual_integers(kernel, a, b)
+    return B.binary("HypotBackward0", a, b, _floating_kernel(kernel, M.hypot), _hypot_grad, out=out,
                     save=_save_hypot)
 
 
@@ -194,7 +211,9 @@ def _hypot_grad(g, la, lb, s):
 
 
 def logaddexp(a, b, out=None):
-    return B.binary("LogaddexpBackward0", a, b, _floating_kernel("logaddexp_cpu", M.logaddexp), _logaddexp_grad,
+    kernel = _kernel_name("logaddexp", a, b)
+    _refuse_virtual_integers(kernel, a, b)
+    return B.binary("LogaddexpBackward0", a, b, _floating_kernel(kernel, M.logaddexp), _logaddexp_grad,
                     out=out, save=B._save_both)
 
 
@@ -205,7 +224,9 @@ def _logaddexp_grad(g, la, lb, s):
 
 
 def logaddexp2(a, b, out=None):
-    return B.binary("Logaddexp2Backward0", a, b, _floating_kernel("logaddexp2_cpu", M.logaddexp2),
+    kernel = _kernel_name("logaddexp2", a, b)
+    _refuse_virtual_integers(kernel, a, b)
+    return B.binary("Logaddexp2Backward0", a, b, _floating_kernel(kernel, M.logaddexp2),
                     _logaddexp2_grad, out=out, save=B._save_both)
 
 
