@@ -42,3 +42,15 @@ for f in (lambda: torch.zeros(2, 3).masked_fill_(torch.tensor([True, False]), 1.
         print("no error")
     except RuntimeError as e:
         print("RuntimeError", str(e).splitlines()[0])
+# In place without a graph, a same-shaped mask (written straight into self's memory): -inf, NaN, an int, float64,
+# a transposed (strided) self, the version counter.
+for dtype in (torch.float32, torch.float64):
+    for value in (float("-inf"), float("nan"), 3, -2.5):
+        t = torch.arange(12.0, dtype=dtype).reshape(3, 4).t()
+        mk = torch.arange(12).reshape(4, 3) % 3 == 0
+        t.masked_fill_(mk, value)
+        print(dtype, value, t._version, t.tolist())
+with torch.no_grad():
+    q = torch.zeros(2, 3, requires_grad=True)
+    q.masked_fill_(torch.tensor([[True, False, True], [False, False, True]]), 4.0)
+    print(q, q._version, q.grad_fn)

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 import torch
+from .. import _random
 from .._ops import _core as C
 from .._scratch import scratch
 
@@ -79,11 +80,12 @@ def forward(query, key, value, attn_mask, dropout_p, is_causal, scale, keep_stat
         keep = dscale = None
         pd = p
         if dropout_p > 0.0:
-            with torch.no_grad(), scratch():
+            with scratch():
+                # the math path's dropout draws rand_like(weights): these values, without its tensor
                 weights = torch.empty(p.shape, dtype=query.dtype, device=query.device)
-                drawn = torch.rand_like(weights)  # the math path's dropout draws rand_like(weights)
-                keep = C.read(drawn) >= C.read(drawn).dtype.type(dropout_p)
-                del weights, drawn
+                drawn = _random.uniform_values(weights, 0.0, 1.0)
+                del weights
+            keep = drawn >= drawn.dtype.type(dropout_p)
             dscale = 1.0 / (1.0 - dropout_p)
             pd = p * keep * dscale
         out = np.matmul(pd, C.values_of(value, np.float64))
