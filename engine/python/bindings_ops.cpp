@@ -2,7 +2,8 @@
 // `torch.relu(x)` ... run here without any Python code per op when the operands are plain dense tensors of
 // float32/float64/int64/int32/bool and no error is possible. While autograd records, the out-of-place
 // arithmetic and relu/neg compute here too and torch/_ops/fast_grad.py attaches the Python path's node (one
-// Python call); so do tanh/sigmoid/exp of float32 tensors. Anything else (in-place ops under autograd, out=, other dtypes, mixed dtypes needing a cast,
+// Python call); so do tanh/sigmoid/exp of float32 tensors and in-place add_/sub_ of a float tensor that is not a
+// view. Anything else (other in-place ops under autograd, out=, other dtypes, mixed dtypes needing a cast,
 // non-contiguous or overlapping operands, virtual tensors, real CUDA memory, any argument error) goes to the op's Python implementation (the
 // `fallback` each entry point wraps), which stays the reference for PyTorch's semantics and messages.
 //
@@ -36,6 +37,7 @@ struct FastState {
   PyObject* s_impl = nullptr;
   PyObject* s_grad_fn = nullptr;
   PyObject* s_requires_grad = nullptr;
+  PyObject* s_base = nullptr;
   PyObject* s_alpha = nullptr;
   PyObject* s_dtype = nullptr;
   PyObject* s_code = nullptr;
@@ -85,6 +87,8 @@ enum class Outcome { Done, Fallback, Error };
 // kSumCode for a whole-tensor sum.
 constexpr int kUnaryCodeBase = 16;
 constexpr int kSumCode = 32;
+// In-place add_/sub_ under autograd: this base + BinaryKind (fast_grad.ADD_ / SUB_; the node rebases self's history).
+constexpr int kRebaseCodeBase = 48;
 
 int category(DType t) { return t == DType::Bool ? 0 : is_floating_point(t) ? 2 : 1; }
 
@@ -312,6 +316,37 @@ bool alpha_allowed(const Operand& alpha, DType compute) {
   return true;
 }
 
+// An in-place add_/sub_ under autograd whose node elementwise.attach_rebased makes (fast_grad.record): self is not a
+// view (a view's in-place op rebases its base's history: Python's) nor a leaf that requires grad (PyTorch's error:
+// Python reports it). Any error reading the attributes: false, Python takes the op.
+bool rebase_ok(PyObject* self) {
+  PyObject* base = PyObject_GetAttr(self, g.s_base);
+  if (!base) {
+    PyErr_Clear();
+    return false;
+  }
+  const bool view = base != Py_None;
+  Py_DECREF(base);
+  if (view) return false;
+  PyObject* fn = PyObject_GetAttr(self, g.s_grad_fn);
+  if (!fn) {
+    PyErr_Clear();
+    return false;
+  }
+  const bool has_fn = fn != Py_None;
+  Py_DECREF(fn);
+  if (has_fn) return true;
+  PyObject* rg = PyObject_GetAttr(self, g.s_requires_grad);
+  if (!rg) {
+    PyErr_Clear();
+    return false;
+  }
+  const int r = PyObject_IsTrue(rg);
+  Py_DECREF(rg);
+  if (r < 0) PyErr_Clear();
+  return r == 0;
+}
+
 // fast_grad.record(kind, a, b, result, alpha): gives `result` its autograd node. On failure `result` is
 // released (and nulled) with the Python error set.
 bool record_node(int kind, PyObject* a, PyObject* b, PyObject*& result, PyObject* alpha) {
@@ -365,13 +400,14 @@ Outcome binary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObje
   if (!broadcast_shape(ops, 2, sizes)) return Outcome::Fallback;
   // Comparisons are never differentiable. Under autograd the result is computed here all the same and
   // fast_grad.record gives it the Python path's node: for out-of-place arithmetic with a floating result
-  // (reflected only for add and mul: Tensor.__rsub__ makes RsubBackward1); in-place forms rebase history in
-  // Python.
+  // (reflected only for add and mul: Tensor.__rsub__ makes RsubBackward1); of the in-place forms add_/sub_ of a
+  // tensor that is not a view (fast_grad.record rebases its history), the others in Python.
   bool record = false;
   if (!comparison && needs_autograd(ops, 2)) {
     const bool reflect_ok = spec.binary_kind == BinaryKind::Add || spec.binary_kind == BinaryKind::Mul;
-    if (!g.grad_hook || spec.inplace || !is_floating_point(compute) || (spec.reflected && !reflect_ok))
-      return Outcome::Fallback;
+    const bool add_sub = spec.binary_kind == BinaryKind::Add || spec.binary_kind == BinaryKind::Sub;
+    if (spec.inplace && !(add_sub && !spec.reflected && rebase_ok(ops[0].obj))) return Outcome::Fallback;
+    if (!g.grad_hook || !is_floating_point(compute) || (spec.reflected && !reflect_ok)) return Outcome::Fallback;
     record = true;
   }
 
@@ -411,7 +447,8 @@ Outcome binary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObje
     result = wrap_tensor(std::move(out));
   }
   if (!result) return Outcome::Error;
-  if (record && !record_node(int(spec.binary_kind), ops[0].obj, ops[1].obj, result, kwnames ? args[nargs] : Py_None))
+  const int code = int(spec.binary_kind) + (spec.inplace ? kRebaseCodeBase : 0);
+  if (record && !record_node(code, ops[0].obj, ops[1].obj, result, kwnames ? args[nargs] : Py_None))
     return Outcome::Error;
   return Outcome::Done;
 }
@@ -648,6 +685,7 @@ void bind_ops(py::module_& m) {
     g.s_impl = intern("_impl");
     g.s_grad_fn = intern("_grad_fn");
     g.s_requires_grad = intern("_requires_grad");
+    g.s_base = intern("_base");
     g.s_alpha = intern("alpha");
     g.s_dtype = intern("dtype");
     g.s_code = intern("_code");

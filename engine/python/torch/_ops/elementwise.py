@@ -103,6 +103,16 @@ def attach_binary(name, a, b, result, grad, save):
 _REBASE_ONLY = ("AddBackward0", "SubBackward0")
 
 
+def attach_rebased(name, self, other, grad, save):
+    """The node of `self op= other` for an op in _REBASE_ONLY, self's new values already written (its history not
+    yet changed): it continues self's old history. Also the C++ fast path's (fast_grad.record), so both paths
+    make the very same node."""
+    la, lb = _like(self), _like(other)
+    held = save(self, other, None, la is not None, lb is not None)
+    graph.attach_edges(name, [self], [graph.edge_of(self), graph.edge_of(other) if isinstance(other, C.Tensor)
+                                      else (None, 0)], lambda gs: grad(gs[0], la, lb, held), saved=held)
+
+
 def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_dtype=None, swapped=False,
                    save=None):
     """self op= other, PyTorch's checks: output device, castable result type, no broadcasting of self."""
@@ -128,13 +138,9 @@ def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_d
         # add_/sub_: their node saves only alpha, so the values are computed in place as without autograd and
         # the node continues self's old history (PyTorch's rebase_history: AddBackward0's first edge is self's
         # old grad_fn, not a copy's), as the in-place unary ops do
-        la, lb = _like(self), _like(other)
-        edge = graph.edge_of(self)
         npd = C.compute_dtype(mdt)
         C.write(self, C.elementwise_compute(compute, C.values_of(a, npd), C.values_of(b, npd)))
-        held = save(a, b, None, la is not None, lb is not None)
-        graph.attach_edges(name, [self], [edge, graph.edge_of(other) if isinstance(other, C.Tensor) else (None, 0)],
-                           lambda gs: grad(gs[0], la, lb, held), saved=held)
+        attach_rebased(name, self, other, grad, save)
         return self
     if grad is not None and C.needs_grad(self, other):
         # Rebase history: compute out of place from a snapshot of self, then write and take its grad_fn. The

@@ -6,8 +6,9 @@
 #
 # The C++ side only calls this for what the Python path handles the same way: out-of-place add/sub/mul/div
 # with a floating result (a reflected one only for add and mul: Tensor.__rsub__ is RsubBackward1), relu and
-# neg out of place, tanh/sigmoid/exp of float32 out of place, x.sum() of a whole float tensor. Anything else (in-place ops under autograd, out=,
-# rounding_mode=) stays on the Python path.
+# neg out of place, tanh/sigmoid/exp of float32 out of place, x.sum() of a whole float tensor, in-place add_/sub_
+# of a floating tensor that is not a view (nor a leaf that requires grad). Anything else (other in-place ops under
+# autograd, out=, rounding_mode=) stays on the Python path.
 from . import _core as C
 from . import elementwise as E
 from . import reduction as R
@@ -17,6 +18,7 @@ from . import unary as U
 ADD, SUB, MUL, DIV = 0, 1, 2, 3
 RELU, NEG, TANH, SIGMOID, EXP = 16, 17, 18, 19, 20
 SUM = 32  # x.sum() of a whole float tensor
+ADD_, SUB_ = 48, 49  # in-place add_/sub_ of a float tensor that is not a view (written; its history rebased here)
 
 
 def record(kind, a, b, result, alpha):
@@ -32,6 +34,12 @@ def record(kind, a, b, result, alpha):
         U.attach_unary("SigmoidBackward0", a, result, U.sigmoid_grad, "r")
     elif kind == EXP:
         U.attach_unary("ExpBackward0", a, result, U.exp_grad, "r")
+    elif kind == ADD_ or kind == SUB_:
+        # elementwise.add/sub's forms: add folds alpha into a number operand, sub saves it as given
+        if alpha is None or (kind == ADD_ and not isinstance(b, C.Tensor)):
+            alpha = 1
+        name, grad = ("AddBackward0", E.add_grad(alpha)) if kind == ADD_ else ("SubBackward0", E.sub_grad(alpha))
+        E.attach_rebased(name, a, b, grad, E._save_alpha(alpha))
     elif kind == SUM:
         R.attach_sum(a, result)
     elif kind == ADD:
