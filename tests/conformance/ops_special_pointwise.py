@@ -159,6 +159,16 @@ v = leaf * 1
 v.hypot_(torch.tensor([1.0, 1.0]))
 print("inplace grad", node(v), r(torch.autograd.grad(v.sum(), leaf)[0]))
 err("leaf inplace", lambda: leaf.digamma_())
+# in place on a saved input: the node continues the old history (next: MulBackward0) and saves original_self, a
+# clone taken with autograd (CloneBackward0), which create_graph differentiates through
+for name in ("erfc_", "lgamma_", "digamma_", "sinc_", "logit_", "log_", "sin_", "erf_"):
+    v = leaf * 0.3
+    getattr(v, name)()
+    fn = v.grad_fn
+    g, = torch.autograd.grad((v * torch.tensor([1.0, 2.0])).sum(), leaf, create_graph=True)
+    gg, = torch.autograd.grad(g.sum(), leaf)
+    print("inplace graph", name, fn.name(), [type(f).__name__ for f, _ in fn.next_functions],
+          type(fn._saved_self.grad_fn).__name__, r(g), r(gg))
 
 s = torch.tensor([0.25, 0.5, 3.0])
 for name in UNARY:

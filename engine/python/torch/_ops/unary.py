@@ -60,8 +60,18 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
             if rs is not None:
                 rs.bind(node)
             return out
+        if grad is not None and C.needs_grad(out) and save == "x":
+            # in place on a saved input (abs_, log_, erfc_, ...): the node continues x's old history and saves
+            # original_self, a clone VariableType takes before the write - with autograd (CloneBackward0), so
+            # create_graph differentiates through it; no other allocation
+            edge = graph.edge_of(out)
+            original = out.clone()
+            C.write(out, res)
+            graph.attach_edges(name, [out], [edge], lambda gs: (grad(gs[0], original, None),),
+                               saved=_saves(save, original, out, extra))
+            return out
         if grad is not None and C.needs_grad(out):
-            # in place on a saved input (abs_, log_, ...): PyTorch saves a copy of the original self too
+            # (a node saving its result, whose dtype differs from out's): out of place, then written back
             r = unary(name, out.clone(), compute, grad, out_dtype, precise=precise, save=save, extra=extra)
             C.write(out, C.read(r))
             out._grad_fn, out._output_nr = r._grad_fn, 0
