@@ -27,6 +27,14 @@ padded = pad_sequence([a, b, c])
 show("pad_sequence", padded)
 show("pad_sequence batch_first", pad_sequence([a, b, c], batch_first=True, padding_value=-1.0))
 show("pad_sequence unsorted", pad_sequence([c, a, b], batch_first=True))
+# ATen's one at::full then a copy_ per sequence: the version counter (1 + B), the layout, int and 1-D sequences,
+# the first sequence's dtype for the padding
+for bf in (False, True):
+    p = pad_sequence([torch.tensor([1, 2, 3]), torch.tensor([4]), torch.tensor([5, 6])], batch_first=bf,
+                     padding_value=9)
+    print("pad_sequence int", bf, p.tolist(), p.dtype, p._version, p.stride())
+    p = pad_sequence([a, b], batch_first=bf, padding_value=0.25)
+    print("pad_sequence 2-D", bf, tuple(p.shape), p._version, p.stride(), p[:, -1].tolist() if bf else p[-1].tolist())
 
 packed = pack_padded_sequence(padded, [5, 3, 2])
 print(type(packed).__name__, isinstance(packed, PackedSequence), isinstance(packed, tuple), packed.batch_sizes, packed.sorted_indices,

@@ -4,7 +4,9 @@
 from collections import namedtuple
 from collections.abc import Iterable
 
+import _devicescope_C as _E
 import torch
+from ..._ops import _core as _C
 from .._composite import named
 
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence", "pad_packed_sequence", "pad_sequence",
@@ -177,6 +179,33 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     if len(sequences) == 0:
         raise RuntimeError("received an empty list of sequences")
     max_len = max(s.size(0) for s in sequences)
+    if _plain_copies(sequences):
+        # ATen's pad_sequence (PackedSequence.cpp): at::full of the padded shape in the first sequence's dtype
+        # and device, then each sequence copy_'d into its slot (out.narrow(0, start, len).select(1, i), or
+        # select then narrow when batch_first): one allocation, out's version counter at 1 + B (fill_ and each
+        # copy_ go through autograd there). The copies are numpy assignments into out's memory (a data
+        # loader's collate_fn pads every batch; per-row view ops and copy_ cost ~10 us each).
+        first = sequences[0]
+        out = torch.full(((len(sequences), max_len) if batch_first else (max_len, len(sequences)))
+                         + tuple(first.shape[1:]), padding_value, dtype=first.dtype, device=first.device)
+        oi = out._impl
+        oi.bump_version()
+        view, is_copy = (None, False) if oi.is_virtual else _E.numpy_view(oi)  # (virtual: no values to copy)
+        for i, seq in enumerate(sequences):
+            if view is not None:
+                n = seq._impl.sizes[0]
+                start = max_len - n if padding_side == "left" else 0
+                if batch_first:
+                    view[i, start:start + n] = _C.read(seq)
+                else:
+                    view[start:start + n, i] = _C.read(seq)
+            oi.bump_version()
+        if is_copy:
+            _E.upload(oi, view)
+        return out
+    # With a gradient (or mixed dtypes / devices, virtual values): padded rows stacked. (ATen's copies into
+    # views of a fresh tensor would give CopySlices nodes, which DeviceScope's in-place ops on views of a tensor
+    # without history do not make yet.)
     rows = []
     for s in sequences:
         n = max_len - s.size(0)
@@ -185,6 +214,22 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
             s = torch.cat([s, fill] if padding_side == "right" else [fill, s], 0)
         rows.append(s)
     return torch.stack(rows, 0 if batch_first else 1)
+
+
+def _plain_copies(sequences):
+    """Whether pad_sequence's copies are plain value copies: no graph to record, one dtype (not bfloat16, which
+    numpy holds as float32) and device, real values, at least 1-D, one trailing shape."""
+    fi = sequences[0]._impl
+    if fi.dtype_code == torch.bfloat16._code or fi.dim < 1:
+        return False
+    grad = torch.is_grad_enabled()
+    shape = tuple(fi.sizes[1:])
+    for seq in sequences:
+        si = seq._impl
+        if (si.dtype_code != fi.dtype_code or si.device_key != fi.device_key or si.is_virtual or si.dim < 1
+                or tuple(si.sizes[1:]) != shape or (grad and seq.requires_grad)):
+            return False
+    return True
 
 
 def unpad_sequence(padded_sequences, lengths, batch_first=False):
