@@ -88,14 +88,26 @@ def binary(name, a, b, compute, grad=None, out_dtype=None, math_dtype=None, out=
 def attach_binary(name, a, b, result, grad, save):
     """binary()'s autograd half: `result` (a op b, already computed) gets its node. Also the C++ fast path's
     (torch/_ops/fast_grad.py), so both paths make the very same node."""
-    la, lb = _like(a), _like(b)
+    # (_like and _held inline: this runs for every recorded add/mul/sub/pow, and the calls cost more than the work)
+    Tensor = C.Tensor
+    ta, tb = isinstance(a, Tensor), isinstance(b, Tensor)
+    la = _Like(a) if ta and (a._grad_fn is not None or a._requires_grad) else None
+    lb = _Like(b) if tb and (b._grad_fn is not None or b._requires_grad) else None
     saved = save(a, b, result, la is not None, lb is not None) if save else None
-    held = _held(saved, result)
-    node = graph.attach(name, [result], [a if isinstance(a, C.Tensor) else None,
-                                         b if isinstance(b, C.Tensor) else None],
-                        lambda gs: grad(gs[0], la, lb, _unpacked(held)), saved=saved)
-    for v in held.values():
-        if isinstance(v, graph.SavedOutput):
+    held, outs = {}, None
+    if saved:
+        for k, v in saved.items():
+            if isinstance(v, graph.Wrapped):
+                v = v.value
+            elif v is result and v is not None:
+                v = graph.SavedOutput(v)
+                outs = [v] if outs is None else outs + [v]
+            held[k] = v
+    # the held dict itself when it holds no SavedOutput to unpack (no formula changes its argument)
+    fn = (lambda gs: grad(gs[0], la, lb, _unpacked(held))) if outs else (lambda gs: grad(gs[0], la, lb, held))
+    node = graph.attach(name, [result], [a if ta else None, b if tb else None], fn, saved=saved)
+    if outs:
+        for v in outs:
             v.bind(node)
 
 

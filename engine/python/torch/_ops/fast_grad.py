@@ -20,6 +20,9 @@ RELU, NEG, TANH, SIGMOID, EXP = 16, 17, 18, 19, 20
 SUM = 32  # x.sum() of a whole float tensor
 ADD_, SUB_ = 48, 49  # in-place add_/sub_ of a float tensor that is not a view (written; its history rebased here)
 
+# add/sub's formulas and saved set for the default alpha (int 1), made once: they depend on alpha alone
+_ADD_GRAD_1, _SUB_GRAD_1, _SAVE_ALPHA_1 = E.add_grad(1), E.sub_grad(1), E._save_alpha(1)
+
 
 def record(kind, a, b, result, alpha):
     """Attaches `result`'s grad_fn. a, b: the operands in compute order (b is None for a unary op); alpha:
@@ -44,11 +47,15 @@ def record(kind, a, b, result, alpha):
         R.attach_sum(a, result)
     elif kind == ADD:
         if alpha is None or not isinstance(b, C.Tensor):
-            alpha = 1  # elementwise.add folds alpha into a number operand (b * alpha) before the op
-        E.attach_binary("AddBackward0", a, b, result, E.add_grad(alpha), E._save_alpha(alpha))
+            # elementwise.add folds alpha into a number operand (b * alpha) before the op
+            E.attach_binary("AddBackward0", a, b, result, _ADD_GRAD_1, _SAVE_ALPHA_1)
+        else:
+            E.attach_binary("AddBackward0", a, b, result, E.add_grad(alpha), E._save_alpha(alpha))
     elif kind == SUB:
-        alpha = 1 if alpha is None else alpha
-        E.attach_binary("SubBackward0", a, b, result, E.sub_grad(alpha), E._save_alpha(alpha))
+        if alpha is None:
+            E.attach_binary("SubBackward0", a, b, result, _SUB_GRAD_1, _SAVE_ALPHA_1)
+        else:
+            E.attach_binary("SubBackward0", a, b, result, E.sub_grad(alpha), E._save_alpha(alpha))
     elif kind == MUL:
         if not isinstance(a, C.Tensor):
             a, b = b, a  # number * tensor runs as tensor.mul(number) (elementwise.mul)
