@@ -286,6 +286,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
 
 # ----------------------------------------------------------------------------- from data
 _NUMBER_TYPES = frozenset((int, float))
+_INT_ONLY = {int}
 
 
 def _infer_numbers(data):
@@ -305,6 +306,8 @@ def _infer_numbers(data):
         shape = (len(data), n)
     else:
         types = set(map(type, data))
+        if types == _INT_ONLY:  # (a flat list of ints, a data pipeline's token ids: np.array is 1-D already)
+            return np.array(data), D.int64
         shape = (len(data),)
     if not types or not types <= _NUMBER_TYPES:
         return None
@@ -382,7 +385,11 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         values, inferred = _infer(data)
     t = C.new_empty(values.shape, dtype or inferred, _device(device), bool(pin_memory))
     if t._impl.numel:
-        C.write(t, values, bump=False)
+        view, is_copy = _E.numpy_view(t._impl)
+        if not is_copy and view.dtype == values.dtype:
+            view[...] = values  # (write()'s plain-copy case, without its checks: a fresh tensor, the same dtype)
+        else:
+            C.write(t, values, bump=False)
     return _finish(t, requires_grad)
 
 
