@@ -120,7 +120,8 @@ print("xlogy scalar grads", r(torch.autograd.grad(torch.xlogy(2, y).sum(), y)[0]
       r(torch.autograd.grad(torch.xlogy(x, 3).sum(), x)[0]))
 xz = torch.tensor([0.0, 1.0, 0.0, 2.0], requires_grad=True)
 print("xlogy at 0", r(torch.autograd.grad(torch.xlogy(xz, torch.tensor([-1.0, 2.0, 0.0, -1.0])).sum(), xz)[0]),
-      r(torch.autograd.grad(torch.xlogy(xz, -1.0).sum(), xz)[0]), r(torch.autograd.grad(torch.xlogy(xz, 0).sum(), xz)[0]))
+      r(torch.autograd.grad(torch.xlogy(xz, -1.0).sum(), xz)[0]),
+      r(torch.autograd.grad(torch.xlogy(xz, 0).sum(), xz)[0]))
 print("hypot broadcast", [r(t) for t in torch.autograd.grad(torch.hypot(x, y[:1]).sum(), (x, y))])
 edge = torch.tensor([0.0, 1.0, -0.5, 1.5, 0.05, float("nan")], requires_grad=True)
 for eps in (None, 0.1):
@@ -218,6 +219,13 @@ err("xlogy str first", lambda: torch.xlogy("a", s))
 err("xlogy_ int", lambda: torch.tensor([1, 2]).xlogy_(2))
 err("logit str", lambda: torch.logit(s, "a"))
 err("logit list", lambda: torch.logit(s, [0.1]))
+err("logit 1-d tensor eps", lambda: torch.logit(s, torch.tensor([0.2, 0.3])))
+err("logit method str", lambda: s.logit("a"))
+err("logit_ str", lambda: s.clone().logit_("a"))
+err("xlogy method str", lambda: s.xlogy("a"))
+err("xlogy_ str", lambda: s.clone().xlogy_("a"))
+err("add method str (a method's self is not counted)", lambda: s.add("a"))
+print("logit 0-dim tensor eps", r(torch.logit(s, torch.tensor(0.3))), r(torch.logit(s, eps=torch.tensor(0.3))))
 err("polygamma negative", lambda: torch.polygamma(-1, s))
 err("polygamma_ negative", lambda: s.clone().polygamma_(-2))
 err("polygamma float n", lambda: torch.polygamma(1.0, s))

@@ -76,6 +76,9 @@ class Op:
             elif check == 1:
                 if isinstance(v, bool) or not hasattr(v, "__index__"):
                     return False
+            elif check == 4:
+                if not isinstance(v, numbers.Real):  # (a 0-dim tensor too goes through bind's check)
+                    return False
             elif not isinstance(v, (C.Tensor, numbers.Number)):
                 return False
         return True
@@ -114,17 +117,17 @@ class Op:
                 raise TypeError(f"{name}() received an invalid combination of arguments - got "
                                 f"({_got(args, kwargs, owner)}), but expected one of:")
             if p.kind == "Tensor" and not isinstance(v, C.Tensor):
-                raise TypeError(f"{name}(): argument '{p.name}' {_position(self, p)}must be Tensor, not "
+                raise TypeError(f"{name}(): argument '{p.name}' {_position(self, p, owner)}must be Tensor, not "
                                 f"{type(v).__name__}")
             if p.kind == "Scalar" and not isinstance(v, (C.Tensor, numbers.Number)):
                 if self.params[0].kind == "Scalar":  # (xlogy: Tensor and Scalar overloads of either operand)
                     raise TypeError(f"{name}() received an invalid combination of arguments - got "
                                     f"({_got(args, kwargs, owner)}), but expected one of:")
-                raise TypeError(f"{name}(): argument '{p.name}' {_position(self, p)}must be Tensor, not "
+                raise TypeError(f"{name}(): argument '{p.name}' {_position(self, p, owner)}must be Tensor, not "
                                 f"{type(v).__name__}")
             if p.kind == "float" and not (isinstance(v, numbers.Real) or (isinstance(v, C.Tensor) and
                                                                           v._impl.dim == 0)):
-                raise TypeError(f"{name}(): argument '{p.name}' {_position(self, p)}must be float, not "
+                raise TypeError(f"{name}(): argument '{p.name}' {_position(self, p, owner)}must be float, not "
                                 f"{type(v).__name__}")
         return values
 
@@ -312,8 +315,8 @@ class Op:
         return self.kernel(*args, out=this, **kw)
 
 
-# Op._plain_positional's type check of a parameter kind (bind's: 1 int, 2 Tensor, 3 Scalar; 0 none)
-_CHECK = {"int": 1, "Tensor": 2, "Scalar": 3, "float": 3}  # (float: bind then refuses a tensor of more dims)
+# Op._plain_positional's type check of a parameter kind (bind's: 1 int, 2 Tensor, 3 Scalar, 4 float; 0 none)
+_CHECK = {"int": 1, "Tensor": 2, "Scalar": 3, "float": 4}
 
 
 def _argument_checks(name, values):
@@ -347,10 +350,11 @@ def _got(args, kwargs, owner):
     return ", ".join(parts)
 
 
-def _position(op, p):
+def _position(op, p, owner=None):
+    """The argument's position as PyTorch's parser counts it: a method's self is not counted."""
     if p.kwonly:
         return ""
-    return f"(position {op.positional.index(p) + 1}) "
+    return f"(position {op.positional.index(p) + (0 if owner is not None else 1)}) "
 
 
 def _function(op):
