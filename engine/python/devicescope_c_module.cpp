@@ -14,6 +14,7 @@ void bind_rnn_backward(py::module_& m);  // bindings_rnn_backward.cpp
 void bind_foreach(py::module_& m);  // the optimizers' torch._foreach_* ops (bindings_foreach.cpp)
 void bind_transformer(py::module_& m);  // softmax and dropout kernels (bindings_transformer.cpp)
 void bind_sampling(py::module_& m);  // torch.randn's float32 Box-Muller (bindings_sampling.cpp)
+void bind_scatter_rows(py::module_& m);  // embedding/index_add backward's row accumulation (bindings_scatter_rows.cpp)
 
 namespace {
 
@@ -100,6 +101,7 @@ PYBIND11_EMBEDDED_MODULE(_devicescope_C, m) {
   bind_foreach(m);
   bind_transformer(m);
   bind_sampling(m);
+  bind_scatter_rows(m);
   bind_estimate(m);
   bind_autograd(m);
 }

@@ -2,10 +2,18 @@
 # embedding_dense_backward. ATen adds the slices one after the other in the gradient's own dtype, so a row that is
 # named twice is ((0 + a) + b), rounded after each add; this gives the same bits without numpy's ufunc.at, whose
 # per-element loop (numpy < 1.25) cost ~130 ns an element (a 64x128 embedding gradient: 1 ms, 1400x256: 50 ms).
+import os
+
 import numpy as np
+
+import _devicescope_C as _E
 
 # Below this many elements ufunc.at's fixed cost is smaller than sorting the index.
 _SMALL = 256
+# The same loop in C++ (bindings_scatter_rows.cpp) for its plain case (one float dtype, C-contiguous arrays, an
+# int64 index in range); it returns False for anything else. DEVICESCOPE_NO_FAST_OPS=1 keeps the numpy version
+# (tests/fastpath compares the two).
+_add_rows_fast = getattr(_E, "add_rows", None) if os.environ.get("DEVICESCOPE_NO_FAST_OPS") != "1" else None
 
 
 def add_rows(out, index, rows):
@@ -13,6 +21,8 @@ def add_rows(out, index, rows):
     Rows named once are added with one fancy-indexed add; the rest in index order, as ATen's loop adds them."""
     n = index.shape[0]
     if n == 0:
+        return out
+    if _add_rows_fast is not None and _add_rows_fast(out, index, rows):
         return out
     if rows.size <= _SMALL:
         np.add.at(out, index, rows)
