@@ -61,11 +61,12 @@ def _laid_like(t, virtual=False):
 
 
 def attention(backend, math_fn, query, key, value, attn_mask, dropout_p, is_causal, scale):
-    B, H, L, _ = query.shape
-    Dv = value.size(-1)
+    B, H, L, _ = query._impl.sizes
+    Dv = value._impl.sizes[3]
     inputs = (query, key, value)
     # (a virtual operand makes every buffer of the kernel virtual: its values are unknown)
-    virt = any(x._impl.is_virtual for x in inputs) or (attn_mask is not None and attn_mask._impl.is_virtual)
+    virt = (query._impl.is_virtual or key._impl.is_virtual or value._impl.is_virtual
+            or (attn_mask is not None and attn_mask._impl.is_virtual))
     wanted = [i for i, x in enumerate(inputs) if x.requires_grad]
     needs_grad = torch.is_grad_enabled() and bool(wanted)
     keep_graph = needs_grad and dropout_p > 0.0  # a recompute would draw another dropout mask
@@ -97,7 +98,7 @@ def attention(backend, math_fn, query, key, value, attn_mask, dropout_p, is_caus
         values = None
     kept = [x.detach() for x in inputs]
     qkv_chunk = (query._impl.same_storage(key._impl) and query._impl.same_storage(value._impl)
-                 and query.shape == key.shape and key.size(-1) == Dv)
+                 and tuple(query._impl.sizes) == tuple(key._impl.sizes) and key._impl.sizes[3] == Dv)
     nin = len(inputs)
 
     def allocate_grads():
