@@ -3,8 +3,8 @@
 # math path's torch ops in scratch, an inner autograd graph and torch.autograd.grad on it in backward) cost ~300 us
 # per call forward and as much backward in op dispatch and graph bookkeeping for [16, 4, 8, 8] attention
 # (translation_transformer: 1458 calls); this path allocates nothing on the device (the kernel's own buffers stay
-# with _sdpa_fused.attention) and draws the dropout uniforms as the math path's dropout does (rand_like of the
-# [B, H, L, S] weights, in scratch), so the random stream and the masks are the same. The math is float64 with one
+# with _sdpa_fused.attention) and takes the dropout uniforms from the generator as the math path's dropout does
+# (rand_like of the [B, H, L, S] weights), so the random stream and the masks are the same. The math is float64 with one
 # rounding at the end (the math path rounds after each op): values agree to float32 rounding.
 # DEVICESCOPE_PY_COMPOSITE=1 runs the reference; tests/composite_backward/sdpa.py compares the two.
 import math
@@ -12,9 +12,8 @@ import math
 import numpy as np
 
 import torch
-from .. import _random
+from .. import _cpu_sampling, _random
 from .._ops import _core as C
-from .._scratch import scratch
 
 _FLOATS = None
 
@@ -80,12 +79,11 @@ def forward(query, key, value, attn_mask, dropout_p, is_causal, scale, keep_stat
         keep = dscale = None
         pd = p
         if dropout_p > 0.0:
-            with scratch():
-                # the math path's dropout draws rand_like(weights): these values, without its tensor
-                weights = torch.empty(p.shape, dtype=query.dtype, device=query.device)
-                drawn = _random.uniform_values(weights, 0.0, 1.0)
-                del weights
-            keep = drawn >= drawn.dtype.type(dropout_p)
+            # The math path's dropout draws rand_like(weights) (contiguous [B, H, L, S], query's dtype): uniform_real
+            # over [0, 1) is the engine's unit values, exactly (k * 2^-digits, times 1, plus 0, then rounded to a
+            # dtype that holds them), so the keep mask compares those with p in the dtype.
+            drawn = _random.gen(None, query).engine.unit(p.size, _cpu_sampling.digits(query.dtype)).reshape(p.shape)
+            keep = drawn >= C.read(query).dtype.type(dropout_p)
             dscale = 1.0 / (1.0 - dropout_p)
             pd = p * keep * dscale
         out = np.matmul(pd, C.values_of(value, np.float64))
