@@ -30,6 +30,12 @@ def run(dev):
         g = torch.randn(6, 12, 40, device=dev, dtype=dtype).permute(2, 1, 0)
         out.backward(g)
         print(dev, dtype, "many", hexes(w.grad))
+        # a column of a batch-first index (a strided index, as a decoder's teacher forcing feeds it)
+        w.grad = None
+        cols = torch.tensor([[1, 3, 3, 0, 9], [3, 3, 3, 3, 2], [0, 0, 7, 3, 3]], device=dev)
+        out = F.embedding(cols[:, 3].unsqueeze(1), w)
+        out.backward(torch.randn(out.shape, device=dev, dtype=dtype))
+        print(dev, dtype, "strided index", hexes(w.grad))
         # index_select's backward, negative indices included
         w.grad = None
         sel = torch.index_select(w, 0, torch.tensor([-1, 2, 9, -8, 2, 0], device=dev))
