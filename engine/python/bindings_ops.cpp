@@ -63,6 +63,7 @@ thread_local BlasSeen t_blas_seen;
 struct Spec {
   bool matmul = false;  // 2-D @ 2-D through the system BLAS
   bool sum = false;     // x.sum() / torch.sum(x) of a whole float tensor
+  bool pow = false;     // x ** 2, x.pow(3), torch.pow(x, 2.0): a float tensor to the power 2 or 3
   bool unary = false;
   BinaryKind binary_kind = BinaryKind::Add;
   UnaryKind unary_kind = UnaryKind::Relu;
@@ -87,6 +88,7 @@ enum class Outcome { Done, Fallback, Error };
 // kSumCode for a whole-tensor sum.
 constexpr int kUnaryCodeBase = 16;
 constexpr int kSumCode = 32;
+constexpr int kPowCode = 33;  // fast_grad.POW: x ** 2 / x ** 3 (PowBackward0)
 // In-place add_/sub_ under autograd: this base + BinaryKind (fast_grad.ADD_ / SUB_; the node rebases self's history).
 constexpr int kRebaseCodeBase = 48;
 
@@ -615,6 +617,58 @@ Outcome sum_all(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyOb
   return Outcome::Done;
 }
 
+// x ** 2 and x ** 3 (pow.Tensor_Scalar with a Python int or float exponent of 2 or 3) for a dense float32/float64
+// tensor without size-1 dims, with or without autograd: elementwise._pow_float_number's case, whose values are
+// numpy's x * x and x * x * x in the tensor's dtype (pow_tensor_scalar_kernel's products), computed here in the
+// same order, into the one contiguous result it allocates. The node (PowBackward0, saving self and the exponent
+// as given) is fast_grad.record's, the Python path's own attach.
+Outcome pow_scalar(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject*& result) {
+  if (nargs != 2 || kwnames) return Outcome::Fallback;
+  Operand x;
+  if (!classify(args[0], x) || !x.tensor || !plain_tensor(*x.tensor)) return Outcome::Fallback;
+  const DType dt = x.tensor->dtype();
+  if (dt != DType::Float32 && dt != DType::Float64) return Outcome::Fallback;
+  for (int64_t s : x.tensor->sizes())
+    if (s == 1) return Outcome::Fallback;  // (make_pointwise lays those out: Python's)
+  PyObject* e = args[1];
+  double power = 0;
+  if (PyLong_CheckExact(e)) {
+    const long v = PyLong_AsLong(e);
+    if (v == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return Outcome::Fallback;
+    }
+    power = double(v);
+  } else if (PyFloat_CheckExact(e)) {
+    power = PyFloat_AS_DOUBLE(e);
+  } else {
+    return Outcome::Fallback;
+  }
+  if (power != 2.0 && power != 3.0) return Outcome::Fallback;
+  const bool record = needs_autograd(&x, 1);
+  if (record && !g.grad_hook) return Outcome::Fallback;
+  Runtime& r = rt();
+  const void* in = host_readable(r, TensorPtr(TensorPtr{}, x.tensor));
+  if (!in) return Outcome::Fallback;
+  const int64_t n = x.tensor->numel();
+  TensorPtr out = ds::empty(r, x.tensor->sizes(), dt, x.tensor->device(), false, false, current_storage_role());
+  void* o = host_writable(r, out);
+  const bool cube = power == 3.0;
+  auto run = [&](auto* dst, const auto* src) {
+    for (int64_t i = 0; i < n; ++i) {
+      const auto v = src[i];
+      const auto sq = v * v;  // (rounded to the dtype: numpy's x * x, then times x for the cube)
+      dst[i] = cube ? sq * v : sq;
+    }
+  };
+  if (dt == DType::Float32) run(static_cast<float*>(o), static_cast<const float*>(in));
+  else run(static_cast<double*>(o), static_cast<const double*>(in));
+  result = wrap_tensor(std::move(out));
+  if (!result) return Outcome::Error;
+  if (record && !record_node(kPowCode, args[0], e, result, Py_None)) return Outcome::Error;
+  return Outcome::Done;
+}
+
 PyObject* fast_call(PyObject* capsule, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   const Spec& spec = *static_cast<const Spec*>(PyCapsule_GetPointer(capsule, nullptr));
   const Py_ssize_t n = PyVectorcall_NARGS(nargs);
@@ -623,6 +677,7 @@ PyObject* fast_call(PyObject* capsule, PyObject* const* args, Py_ssize_t nargs, 
   if (g.tensor_type) {
     try {
       outcome = spec.sum      ? sum_all(args, n, kwnames, result)
+                : spec.pow    ? pow_scalar(args, n, kwnames, result)
                 : spec.matmul ? matmul(args, n, kwnames, result)
                 : spec.unary ? unary(spec, args, n, kwnames, result)
                              : binary(spec, args, n, kwnames, result);
@@ -737,6 +792,12 @@ void bind_ops(py::module_& m) {
   m.def("fast_sum", [](py::object fallback, bool as_method) {
     Spec s;
     s.sum = true;
+    return make_entry(s, std::move(fallback), as_method);
+  }, py::arg("fallback"), py::arg("as_method") = true);
+  // x ** 2 / x ** 3 of a float tensor (Tensor.__pow__, Tensor.pow, torch.pow)
+  m.def("fast_pow", [](py::object fallback, bool as_method) {
+    Spec s;
+    s.pow = true;
     return make_entry(s, std::move(fallback), as_method);
   }, py::arg("fallback"), py::arg("as_method") = true);
   bind_fast_grad(m);  // log_softmax kernels (bindings_fast_grad.cpp), registered with the fast path

@@ -64,6 +64,7 @@ _BINARY_FUNCTIONS = {"add": "add", "sub": "sub", "subtract": "sub", "mul": "mul"
 _UNARY_FUNCTIONS = {"relu": "relu", "neg": "neg", "negative": "neg", "tanh": "tanh", "sigmoid": "sigmoid",
                     "exp": "exp", "abs": "abs", "sqrt": "sqrt"}
 _SUM = "sum"  # x.sum() / torch.sum(x) with no other argument (a whole float tensor)
+_POW = "pow"  # x ** 2 / x.pow(3) / torch.pow(x, 2.0) of a float tensor
 _MATMUL_METHODS = ("__matmul__", "matmul", "mm")
 _MATMUL_FUNCTIONS = ("matmul", "mm")
 # Tensor attribute / torch.<name> -> view kind (reshape takes the fast path only when it makes a view)
@@ -94,6 +95,9 @@ def install():
         _install(torch_module, name, lambda fn: _E.fast_unary(kind, False, fn, False))
     _install(Tensor, _SUM, lambda fn: _E.fast_sum(fn, True))
     _install(torch_module, _SUM, lambda fn: _E.fast_sum(fn, False))
+    _install(Tensor, "__pow__", lambda fn: _E.fast_pow(fn, True))
+    _install(Tensor, _POW, lambda fn: _E.fast_pow(fn, True))
+    _install(torch_module, _POW, lambda fn: _E.fast_pow(fn, False))
     for name in _MATMUL_METHODS:
         _install(Tensor, name, lambda fn: _E.fast_matmul(fn, True))
     for name in _MATMUL_FUNCTIONS:

@@ -6,7 +6,8 @@
 #
 # The C++ side only calls this for what the Python path handles the same way: out-of-place add/sub/mul/div
 # with a floating result (a reflected one only for add and mul: Tensor.__rsub__ is RsubBackward1), relu and
-# neg out of place, tanh/sigmoid/exp of float32 out of place, x.sum() of a whole float tensor, in-place add_/sub_
+# neg out of place, tanh/sigmoid/exp of float32 out of place, x.sum() of a whole float tensor, x ** 2 / x ** 3 of a
+# float tensor without size-1 dims (elementwise._pow_float_number's PowBackward0), in-place add_/sub_
 # of a floating tensor that is not a view (nor a leaf that requires grad). Anything else (other in-place ops under
 # autograd, out=, rounding_mode=) stays on the Python path.
 from . import _core as C
@@ -18,6 +19,7 @@ from . import unary as U
 ADD, SUB, MUL, DIV = 0, 1, 2, 3
 RELU, NEG, TANH, SIGMOID, EXP = 16, 17, 18, 19, 20
 SUM = 32  # x.sum() of a whole float tensor
+POW = 33  # x ** 2 / x ** 3 of a float tensor (b: the exponent as given)
 ADD_, SUB_ = 48, 49  # in-place add_/sub_ of a float tensor that is not a view (written; its history rebased here)
 
 # add/sub's formulas and saved set for the default alpha (int 1), made once: they depend on alpha alone
@@ -45,6 +47,8 @@ def record(kind, a, b, result, alpha):
         E.attach_rebased(name, a, b, grad, E._save_alpha(alpha))
     elif kind == SUM:
         R.attach_sum(a, result)
+    elif kind == POW:
+        E.attach_binary("PowBackward0", a, b, result, E._pow_grad, E._save_pow)  # (elementwise._pow_float_number's)
     elif kind == ADD:
         if alpha is None or not isinstance(b, C.Tensor):
             # elementwise.add folds alpha into a number operand (b * alpha) before the op
