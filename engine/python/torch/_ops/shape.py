@@ -31,29 +31,33 @@ def _attach(out, x, name, backward, saved):
 def _fast_view_node(code, out, x, info):
     """The node the Python path attaches to a view, for one the C++ fast path made while autograd records
     (engine/python/bindings_views.cpp; code: 0 view/reshape, 1 t, 2 transpose, 3 unsqueeze, 4 permute,
-    6 squeeze; info: what the op below keeps for its backward)."""
+    6 squeeze; info: what the op below keeps for its backward). The backward functions are written out
+    (what _attach would wrap) and attached directly: tens of thousands of views per transformer epoch."""
+    attach = graph.attach
     if code == 0:
-        _attach(out, x, "ViewBackward0", lambda g: reshape(g, info), {"self_sym_sizes": info})
+        attach("ViewBackward0", [out], [x], lambda gs: (reshape(gs[0], info),), saved={"self_sym_sizes": info})
     elif code == 1:
-        _attach(out, x, "TBackward0", (lambda g: g) if info < 2 else (lambda g: t(g)), None)
+        attach("TBackward0", [out], [x], (lambda gs: (gs[0],)) if info < 2 else (lambda gs: (t(gs[0]),)))
     elif code == 2:
         dim0, dim1, a, b, nd = info
-        _attach(out, x, "TransposeBackward0", (lambda g: g) if nd == 0 else (lambda g: transpose(g, a, b)),
-                {"dim0": dim0, "dim1": dim1})
+        attach("TransposeBackward0", [out], [x],
+               (lambda gs: (gs[0],)) if nd == 0 else (lambda gs: (transpose(gs[0], a, b),)),
+               saved={"dim0": dim0, "dim1": dim1})
     elif code == 3:
         dim, d = info
-        _attach(out, x, "UnsqueezeBackward0", lambda g: squeeze(g, d), {"dim": dim})
+        attach("UnsqueezeBackward0", [out], [x], lambda gs: (squeeze(gs[0], d),), saved={"dim": dim})
     elif code == 4:
         inv = [0] * len(info)
         for i, d in enumerate(info):
             inv[d] = i
-        _attach(out, x, "PermuteBackward0", lambda g: permute(g, inv), {"dims": info})
+        attach("PermuteBackward0", [out], [x], lambda gs: (permute(gs[0], inv),), saved={"dims": info})
     elif code == 6:
         old, dim = info
         if dim is None:
-            _attach(out, x, "SqueezeBackward0", lambda g: reshape(g, old), {"self_sym_sizes": old})
+            attach("SqueezeBackward0", [out], [x], lambda gs: (reshape(gs[0], old),), saved={"self_sym_sizes": old})
         else:
-            _attach(out, x, "SqueezeBackward1", lambda g: reshape(g, old), {"dim": dim, "self_sym_sizes": old})
+            attach("SqueezeBackward1", [out], [x], lambda gs: (reshape(gs[0], old),),
+                   saved={"dim": dim, "self_sym_sizes": old})
     else:
         raise ValueError(f"_fast_view_node: unknown view code {code}")
 
