@@ -3,7 +3,8 @@
 # `torch.add(a, b)`, `a == b`, `x < 0` ... run in C++ when the operands are plain dense tensors
 # (float32/float64/int64/int32/bool, same dtype after promotion) or Python numbers. While autograd records,
 # out-of-place add/sub/mul/div/relu/neg (and tanh/sigmoid/exp of float32) still compute in C++ and torch/_ops/fast_grad.py gives the result the
-# Python path's node. Every other call - in-place ops under autograd, out=, rounding_mode=, casts,
+# Python path's node (in-place add_/sub_ of a tensor that is not a view too: fast_grad rebases its history). Every
+# other call - other in-place ops under autograd, out=, rounding_mode=, casts,
 # non-contiguous or overlapping operands, virtual tensors, real CUDA memory, any argument PyTorch would
 # reject - reaches the Python implementation each entry wraps unchanged (same arguments), which stays the
 # reference for semantics and error messages.
