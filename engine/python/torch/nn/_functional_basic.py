@@ -11,14 +11,15 @@ from ._composite import named
 def linear(input, weight, bias=None):
     r"""y = x A^T + b. 2-D input with bias is one addmm(bias, input, weight.t()), as in ATen, so a
     mixed-device call fails in addmm and names mat1 (the input)."""
-    if bias is not None and input.dim() >= 2 and bias.dim() == 1:
-        if input.dim() == 2:
+    sizes = input._impl.sizes  # (a tuple: no Size objects on this per-layer path)
+    if bias is not None and len(sizes) >= 2 and bias._impl.dim == 1:
+        if len(sizes) == 2:
             return torch.addmm(bias, input, weight.t())
         if input.is_contiguous():
             # ATen's _flatten_nd_linear: flatten leading dims, one addmm, view back.
-            flat = input.reshape(-1, input.shape[-1])
+            flat = input.reshape(-1, sizes[-1])
             out = torch.addmm(bias, flat, weight.t())
-            return out.view(*input.shape[:-1], out.shape[-1])
+            return out.view(*sizes[:-1], out._impl.sizes[1])
     output = input.matmul(weight.t())
     if bias is not None:
         # ATen adds the bias in place into matmul's fresh output (no second output-sized allocation)

@@ -122,25 +122,27 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if n == 0:
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
                            "element, but got normalized_shape = []")
+    # (sizes read from the impls as tuples: no Size objects on this per-layer, per-step path)
     for name, t in (("weight", weight), ("bias", bias)):
-        if t is not None and tuple(t.shape) != normalized_shape:
+        if t is not None and tuple(t._impl.sizes) != normalized_shape:
             raise RuntimeError("Expected {} to be of same shape as normalized_shape, but got {} of shape {} and "
                                "normalized_shape = {}".format(name, name, list(t.shape), list(normalized_shape)))
-    if input.dim() < n or tuple(input.shape[input.dim() - n:]) != normalized_shape:
+    sizes = tuple(input._impl.sizes)
+    if len(sizes) < n or sizes[len(sizes) - n:] != normalized_shape:
         raise RuntimeError("Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}"
                            .format(list(normalized_shape), ", ".join(str(s) for s in normalized_shape),
                                    list(input.shape)))
     check_same_device("_native_layer_norm", [("input", input), ("weight", weight), ("bias", bias)])
-    axis = input.dim() - n
+    axis = len(sizes) - n
     m_rows, n_cols = 1, 1
-    for s in input.shape[:axis]:
+    for s in sizes[:axis]:
         m_rows *= s
     for s in normalized_shape:
         n_cols *= s
     x = input.contiguous()
     y, mean, rstd = _wrap_all(_E.nn_layer_norm(x._impl, m_rows, n_cols, _impl(weight), _impl(bias), float(eps)))
     # layer_norm_cuda returns the statistics viewed as input.shape[:axis] + (1,) * n
-    stat_shape = tuple(input.shape[:axis]) + (1,) * n
+    stat_shape = sizes[:axis] + (1,) * n
     mean, rstd = mean.view(stat_shape), rstd.view(stat_shape)
     if not _wants_grad(input, weight, bias):
         return y
