@@ -146,8 +146,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
         if key_padding_mask is not None:
             key_padding_mask = key_padding_mask.unsqueeze(0)
-    tgt_len, bsz, embed_dim = query.shape
-    src_len = key.shape[0]
+    # (sizes read from the impls as tuples on this per-call path: Size objects cost ~1 us each)
+    tgt_len, bsz, embed_dim = query._impl.sizes
+    src_len = key._impl.sizes[0]
     key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", _none_or_dtype(attn_mask), "attn_mask",
                                        query.dtype)
     if is_causal and attn_mask is None:
@@ -164,10 +165,11 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     head_dim = embed_dim // num_heads
     assert head_dim * num_heads == embed_dim, f"embed_dim {embed_dim} not divisible by num_heads {num_heads}"
     if use_separate_proj_weight:
-        assert key.shape[:2] == value.shape[:2], (
+        assert tuple(key._impl.sizes[:2]) == tuple(value._impl.sizes[:2]), (
             f"key's sequence and batch dims {key.shape[:2]} do not match value's {value.shape[:2]}")
     else:
-        assert key.shape == value.shape, f"key shape {key.shape} does not match value shape {value.shape}"
+        assert tuple(key._impl.sizes) == tuple(value._impl.sizes), \
+            f"key shape {key.shape} does not match value shape {value.shape}"
 
     if not use_separate_proj_weight:
         assert in_proj_weight is not None, "use_separate_proj_weight is False but in_proj_weight is None"
@@ -182,13 +184,13 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if attn_mask is not None:
         if attn_mask.dim() == 2:
             correct_2d_size = (tgt_len, src_len)
-            if attn_mask.shape != correct_2d_size:
+            if tuple(attn_mask._impl.sizes) != correct_2d_size:
                 raise RuntimeError(f"The shape of the 2D attn_mask is {attn_mask.shape}, but should be "
                                    f"{correct_2d_size}.")
             attn_mask = attn_mask.unsqueeze(0)
         elif attn_mask.dim() == 3:
             correct_3d_size = (bsz * num_heads, tgt_len, src_len)
-            if attn_mask.shape != correct_3d_size:
+            if tuple(attn_mask._impl.sizes) != correct_3d_size:
                 raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but should be "
                                    f"{correct_3d_size}.")
         else:
@@ -209,11 +211,11 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
 
     q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
     if static_k is None:
-        k = k.view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+        k = k.view(k._impl.sizes[0], bsz * num_heads, head_dim).transpose(0, 1)
     else:
         k = static_k
     if static_v is None:
-        v = v.view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+        v = v.view(v._impl.sizes[0], bsz * num_heads, head_dim).transpose(0, 1)
     else:
         v = static_v
     if add_zero_attn:
@@ -224,9 +226,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
             attn_mask = pad(attn_mask, (0, 1))
         if key_padding_mask is not None:
             key_padding_mask = pad(key_padding_mask, (0, 1))
-    src_len = k.size(1)
+    src_len = k._impl.sizes[1]
     if key_padding_mask is not None:
-        assert key_padding_mask.shape == (bsz, src_len), (
+        assert tuple(key_padding_mask._impl.sizes) == (bsz, src_len), (
             f"expecting key_padding_mask shape of {(bsz, src_len)}, but got {key_padding_mask.shape}")
         key_padding_mask = key_padding_mask.view(bsz, 1, 1, src_len).expand(-1, num_heads, -1, -1) \
             .reshape(bsz * num_heads, 1, src_len)
