@@ -8,6 +8,7 @@ import numpy as np
 import _devicescope_C as _E
 
 from .. import _dtype as D
+from .._fp_quiet import fp_quiet  # np.errstate(all="ignore") at a fraction of its cost (sum, mean, softmax: every call)
 from .. import return_types
 from ..autograd import grad_mode, graph
 from . import _core as C
@@ -99,7 +100,7 @@ def sum(x, dim=None, keepdim=False, dtype=None):  # noqa: A001
         xdt = dtype
     odt = xdt if xdt.is_floating_point else D.int64
     dims = _dims(x, dim)
-    with np.errstate(all="ignore"):
+    with fp_quiet():
         res = np.sum(C.values_of(x, C.compute_dtype(odt)), axis=_axis(dims), keepdims=keepdim)
     shape, gdt = tuple(x._impl.sizes), C.dtype_of(x)
     # sum saves only the input's sizes (and its dim arguments)
@@ -136,7 +137,7 @@ def mean(x, dim=None, keepdim=False, dtype=None):
     n = 1
     for d in (range(len(shape)) if dims is None else dims):
         n *= shape[d]
-    with np.errstate(all="ignore"):  # sum / count: an empty mean is NaN without numpy's warning
+    with fp_quiet():  # sum / count: an empty mean is NaN without numpy's warning
         res = np.true_divide(np.sum(C.values_of(x, np.float64 if xdt is D.float64 else np.float32),
                                     axis=_axis(dims), keepdims=keepdim), n)
     shape = tuple(shape)
@@ -151,7 +152,7 @@ def mean(x, dim=None, keepdim=False, dtype=None):
 def nanmean(x, dim=None, keepdim=False, dtype=None):
     dev, xdt = _prep(x)
     dims = _dims(x, dim)
-    with np.errstate(all="ignore"):
+    with fp_quiet():
         res = np.nanmean(C.values_of(x, C.compute_dtype(xdt)), axis=_axis(dims), keepdims=keepdim)
     return C.make(res, xdt, dev)
 
@@ -164,7 +165,7 @@ def prod(x, dim=None, keepdim=False, dtype=None):
     odt = xdt if xdt.is_floating_point else D.int64
     dims = _dims(x, dim)
     xv = C.values_of(x, C.compute_dtype(odt))
-    with np.errstate(all="ignore"):
+    with fp_quiet():
         res = np.prod(xv, axis=_axis(dims), keepdims=keepdim)
 
     shape = tuple(x._impl.sizes)
@@ -178,7 +179,7 @@ def prod(x, dim=None, keepdim=False, dtype=None):
                 others = _prod_others_graph(x, dims[0])
             return _expand_grad_graph(g, shape, dims, keepdim, xdt) * others
         xv = C.values_of(x, C.compute_dtype(odt))  # x is saved: read it now
-        with np.errstate(all="ignore"):
+        with fp_quiet():
             if dims is None:
                 others = _prod_others_np(xv.reshape(-1), 0).reshape(shape)
             else:
@@ -237,7 +238,7 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     corr = _correction(unbiased, correction)
     dims = _dims(x, dim)
     xv = C.values_of(x, np.float64)
-    with np.errstate(all="ignore"), _warnings.catch_warnings():
+    with fp_quiet(), _warnings.catch_warnings():
         _warnings.simplefilter("ignore", RuntimeWarning)  # (no degrees of freedom: NaN, silently, as in PyTorch)
         res = np.var(xv, axis=_axis(dims), ddof=corr, keepdims=keepdim)
     shape = x._impl.sizes
@@ -253,7 +254,7 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
             return _expand_grad_graph(g, shape, dims, keepdim, xdt) * 2.0 * (x - m) / _b.max(n - corr, 0)
         xv = C.values_of(x, np.float64)  # x is saved: read it now
         m = np.mean(xv, axis=_axis(dims), keepdims=True)
-        with np.errstate(all="ignore"):
+        with fp_quiet():
             gx = _expand_grad(g, shape, dims, keepdim) * 2.0 * (xv - m) / _b.max(n - corr, 0)
         return C.make(gx, xdt, dev)
     return _finish("VarBackward0", x, res, xdt, dev, back,
@@ -442,7 +443,7 @@ def logsumexp(x, dim, keepdim=False):
     xv = C.values_of(x, np.float64)
     m = np.max(xv, axis=_axis(dims), keepdims=True, initial=-np.inf)  # (an empty slice gives -inf)
     m = np.where(np.isfinite(m), m, 0.0)
-    with np.errstate(all="ignore"):
+    with fp_quiet():
         res = np.log(np.sum(np.exp(xv - m), axis=_axis(dims), keepdims=True)) + m
     if not keepdim:
         res = np.squeeze(res, axis=_axis(dims))
@@ -571,7 +572,7 @@ def softmax(x, dim=None, dtype=None, _stacklevel=3):
         return C.make(rv * (gv - np.sum(gv * rv, axis=ax, keepdims=True)), xdt, dev)
     if fast is not None:  # the C++ kernel (bindings_transformer.cpp): the last dim of a dense float32 tensor
         return _finish_made("SoftmaxBackward0", C.wrap(fast), x, back, dim)
-    with np.errstate(all="ignore"):
+    with fp_quiet():
         res = _softmax_np(C.values_of(x, np.float64), ax)
     return _finish("SoftmaxBackward0", x, res, xdt, dev, back, {"dim": dim, "result": RESULT})
 
@@ -600,7 +601,7 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
     xv = C.values_of(x, np.float64)
     m = np.max(xv, axis=ax, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
-    with np.errstate(all="ignore"):
+    with fp_quiet():
         res = xv - m - np.log(np.sum(np.exp(xv - m), axis=ax, keepdims=True))
 
     del xv, m
