@@ -51,7 +51,9 @@ def _native_dropout(input, p):
     byte per element), not the input, and its backward allocates the one gradient."""
     scale = 1.0 / (1.0 - p)
     with torch.no_grad(), scratch():
-        drawn = torch.rand_like(input)
+        drawn = _uniforms(input) if _FAST else None
+        if drawn is None:
+            drawn = torch.rand_like(input)
     # the C++ kernel (bindings_transformer.cpp) for dense float tensors: the mask and the output in one pass,
     # allocated as below; else the ops themselves in scratch, and the two results materialized
     made = _E.nn_dropout(input._impl, drawn._impl, p, scale) if _FAST and not drawn._impl.is_virtual else None
@@ -82,6 +84,29 @@ def _native_dropout(input, p):
         return [materialize(gi)]
     graph.attach("NativeDropoutBackward0", [out], [input], backward, saved={"p": p, "result1": mask, "train": True})
     return out
+
+
+def _uniforms(input):
+    """torch.rand_like(input) for a contiguous, non-empty, real float32/float64 input: a contiguous tensor of the
+    generator's unit values (uniform_real over [0, 1) is exactly those, k * 2^-digits, which the dtype holds),
+    drawn in the same order from the same engine, without rand_like's layout, scale and offset passes. None
+    where rand_like itself must run (it then draws as before)."""
+    from .. import _cpu_sampling, _random
+    from .._ops import _core as C
+    impl = input._impl
+    dt = input.dtype
+    if impl.is_virtual or not impl.numel or not impl.is_contiguous or dt not in _UNIFORM_DTYPES:
+        return None
+    values = _random.gen(None, input).engine.unit(impl.numel, _cpu_sampling.digits(dt))
+    out = C.new_empty(tuple(impl.sizes), dt, input.device)
+    view, is_copy = _E.numpy_view(out._impl)
+    view[...] = values.reshape(view.shape)  # (exact: the values fit the dtype)
+    if is_copy:
+        _E.upload(out._impl, view)
+    return out
+
+
+_UNIFORM_DTYPES = (torch.float32, torch.float64)
 
 
 def pad(input, pad, mode="constant", value=None):
