@@ -312,10 +312,23 @@ bool parse_alpha(PyObject* kwnames, PyObject* const* kwvalues, const Spec& spec,
   return classify(kwvalues[0], alpha) && alpha.kind != Operand::Tensor && alpha.kind != Operand::Bool;
 }
 
+// ATen's kernel takes alpha.to<scalar_t>(), which refuses an alpha beyond the dtype's range: such an alpha (and
+// any large one for the narrow dtypes) is Python's to check exactly and report (torch/_ops/scalar_check.py).
+bool alpha_fits(const Operand& alpha, DType compute) {
+  const double a = alpha.kind == Operand::Float ? alpha.fvalue : double(alpha.ivalue);
+  if (!std::isfinite(a)) return true;  // inf and NaN pass the check (an integral result refused them above)
+  switch (compute) {
+    case DType::Float64:
+    case DType::Int64: return true;
+    case DType::Float32: return std::fabs(a) <= 3.4028234663852886e38;
+    default: return std::fabs(a) <= 127;
+  }
+}
+
 bool alpha_allowed(const Operand& alpha, DType compute) {
-  if (alpha.kind == Operand::Float) return is_floating_point(compute);
+  if (alpha.kind == Operand::Float) return is_floating_point(compute) && alpha_fits(alpha, compute);
   if (compute == DType::Bool) return alpha.ivalue == 1;
-  return true;
+  return alpha_fits(alpha, compute);
 }
 
 // An in-place add_/sub_ under autograd whose node elementwise.attach_rebased makes (fast_grad.record): self is not a

@@ -16,6 +16,7 @@ from ._device import as_device
 from ._ops import _core as C
 from ._ops import layout as _layout
 from ._ops import out as _out
+from ._ops import scalar_check
 from ._size import Size
 
 
@@ -147,6 +148,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
         elif isinstance(fill_value, C.Tensor):
             dtype = C.dtype_of(fill_value)
             fill_value = fill_value.item()
+    scalar_check.check(fill_value, dtype or _default.get_default_dtype())
     return _filled("full", size, fill_value, dtype, device, requires_grad, pin_memory, virtual)
 
 
@@ -383,6 +385,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         values, inferred = np.asarray(data), D.from_numpy_dtype(data.dtype)
     else:
         values, inferred = _infer(data)
+        if values.dtype.kind != "f" or dtype is not None:  # (the common float data: nothing to check)
+            scalar_check.check_tensor_data(values, dtype or inferred)
     t = C.new_empty(values.shape, dtype or inferred, _device(device), bool(pin_memory))
     if t._impl.numel:
         view, is_copy = _E.numpy_view(t._impl)
@@ -504,6 +508,7 @@ def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,  # noqa: A002
               memory_format=None):
+    scalar_check.check(fill_value, dtype or C.dtype_of(input))
     return _like("full_like", input, dtype, device, requires_grad, lambda o: np.full(tuple(o._impl.sizes), fill_value))
 
 

@@ -12,6 +12,7 @@ from ._ops import indexing as I
 from ._ops import linalg as L
 from ._ops import masked_fill as MF
 from ._ops import reduction as R
+from ._ops import scalar_check
 from ._ops import shape as S
 from ._ops import subscript as Sub
 from ._ops import subscript_assign as SubAssign
@@ -248,6 +249,7 @@ def _fill_(self, value):
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value._impl.dim} dimensions.")
         value = value.item()
+    scalar_check.check(value, C.dtype_of(self))  # fill_'s value.to<scalar_t>()
     return _fill(self, np.asarray(value))
 
 
@@ -345,6 +347,8 @@ Tensor.positive = lambda self: self
 
 
 def _index_fill(self, dim, index, value):
+    scalar_check.check(C.read(value).reshape(-1)[0].item() if isinstance(value, Tensor) and value._impl.numel == 1
+                       else value, C.dtype_of(self))
     d = C.wrap_dim(dim, self._impl.dim)
     idx = C.read(index).reshape(-1)
     xv = np.array(C.read(self))

@@ -9,6 +9,7 @@ from .. import _dtype as D
 from .._scratch import scratch
 from ..autograd import graph
 from . import _core as C
+from . import scalar_check
 from . import out as O
 from . import overlap
 
@@ -199,12 +200,14 @@ def _save_alpha(alpha):
 
 
 def _check_alpha(a, b, alpha):
-    """ATen's alpha_check: a floating alpha cannot scale an integral (or bool) result."""
-    if alpha == 1 or not isinstance(alpha, (float, np.floating)):
+    """ATen's alpha_check: a floating alpha cannot scale an integral (or bool) result; then the kernel's
+    alpha.to<scalar_t>() refuses one beyond the common dtype's range."""
+    if alpha == 1:
         return
     common = C.result_type(a, b)
-    if not (common.is_floating_point or common.is_complex):
+    if isinstance(alpha, (float, np.floating)) and not (common.is_floating_point or common.is_complex):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    scalar_check.check(alpha, common)
 
 
 def add(a, b, alpha=1, out=None):
@@ -589,6 +592,9 @@ def where(condition, x=None, y=None):
                            f"{scalar_name(C.dtype_of(condition))}")
     dev = C.elementwise_device(tensors)
     odt = C.result_type(x, y)
+    for number in (y, x):  # ATen makes a number operand at::scalar_tensor(number, result dtype): other first
+        if not isinstance(number, C.Tensor):
+            scalar_check.check(number, odt)
     C.broadcast_shapes(C.shape_of(condition), C.shape_of(x), C.shape_of(y))
     npd = C.compute_dtype(odt)
     res = np.where(C.values_of(condition, np.bool_), C.values_of(x, npd), C.values_of(y, npd))

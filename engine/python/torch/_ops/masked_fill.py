@@ -5,7 +5,6 @@
 # out-of-place op broadcast it), the value tensor's grad.masked_select(mask).sum(). (An earlier version computed
 # a `where` over a temporary value tensor: WhereBackward0 nodes, two extra allocations per call - every boolean
 # attention mask went through it.)
-import math
 
 import numpy as np
 
@@ -15,6 +14,7 @@ from .. import _dtype as D
 from .._virtual_values import VirtualValues
 from ..autograd import graph
 from . import _core as C
+from . import scalar_check
 
 _FLOATS = (D.float32, D.float64)
 
@@ -32,6 +32,17 @@ def _check(x, mask, value):
             raise RuntimeError("Expected all tensors to be on the same device, but found at least two devices, "
                                f"{C.device_of(value)} and {C.device_of(x)}!")
     C.elementwise_device([x, mask])
+
+
+def _check_value(x, value):
+    """The kernel's value.to<scalar_t>(), after the shape checks (a tensor value through value.item(): its own
+    type decides)."""
+    fill = value
+    if isinstance(value, C.Tensor):
+        v = C.read(value)
+        fill = None if C.shape_only(v) else v[()].item()
+    if fill is not None:
+        scalar_check.check(fill, C.dtype_of(x))
 
 
 def _filled(x, mask, value, shape):
@@ -73,13 +84,11 @@ def _edges(x, value):
 def masked_fill(x, mask, value):
     _check(x, mask, value)
     shape = C.broadcast_shapes(C.shape_of(x), C.shape_of(mask))
+    _check_value(x, value)
     result = C.make(_filled(x, mask, value, shape), C.dtype_of(x), C.device_of(x))
     if C.needs_grad(x, value if isinstance(value, C.Tensor) else None):
         _attach(result, x, mask, value, _edges(x, value))
     return result
-
-
-_F32_MAX = 3.4028234663852886e38
 
 
 def _fill_in_place(x, mask, value, shape):
@@ -90,8 +99,6 @@ def _fill_in_place(x, mask, value, shape):
     if (type(value) is not float and type(value) is not int) or xi.is_virtual or mi.is_virtual \
             or tuple(mi.sizes) != shape or C.dtype_of(x) not in _FLOATS:
         return False
-    if value == value and abs(value) != math.inf and abs(value) > _F32_MAX:
-        return False  # (a cast that overflows float32: the general path rounds it quietly)
     view, is_copy = _E.numpy_view(xi)
     np.copyto(view, view.dtype.type(value), where=C.read(mask))
     if is_copy:
@@ -109,6 +116,7 @@ def masked_fill_(x, mask, value):
         full = tuple(C.broadcast_shapes(shape, C.shape_of(mask)))
         if full != shape:
             raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape {list(full)}")
+    _check_value(x, value)
     wants = C.needs_grad(x, value if isinstance(value, C.Tensor) else None)
     if not wants and _fill_in_place(x, mask, value, shape):
         return x

@@ -10,6 +10,7 @@ from .. import _dtype as D
 from ..autograd import graph
 from . import _core as C
 from . import overlap
+from . import scalar_check
 from . import shape as S
 from . import subscript_fast as F
 from .out import scalar_name, warn_at_caller
@@ -22,10 +23,10 @@ def _value(x, value):
     tensor of x's dtype; here that tensor is made only where one is needed: _value_tensor)."""
     if isinstance(value, C.Tensor):
         return value
-    if _is_int(value) or isinstance(value, (bool, np.bool_)):
+    if isinstance(value, (bool, np.bool_)):
         return int(value)
-    if isinstance(value, (float, np.floating)):
-        return float(value)
+    if _is_int(value) or isinstance(value, (float, np.floating)):  # scalarToTensor's fill: checked_convert
+        return scalar_check.check(int(value) if _is_int(value) else float(value), C.dtype_of(x))
     cuda = ".cuda" if x._impl.device_key >= 0 else ""
     raise TypeError(f"can't assign a {type(value).__name__} to a torch{cuda}.{C.dtype_of(x)._legacy}")
 

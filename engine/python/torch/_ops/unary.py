@@ -9,6 +9,7 @@ import _devicescope_C as _E
 from .. import _dtype as D
 from ..autograd import grad_mode, graph
 from . import _core as C
+from . import scalar_check
 from . import elementwise as B
 from . import out as O
 from . import overlap
@@ -420,6 +421,9 @@ def clamp(x, min=None, max=None, out=None, _node="ClampBackward1"):  # noqa: A00
         return r
     xdt = C.dtype_of(x)
     odt = C.result_type(x, *(v for v in (min, max) if v is not None))
+    for bound in (min, max):  # the kernel's min.to<scalar_t>() in the computing dtype
+        if bound is not None:
+            scalar_check.check(bound, odt)
     if out is None:
         odt_final = odt
     else:
