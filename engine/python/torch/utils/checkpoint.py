@@ -12,6 +12,7 @@
 # saved tensors with it); the recomputation makes the same nodes in the same order and hands their closures
 # over. use_reentrant=True is the older form: forward under no_grad, then backward through a recomputed graph.
 import warnings
+import weakref
 
 _MISSING_REENTRANT = ("torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. In version "
                       "2.5 we will raise an exception if use_reentrant is not passed. use_reentrant=False is "
@@ -42,9 +43,12 @@ class _Frame:
         self.count += 1
         if node._saved is None:
             return  # saves no tensor: nothing to drop, its closure stays
-        self.saving[n] = node
+        # Weak references both ways round (the frame's to its nodes, a node's closure to its node): a node holds
+        # its closure, the closure the frame, so strong ones would make a reference cycle, and the region's
+        # tensors would wait for the cyclic collector where PyTorch frees them when the graph goes.
+        self.saving[n] = weakref.ref(node)
         self.last_saving = n
-        node._fn = _bind(self, node)
+        node._fn = _bind(self, weakref.ref(node))
         node._saved = None  # the saved tensors go with the closure (empty holders in PyTorch)
         if node._names:
             for v in node._names.values():
@@ -55,7 +59,8 @@ class _Frame:
     def recompute_hook(self, node):
         n = self.count
         self.count += 1
-        original = self.saving.get(n)
+        ref = self.saving.get(n)
+        original = ref() if ref is not None else None
         if original is not None:
             original._fn, original._saved, original._names = node._fn, node._saved, node._names
             node._fn = node._saved = None
@@ -109,10 +114,12 @@ def _checkpoint_non_reentrant(function, args, kwargs):
     return out
 
 
-def _bind(frame, node):
+def _bind(frame, node_ref):
     """A saving node's closure until its region is recomputed: the first one to run recomputes, then every
-    node runs the closure the recomputation handed it."""
+    node runs the closure the recomputation handed it. (node_ref: a weak reference; the node is alive while
+    backward runs it.)"""
     def run(grads):
+        node = node_ref()
         if not frame.recomputed:
             frame.recompute()
         if node._fn is run:
