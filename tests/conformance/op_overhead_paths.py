@@ -102,3 +102,39 @@ z = torch.tensor(1.5)
 for label, fn in (("0-dim size(0)", lambda: z.size(0)), ("0-dim stride(-1)", lambda: z.stride(-1)),
                   ("0-dim size(2)", lambda: z.size(2))):
     attempt(label, fn)
+
+# registry ops called with keyword arguments: those naming the next positional parameters in order go to the
+# kernel by position (registry.Op._plain_keywords); gaps, aliases and out= bind as before. Values, dtypes, grad_fn
+# names and errors must match either way. (Left out, as bind words them differently from PyTorch 1.13's parser
+# with or without the shortcut: sum(x, keepdim=True), sum(x, 1, dim=1), unknown names, x.sum(input=x), gather's
+# float dim, x.add(other='a')'s position, x.log(out=o).)
+kx = torch.arange(24.0).reshape(2, 3, 4).requires_grad_()
+ki = torch.tensor([[0, 2], [1, 1]])
+for label, fn in (
+        ("sum(x, dim=2)", lambda: torch.sum(kx, dim=2)),
+        ("sum(x, dim=(0, 2), keepdim=True)", lambda: torch.sum(kx, dim=(0, 2), keepdim=True)),
+        ("sum(input=x, dim=1)", lambda: torch.sum(input=kx, dim=1)),
+        ("sum(x, dim=1, dtype=float64)", lambda: torch.sum(kx, dim=1, dtype=torch.float64)),
+        ("sum(x, axis=1)", lambda: torch.sum(kx, axis=1)),
+        ("sum(x, dim=1, out=o)", lambda: torch.sum(kx.detach(), dim=1, out=torch.empty(0))),
+        ("x.sum(dim=-1)", lambda: kx.sum(dim=-1)),
+        ("x.sum(dim=1, keepdim=True)", lambda: kx.sum(dim=1, keepdim=True)),
+        ("x.sum(dim=5)", lambda: kx.sum(dim=5)),
+        ("x.mean(dim=0)", lambda: kx.mean(dim=0)),
+        ("mean(x, dim=[1, 2])", lambda: torch.mean(kx, dim=[1, 2])),
+        ("x.mean(keepdims=True, axis=1)", lambda: kx.mean(keepdims=True, axis=1)),
+        ("gather(x, 1, index=i)", lambda: torch.gather(kx[0, :2], 1, index=ki)),
+        ("gather(x, dim=1, index=i)", lambda: torch.gather(kx[0, :2], dim=1, index=ki)),
+        ("add(x, other=2)", lambda: torch.add(kx, other=2)),
+        ("add(x, other=x, alpha=2)", lambda: torch.add(kx, other=kx, alpha=2)),
+        ("log(input=x)", lambda: torch.log(input=kx)),
+):
+    def run(fn=fn):
+        r = fn()
+        return (r, type(r.grad_fn).__name__ if r.grad_fn is not None else None) if isinstance(r, torch.Tensor) \
+            else r
+    try:
+        r, node = run()
+        print(label, r.dtype, tuple(r.shape), r.tolist(), node)
+    except Exception as e:  # noqa: BLE001 - the message is what is compared
+        print(label, type(e).__name__, e)

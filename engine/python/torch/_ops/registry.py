@@ -83,6 +83,22 @@ class Op:
                 return False
         return True
 
+    def _plain_keywords(self, args, kwargs):
+        """args followed by the keyword arguments when these name exactly the next positional parameters
+        (`torch.sum(x, dim=2)`, `x.mean(dim=1, keepdim=True)`): bind would give the same values and kernel_args
+        pass them all by position, so the kernel can take them as they stand. None for anything else (a gap,
+        out=, a NumPy alias, a repeated or unknown name, a method's input=, a wrong type), which binds."""
+        n, k = len(args), len(kwargs)
+        if n + k > len(self.positional):
+            return None
+        full = list(args)
+        for p in self.positional[n:n + k]:
+            v = kwargs.get(p.name, _ABSENT)
+            if v is _ABSENT:
+                return None
+            full.append(v)
+        return full if self._plain_positional(full) else None
+
     # ------------------------------------------------------------------ arguments
     def bind(self, args, kwargs, owner=None, name=None):
         """The arguments as {param name: value} (defaults left out), with PyTorch's argument errors."""
@@ -162,8 +178,13 @@ class Op:
 
     # ------------------------------------------------------------------ variants
     def function(self, args, kwargs):
-        if not kwargs and self._plain_positional(args):
-            return self.kernel(*args)
+        if not kwargs:
+            if self._plain_positional(args):
+                return self.kernel(*args)
+        else:
+            full = self._plain_keywords(args, kwargs)
+            if full is not None:
+                return self.kernel(*full)
         values = self.bind(args, kwargs)
         out = values.get("out")
         if out is None:
@@ -293,6 +314,9 @@ class Op:
             if self._plain_positional(args):
                 return self.kernel(*args)
             return self.call(self.bind(args, kwargs, owner=this))
+        full = self._plain_keywords((this,) + tuple(args), kwargs)
+        if full is not None:
+            return self.kernel(*full)
         values = self.bind((this,) + tuple(args), kwargs, owner=this)
         values.pop("out", None) if "out" in kwargs else None
         if "out" in kwargs:
@@ -314,6 +338,8 @@ class Op:
         args, kw = self.kernel_args(values)
         return self.kernel(*args, out=this, **kw)
 
+
+_ABSENT = object()  # Op._plain_keywords: a parameter not given by keyword
 
 # Op._plain_positional's type check of a parameter kind (bind's: 1 int, 2 Tensor, 3 Scalar, 4 float; 0 none)
 _CHECK = {"int": 1, "Tensor": 2, "Scalar": 3, "float": 4}
