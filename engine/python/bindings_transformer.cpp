@@ -8,7 +8,8 @@
 // where the Python path runs. DEVICESCOPE_NO_FAST_OPS=1 turns them off (torch/_ops/_core.py FAST_KERNELS).
 //
 // Values: softmax as the numpy path (float64 math rounded once to float32: max, exp(x - max), numpy's pairwise
-// sum of the row, a division; the backward result * (grad - pairwise sum(grad * result))); float32 only, since
+// sum of the row (left to right for a transposed matrix's rows, as numpy sums them), a division; the backward
+// result * (grad - pairwise sum(grad * result))); float32 only, since
 // libm's double exp can differ from numpy's in the last bit, which the float32 rounding hides. Dropout: the
 // numpy/fast path's float ops one at a time (keep = u >= p, x * keep, * scale, each rounded to the dtype).
 #include <cmath>
@@ -47,21 +48,39 @@ double row_shift(const double* v, int64_t n) {
   return std::isfinite(m) ? m : 0;
 }
 
+// A 2-D float32 matrix laid out column by column (strides (1, rows)): the transpose of a dense one, such as
+// Luong attention's `energies.t()` before softmax(dim=1).
+bool transposed_dense(const TensorPtr& t) {
+  return t && t->dtype() == DType::Float32 && t->dim() == 2 && t->numel() > 0 && !t->is_virtual() &&
+         t->device().type() != DeviceType::Meta && t->strides()[0] == 1 && t->strides()[1] == t->sizes()[0];
+}
+
+// Rows of a dense tensor (softmax over the last dim) or of a transposed_dense matrix (dim 1). The numpy path
+// reads the latter as a column-major array, and numpy sums such a row from left to right (each row's partial
+// sums advance together, one column at a time) where a dense row takes np.sum's pairwise order; the output is
+// contiguous in both cases (make() of numpy's result), so the allocation is the same.
 py::object softmax(const TensorPtr& x, int64_t dim) {
-  if (!dense(x, DType::Float32) || x->dim() == 0 || dim != x->dim() - 1) return py::none();
+  const bool column_major = !dense(x, DType::Float32) && transposed_dense(x) && dim == 1;
+  if (!column_major && (!dense(x, DType::Float32) || x->dim() == 0 || dim != x->dim() - 1)) return py::none();
   Runtime& r = rt();
   const float* in = static_cast<const float*>(host_readable(r, x));
   if (!in) return py::none();
   TensorPtr out = empty_like_dense(r, *x, DType::Float32);
   float* o = static_cast<float*>(host_writable(r, out));
   const int64_t n = x->sizes().back(), rows = x->numel() / n;
+  const int64_t row_step = column_major ? 1 : n, col_step = column_major ? rows : 1;
   std::vector<double> v(size_t(n), 0.0);
   for (int64_t i = 0; i < rows; ++i) {
-    const float* xi = in + i * n;
-    for (int64_t k = 0; k < n; ++k) v[size_t(k)] = double(xi[k]);
+    const float* xi = in + i * row_step;
+    for (int64_t k = 0; k < n; ++k) v[size_t(k)] = double(xi[k * col_step]);
     const double m = row_shift(v.data(), n);
     for (int64_t k = 0; k < n; ++k) v[size_t(k)] = std::exp(v[size_t(k)] - m);
-    const double s = fast_numpy_sum(v.data(), n);
+    double s = 0;
+    if (column_major) {
+      for (int64_t k = 0; k < n; ++k) s += v[size_t(k)];
+    } else {
+      s = fast_numpy_sum(v.data(), n);
+    }
     for (int64_t k = 0; k < n; ++k) o[i * n + k] = float(v[size_t(k)] / s);
   }
   return py::cast(std::move(out));

@@ -2,7 +2,8 @@
 # CUDA dropout's mask and output and its backward) against the numpy path they replace (DEVICESCOPE_NO_FAST_OPS=1),
 # through tests/tools/run_fast_path_agreement.py: values to the last bit, grad_fn names and saved tensors, versions,
 # and the allocator trace. Rows with -inf (masked attention), all -inf, nan and inf; other dims and dtypes, which
-# stay on numpy; a whole nn.Transformer training step with dropout.
+# stay on numpy; transposed float32 matrices (dim 1: the kernel's column-major read); a whole nn.Transformer
+# training step with dropout.
 import torch
 import torch.nn.functional as F
 
@@ -46,6 +47,26 @@ def run(dev):
             print(dev, dtype, "dropout no_grad", hexes(F.dropout(x, 0.3, True)))
         t = torch.randn(4, 6, device=dev, dtype=dtype).t()  # a transposed input: numpy
         print(dev, dtype, "dropout transposed", hexes(F.dropout(t, 0.2, True)), hexes(torch.softmax(t, -1)))
+        # softmax(dim=1) of a transposed float32 matrix (Luong attention's energies.t()): the C++ kernel reads it
+        # column by column and sums each row left to right as numpy does; rows long enough (> 8) that numpy's
+        # pairwise order would differ, wide value ranges, -inf/nan/inf rows, single rows and columns, slices
+        for rows, cols in ((16, 10), (5, 37), (3, 200), (1, 12), (12, 1)):
+            src = (torch.randn(cols, rows, device=dev, dtype=dtype) * 6).requires_grad_()
+            tt = (src * 1.0).t()
+            y = F.softmax(tt, dim=1)
+            fn = y.grad_fn
+            print(dev, dtype, "softmax transposed", rows, cols, hexes(y), y.stride(), type(fn).__name__,
+                  fn._saved_dim, fn._saved_result.stride())
+            y.backward(torch.linspace(-2, 3, y.numel(), device=dev, dtype=dtype).reshape(y.shape))
+            print("   grad", hexes(src.grad))
+        sp = torch.tensor([[ninf, 0.5, ninf, 1.0, 2.0, ninf, 0.0, 3.0, -1.0, 4.0], [ninf] * 10, [nan] + [1.0] * 9,
+                           [inf] + [1.0] * 9], device=dev, dtype=dtype)
+        sq = sp.t().contiguous()
+        print(dev, dtype, "softmax transposed special", hexes(F.softmax(sq.t(), 1)), hexes(F.softmax(sq.t(), -1)),
+              hexes(F.softmax(sq.t(), 0)), hexes(F.softmax(sq[2:].t(), 1)), hexes(F.softmax(sq[:, :3].t(), 1)))
+        with torch.no_grad():
+            e = torch.randn(10, 16, device=dev, dtype=dtype)
+            print(dev, dtype, "softmax transposed no_grad", hexes(F.softmax(e.t(), dim=1).unsqueeze(1)))
     # a transformer training step (attention weights' softmax, dropout everywhere) and an eval pass
     torch.manual_seed(11)
     m = torch.nn.Transformer(16, 2, 1, 1, 32).to(dev)
