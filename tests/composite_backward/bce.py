@@ -8,10 +8,11 @@
 import torch
 import torch.nn.functional as F
 from torch.nn import _composite
+import os
+import sys
 
-
-def hexes(t):
-    return " ".join(float(v).hex() for v in t.detach().reshape(-1).tolist())
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from agreement_probe import hexes, print_allocator_trace  # noqa: E402
 
 
 def digits(t):
@@ -107,9 +108,4 @@ compare("cpu")
 torch.cuda.memory._record_memory_history(max_entries=100000)
 run("cuda")
 run("cpu")
-snap = torch.cuda.memory._snapshot()
-for i, trace in enumerate(snap["device_traces"]):
-    events = [f"{e['action']}:{e['size']}" for e in trace if e["action"] in ("alloc", "free_requested", "free_completed")]
-    print(f"device {i} trace: {len(events)} events")
-    for k in range(0, len(events), 12):
-        print("  ", " ".join(events[k:k + 12]))
+print_allocator_trace()

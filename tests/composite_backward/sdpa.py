@@ -10,6 +10,11 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from torch.nn import _composite
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from agreement_probe import print_allocator_trace  # noqa: E402
 
 DEV = "cuda"
 
@@ -99,9 +104,4 @@ print("composite:", "reference" if was else "direct")
 compare()
 torch.cuda.memory._record_memory_history(max_entries=100000)
 run()
-snap = torch.cuda.memory._snapshot()
-for i, trace in enumerate(snap["device_traces"]):
-    events = [f"{e['action']}:{e['size']}" for e in trace if e["action"] in ("alloc", "free_requested", "free_completed")]
-    print(f"device {i} trace: {len(events)} events")
-    for k in range(0, len(events), 12):
-        print("  ", " ".join(events[k:k + 12]))
+print_allocator_trace()

@@ -6,10 +6,11 @@
 # last bit and the allocator's trace; tests/tools/run_fast_path_agreement.py wants the same output both ways.
 import torch
 import torch.nn.functional as F
+import os
+import sys
 
-
-def hexes(t):
-    return " ".join(float(v).hex() for v in t.detach().reshape(-1).tolist())
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from agreement_probe import hexes, print_allocator_trace  # noqa: E402
 
 
 def run(dev):
@@ -57,9 +58,4 @@ print("fast path:", "off" if type(torch.Tensor.__dict__["__add__"]).__name__ == 
 torch.cuda.memory._record_memory_history(max_entries=100000)
 run("cuda")
 run("cpu")
-snap = torch.cuda.memory._snapshot()
-for i, trace in enumerate(snap["device_traces"]):
-    events = [f"{e['action']}:{e['size']}" for e in trace if e["action"] in ("alloc", "free_requested", "free_completed")]
-    print(f"device {i} trace: {len(events)} events")
-    for k in range(0, len(events), 12):
-        print("  ", " ".join(events[k:k + 12]))
+print_allocator_trace()

@@ -7,10 +7,11 @@
 # tests/tools/run_fast_path_agreement.py runs it with and without the fast path and wants the same output.
 import numpy as np
 import torch
+import os
+import sys
 
-
-def hexes(t):
-    return " ".join(float(v).hex() for v in t.detach().reshape(-1).tolist())
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from agreement_probe import hexes, print_allocator_trace  # noqa: E402
 
 
 def node_line(t):
@@ -76,9 +77,4 @@ print("fast path:", "off" if type(torch.Tensor.__dict__["__add__"]).__name__ == 
 torch.cuda.memory._record_memory_history(max_entries=100000)
 run("cuda")
 run("cpu")
-snap = torch.cuda.memory._snapshot()
-for i, trace in enumerate(snap["device_traces"]):
-    events = [f"{e['action']}:{e['size']}" for e in trace if e["action"] in ("alloc", "free_requested", "free_completed")]
-    print(f"device {i} trace: {len(events)} events")
-    for k in range(0, len(events), 12):
-        print("  ", " ".join(events[k:k + 12]))
+print_allocator_trace()

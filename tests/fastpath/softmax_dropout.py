@@ -6,6 +6,11 @@
 # training step with dropout.
 import torch
 import torch.nn.functional as F
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from agreement_probe import print_allocator_trace  # noqa: E402
 
 
 def hexes(t):
@@ -86,9 +91,4 @@ print("fast path:", "off" if type(torch.Tensor.__dict__["__add__"]).__name__ == 
 torch.cuda.memory._record_memory_history(max_entries=100000)
 run("cuda")
 run("cpu")
-snap = torch.cuda.memory._snapshot()
-for i, trace in enumerate(snap["device_traces"]):
-    events = [f"{e['action']}:{e['size']}" for e in trace if e["action"] in ("alloc", "free_requested", "free_completed")]
-    print(f"device {i} trace: {len(events)} events")
-    for k in range(0, len(events), 12):
-        print("  " + " ".join(events[k:k + 12]))
+print_allocator_trace()
