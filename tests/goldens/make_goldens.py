@@ -25,6 +25,8 @@ ops make and free; the CUDA 2.x differences are then applied, each from PyTorch'
   allocates old + new): the trace marks such adds (trace_real_ops.py accumulation()) and the sum keeps the old
   gradient's block;
 - a reduced mse_loss makes its elementwise loss as a temporary after the result (Loss.cpp mse_loss_out);
+- CUDA softmax backward computes `tmp = grad * output` after grad_input, freed on return (SoftMax.cu); (the
+  kernels' input.contiguous() of a strided input is not derived: the op trace does not say which inputs were);
 - Adam and AdamW take the foreach path on CUDA (torch/optim/adam.py, adamw.py _multi_tensor_*): state made per
   parameter (exp_avg, exp_avg_sq), Adam's weight decay as one _foreach_add list, then one _foreach_sqrt list of
   the exp_avg_sq shapes, freed when the step returns; everything else in place. SGD's foreach path allocates what
@@ -155,6 +157,11 @@ def derive(trace):
             # loss, a temporary freed once mean_out / sum_out has reduced it (Loss.cpp; internal, so the op
             # trace does not show it)
             out.append(("alloc", size, "mse_loss elementwise temporary"))
+            out.append(("free", len(out) - 1))
+        if e["op"] == "_softmax_backward_data":
+            # softmax_backward_cuda_out: `tmp = grad * output` after grad_input, freed on return (SoftMax.cu; the
+            # CPU kernel has no such temporary)
+            out.append(("alloc", size, "softmax backward grad * output temporary"))
             out.append(("free", len(out) - 1))
     return out
 

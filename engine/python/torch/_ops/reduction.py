@@ -543,6 +543,21 @@ def _cumprod_grad_graph(g, x, d):
     return stack([b * s for b, s in zip(before, suffix)], d)
 
 
+def _kernel_temporary(like):
+    """A buffer of `like`'s shape and dtype that ATen's (log_)softmax kernels allocate after their output and free
+    before they return: input.contiguous() of a strided input (SoftMax.cpp, SoftMax.cu host_softmax), the
+    backward's grad.contiguous(), and CUDA softmax backward's `tmp = grad * output`. Allocated and dropped here,
+    so that the allocator's trace and peak show it as PyTorch's do."""
+    li = like._impl
+    if li.numel:
+        C.new_empty(tuple(li.sizes), C.dtype_of(like), C.device_of(like), False, li.is_virtual)
+
+
+def _input_copy(x):
+    if not x._impl.is_contiguous:
+        _kernel_temporary(x)
+
+
 def _softmax_np(xv, d):
     m = np.max(xv, axis=d, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
@@ -567,14 +582,28 @@ def softmax(x, dim=None, dtype=None, _stacklevel=3):
         if C.FAST_KERNELS and ax is not None and not g._impl.is_virtual and not out._impl.is_virtual:
             r = _E.nn_softmax_backward(g._impl, out._impl, d)  # the last dim of float32 (bindings_transformer.cpp)
             if r is not None:
-                return C.wrap(r)
+                return _softmax_backward_temporaries(g, C.wrap(r))
         gv, rv = C.read(g).astype(np.float64), C.read(out).astype(np.float64)
-        return C.make(rv * (gv - np.sum(gv * rv, axis=ax, keepdims=True)), xdt, dev)
+        return _softmax_backward_temporaries(g, C.make(rv * (gv - np.sum(gv * rv, axis=ax, keepdims=True)), xdt, dev))
     if fast is not None:  # the C++ kernel (bindings_transformer.cpp): the last dim of a dense float32 tensor
-        return _finish_made("SoftmaxBackward0", C.wrap(fast), x, back, dim)
+        out = C.wrap(fast)
+        _input_copy(x)
+        return _finish_made("SoftmaxBackward0", out, x, back, dim)
     with fp_quiet():
         res = _softmax_np(C.values_of(x, np.float64), ax)
-    return _finish("SoftmaxBackward0", x, res, xdt, dev, back, {"dim": dim, "result": RESULT})
+    out = _finish("SoftmaxBackward0", x, res, xdt, dev, back, {"dim": dim, "result": RESULT})
+    _input_copy(x)
+    return out
+
+
+def _softmax_backward_temporaries(g, grad_input):
+    """After grad_input: CUDA's softmax_backward_cuda_out computes `tmp = grad * output` first (always a
+    temporary), the CPU kernel takes grad.contiguous()."""
+    if g._impl.device_key >= 0:
+        _kernel_temporary(g)
+    else:
+        _input_copy(g)
+    return grad_input
 
 
 def _finish_made(name, out, x, back, dim):
@@ -597,7 +626,9 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
     ax = d if x._impl.dim else None
     fast = _E.nn_log_softmax(x._impl, d) if ax is not None and not x._impl.is_virtual else None
     if fast is not None:  # the C++ kernel (bindings_fast_grad.cpp): a dense float tensor on host-readable memory
-        return _attach_log_softmax(C.wrap(fast), x, dim, d, ax, xdt, dev)
+        out = C.wrap(fast)
+        _input_copy(x)
+        return _attach_log_softmax(out, x, dim, d, ax, xdt, dev)
     xv = C.values_of(x, np.float64)
     m = np.max(xv, axis=ax, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
@@ -605,8 +636,10 @@ def log_softmax(x, dim=None, dtype=None, _stacklevel=3):
         res = xv - m - np.log(np.sum(np.exp(xv - m), axis=ax, keepdims=True))
 
     del xv, m
-    return _finish("LogSoftmaxBackward0", x, res, xdt, dev, _log_softmax_back(d, ax, xdt, dev),
-                   {"dim": dim, "result": RESULT})
+    out = _finish("LogSoftmaxBackward0", x, res, xdt, dev, _log_softmax_back(d, ax, xdt, dev),
+                  {"dim": dim, "result": RESULT})
+    _input_copy(x)
+    return out
 
 
 def _log_softmax_back(d, ax, xdt, dev):
@@ -616,9 +649,13 @@ def _log_softmax_back(d, ax, xdt, dev):
         if ax is not None and not g._impl.is_virtual and not out._impl.is_virtual:
             fast = _E.nn_log_softmax_backward(g._impl, out._impl, d)
             if fast is not None:
-                return C.wrap(fast)
+                r = C.wrap(fast)
+                _input_copy(g)  # grad.contiguous()
+                return r
         gv, rv = C.read(g).astype(np.float64), C.read(out).astype(np.float64)
-        return C.make(gv - np.exp(rv) * np.sum(gv, axis=ax, keepdims=True), xdt, dev)
+        r = C.make(gv - np.exp(rv) * np.sum(gv, axis=ax, keepdims=True), xdt, dev)
+        _input_copy(g)
+        return r
     return back
 
 
