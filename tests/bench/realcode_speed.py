@@ -12,6 +12,8 @@ SCRIPT` (its "cuda" is a simulated GPU, computed on the host) and under /usr/bin
 and it runs on the CPU). Both sides load Debian's OpenBLAS with the settings DeviceScope picks
 (tests/tools/blas_env.py with_openblas_settings), as the other benchmarks do.
 
+--repeat N: each side's best of N runs of a script, the two sides alternating run by run.
+
 Start-up is measured apart on each side: an empty script (three times), and one that only imports torch (what
 every script pays before its first torch call; three times, then again before every script), the best of each. A script's torch work is its time less the import-torch
 start-up of its side. Both wall time and CPU time (user + system of the process and its children, from wait4)
@@ -150,18 +152,24 @@ def main(argv):
         for script in scripts:
             probe(binary, probes["import torch"], startups, "import torch")
             name = os.path.splitext(os.path.basename(script))[0]
-            sides = {}
-            for side, cmd in (("devicescope", ds_command(binary, script, headers(script).get("args", ""))),
-                              ("real", [REF_PYTHON, script])):
-                for _ in range(repeat):
+            sides, ok = {}, True
+            commands = (("devicescope", ds_command(binary, script, headers(script).get("args", ""))),
+                        ("real", [REF_PYTHON, script]))
+            # The sides alternate (A B A B ...): a slow spell of the machine then slows a run of each side,
+            # where N runs of one side followed by N of the other could land on one side only.
+            for _ in range(repeat):
+                for side, cmd in commands:
+                    if not ok:
+                        break
                     rc, wall, cpu, err = run(cmd)
                     if rc != 0:
                         print(f"FAIL {name}: {side} exit code {rc}\n  command: {shlex.join(cmd)}\n  " +
                               "\n  ".join(err.rstrip().split("\n")[-10:]), flush=True)
                         failed += 1
-                        break
-                    sides.setdefault(side, []).append((wall, cpu))
-            if len(sides) == 2:
+                        ok = False
+                    else:
+                        sides.setdefault(side, []).append((wall, cpu))
+            if ok and len(sides) == 2:
                 times.append((name, best(sides["devicescope"]), best(sides["real"])))
                 print(f"ran  {name}", flush=True)
 
