@@ -14,6 +14,10 @@ and it runs on the CPU). Both sides load Debian's OpenBLAS with the settings Dev
 
 --repeat N: each side's best of N runs of a script, the two sides alternating run by run.
 
+Each script runs through tests/bench/_timed_main.py, which imports torch and then runs the script as __main__,
+and reports the CPU time the script itself took, measured inside the process: the "in-process" figures. They
+need no start-up subtracted, so the noise of the (real side's 1.1-1.4 s) start-up does not reach them.
+
 Start-up is measured apart on each side: an empty script (three times), and one that only imports torch (what
 every script pays before its first torch call; three times, then again before every script), the best of each. A script's torch work is its time less the import-torch
 start-up of its side. Both wall time and CPU time (user + system of the process and its children, from wait4)
@@ -51,15 +55,21 @@ def env():
     return with_openblas_settings(e)
 
 
-def run(cmd):
-    """(exit code or None on timeout, wall seconds, CPU seconds, stderr) in a fresh temporary folder."""
+TIMED_MAIN = os.path.join(HERE, "_timed_main.py")
+
+
+def run(cmd, in_process=None):
+    """(exit code or None on timeout, wall seconds, CPU seconds, stderr) in a fresh temporary folder; with
+    in_process=[], the script's own CPU seconds as _timed_main.py measured them are appended to it."""
     with tempfile.TemporaryDirectory(prefix="ds-speed-") as cwd:
         err_path = os.path.join(cwd, ".stderr")
+        out_path = os.path.join(cwd, ".in_process")
         with open(err_path, "w") as err:
             for attempt in range(30):  # a binary being relinked by a build is missing or busy for a moment
                 try:
                     start = time.monotonic()
-                    p = subprocess.Popen(cmd, cwd=cwd, env=env(), stdout=subprocess.DEVNULL, stderr=err)
+                    p = subprocess.Popen(cmd, cwd=cwd, env=dict(env(), DS_SPEED_OUT=out_path),
+                                         stdout=subprocess.DEVNULL, stderr=err)
                     break
                 except OSError:
                     if attempt == 29:
@@ -78,11 +88,15 @@ def run(cmd):
             p.returncode = os.waitstatus_to_exitcode(status)  # reaped here, so Popen must not wait again
         with open(err_path, errors="replace") as f:
             stderr = f.read()
+        if in_process is not None and os.path.exists(out_path):
+            with open(out_path) as f:
+                in_process.append(float(f.read()))
         return p.returncode, wall, usage.ru_utime + usage.ru_stime, stderr
 
 
-def ds_command(binary, script, args=""):
-    return [binary, "--backend", "sim", "--sim-devices", "2", "run"] + shlex.split(args) + [script]
+def ds_command(binary, script, args="", timed=False):
+    return [binary, "--backend", "sim", "--sim-devices", "2", "run"] + shlex.split(args) + (
+        [TIMED_MAIN, "--", script] if timed else [script])
 
 
 def probe_files(folder):
@@ -152,16 +166,16 @@ def main(argv):
         for script in scripts:
             probe(binary, probes["import torch"], startups, "import torch")
             name = os.path.splitext(os.path.basename(script))[0]
-            sides, ok = {}, True
-            commands = (("devicescope", ds_command(binary, script, headers(script).get("args", ""))),
-                        ("real", [REF_PYTHON, script]))
+            sides, in_process, ok = {}, {}, True
+            commands = (("devicescope", ds_command(binary, script, headers(script).get("args", ""), timed=True)),
+                        ("real", [REF_PYTHON, TIMED_MAIN, script]))
             # The sides alternate (A B A B ...): a slow spell of the machine then slows a run of each side,
             # where N runs of one side followed by N of the other could land on one side only.
             for _ in range(repeat):
                 for side, cmd in commands:
                     if not ok:
                         break
-                    rc, wall, cpu, err = run(cmd)
+                    rc, wall, cpu, err = run(cmd, in_process.setdefault(side, []))
                     if rc != 0:
                         print(f"FAIL {name}: {side} exit code {rc}\n  command: {shlex.join(cmd)}\n  " +
                               "\n  ".join(err.rstrip().split("\n")[-10:]), flush=True)
@@ -170,7 +184,8 @@ def main(argv):
                     else:
                         sides.setdefault(side, []).append((wall, cpu))
             if ok and len(sides) == 2:
-                times.append((name, best(sides["devicescope"]), best(sides["real"])))
+                own = tuple(min(in_process[s]) if in_process.get(s) else None for s in ("devicescope", "real"))
+                times.append((name, best(sides["devicescope"]), best(sides["real"]), own))
                 print(f"ran  {name}", flush=True)
 
     for what in ("empty", "import torch"):
@@ -179,24 +194,31 @@ def main(argv):
               f"{dc:.2f}s CPU, real PyTorch {rw:.2f}s wall / {rc:.2f}s CPU")
     ds0, ref0 = best(startups[("devicescope", "import torch")]), best(startups[("real", "import torch")])
 
-    rows = []  # (cpu ratio, wall ratio, name)
+    rows = []  # (cpu ratio, wall ratio, in-process cpu ratio or None, name)
     # Work under 0.05 s reads as 0.05 s, so a script that does almost nothing cannot give a huge ratio.
     net = lambda t, t0: max(t - t0, 0.05)  # noqa: E731
-    for name, (dw, dc), (rw, rc_) in times:
+    for name, (dw, dc), (rw, rc_), (ds_own, real_own) in times:
         cpu_ratio, wall_ratio = net(dc, ds0[1]) / net(rc_, ref0[1]), net(dw, ds0[0]) / net(rw, ref0[0])
+        own_ratio = None if ds_own is None or real_own is None else max(ds_own, 0.05) / max(real_own, 0.05)
         counted = max(rc_ - ref0[1], dc - ds0[1]) >= min_work
+        own = "" if own_ratio is None else f" | in-process CPU {ds_own:.2f}s vs {real_own:.2f}s x{own_ratio:.2f}"
         print(f"{'ok  ' if counted else 'skip'} {name:32s} devicescope {dw:6.2f}s wall {dc:6.2f}s CPU | real "
-              f"{rw:6.2f}s wall {rc_:6.2f}s CPU | net ratio CPU x{cpu_ratio:.2f}, wall x{wall_ratio:.2f}"
+              f"{rw:6.2f}s wall {rc_:6.2f}s CPU | net ratio CPU x{cpu_ratio:.2f}, wall x{wall_ratio:.2f}" + own
               + ("" if counted else f"  (under {min_work:g}s of torch work on both sides)"))
         if counted:
-            rows.append((cpu_ratio, wall_ratio, name))
+            rows.append((cpu_ratio, wall_ratio, own_ratio, name))
 
     if rows:
+        measured = [r for r in rows if r[2] is not None]
+        if measured:  # the script's own CPU time, from inside each process: no start-up to subtract
+            ratios = sorted(measured, key=lambda r: r[2])
+            print(f"in-process CPU time, {len(measured)} scripts: median x{statistics.median(r[2] for r in measured):.2f}, "
+                  f"worst x{ratios[-1][2]:.2f} ({ratios[-1][3]})")
         for label, k in (("CPU time", 0), ("wall time", 1)):
             ratios = sorted(rows, key=lambda r: r[k])
             print(f"net of start-up, {label}, {len(rows)} scripts with >= {min_work:g}s of torch work: "
                   f"median x{statistics.median(r[k] for r in rows):.2f}, "
-                  f"worst x{ratios[-1][k]:.2f} ({ratios[-1][2]})")
+                  f"worst x{ratios[-1][k]:.2f} ({ratios[-1][3]})")
     else:
         print(f"no script had >= {min_work:g}s of torch work: nothing measured")
     print(f"{len(scripts) - failed} ran, {failed} failed")
