@@ -8,28 +8,25 @@ __all__ = ["digamma", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammal
            "logsumexp", "polygamma", "psi", "sinc", "softmax", "xlogy"]
 
 
-def expit(input, *, out=None):  # noqa: A002
-    return torch.sigmoid(input) if out is None else torch.sigmoid(input, out=out)
+def _unary(name, op):
+    """special.NAME(input, *, out=None): torch.OP under another name (the same op and node)."""
+    def fn(input, *, out=None):  # noqa: A002
+        return getattr(torch, op)(input) if out is None else getattr(torch, op)(input, out=out)
+    fn.__name__ = fn.__qualname__ = name
+    return fn
 
 
-def erf(input, *, out=None):  # noqa: A002
-    return torch.erf(input) if out is None else torch.erf(input, out=out)
-
-
-def erfinv(input, *, out=None):  # noqa: A002
-    return torch.erfinv(input) if out is None else torch.erfinv(input, out=out)
-
-
-def exp2(input, *, out=None):  # noqa: A002
-    return torch.exp2(input) if out is None else torch.exp2(input, out=out)
-
-
-def expm1(input, *, out=None):  # noqa: A002
-    return torch.expm1(input) if out is None else torch.expm1(input, out=out)
-
-
-def log1p(input, *, out=None):  # noqa: A002
-    return torch.log1p(input) if out is None else torch.log1p(input, out=out)
+expit = _unary("expit", "sigmoid")
+erf = _unary("erf", "erf")
+erfinv = _unary("erfinv", "erfinv")
+exp2 = _unary("exp2", "exp2")
+expm1 = _unary("expm1", "expm1")
+log1p = _unary("log1p", "log1p")
+erfc = _unary("erfc", "erfc")
+gammaln = _unary("gammaln", "lgamma")
+digamma = _unary("digamma", "digamma")
+psi = _unary("psi", "digamma")
+sinc = _unary("sinc", "sinc")
 
 
 def logsumexp(input, dim, keepdim=False, *, out=None):  # noqa: A002
@@ -44,28 +41,8 @@ def log_softmax(input, dim, *, dtype=None):  # noqa: A002
     return torch.log_softmax(input, dim, dtype=dtype)
 
 
-def erfc(input, *, out=None):  # noqa: A002
-    return torch.erfc(input) if out is None else torch.erfc(input, out=out)
-
-
-def gammaln(input, *, out=None):  # noqa: A002
-    return torch.lgamma(input) if out is None else torch.lgamma(input, out=out)
-
-
-def digamma(input, *, out=None):  # noqa: A002
-    return torch.digamma(input) if out is None else torch.digamma(input, out=out)
-
-
-def psi(input, *, out=None):  # noqa: A002
-    return torch.digamma(input) if out is None else torch.digamma(input, out=out)
-
-
 def polygamma(n, input, *, out=None):  # noqa: A002
     return torch.polygamma(n, input) if out is None else torch.polygamma(n, input, out=out)
-
-
-def sinc(input, *, out=None):  # noqa: A002
-    return torch.sinc(input) if out is None else torch.sinc(input, out=out)
 
 
 def logit(input, eps=None, *, out=None):  # noqa: A002
