@@ -20,6 +20,7 @@
 #include "bindings_common.h"
 #include "copy_origin.h"
 #include "fast_entry.h"
+#include "fast_op_kernels.h"
 #include "core/errors.h"
 #include "tensor/blas_gemm.h"
 #include "tensor/elementwise_kernels.h"
@@ -509,23 +510,6 @@ Outcome unary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObjec
   return Outcome::Done;
 }
 
-// How a 2-D operand reads as a BLAS matrix: row-major as stored, or the transpose of a row-major one
-// (weight.t() in nn.Linear); false for other layouts (Python copies those).
-bool gemm_layout(const TensorImpl& t, GemmOperand& op) {
-  const int64_t r = t.sizes()[0], c = t.sizes()[1], s0 = t.strides()[0], s1 = t.strides()[1];
-  if ((s1 == 1 || c == 1) && (r == 1 || s0 >= std::max<int64_t>(c, 1))) {
-    op.transposed = false;
-    op.ld = r == 1 ? std::max<int64_t>(c, 1) : s0;
-    return true;
-  }
-  if ((s0 == 1 || r == 1) && (c == 1 || s1 >= std::max<int64_t>(r, 1))) {
-    op.transposed = true;
-    op.ld = c == 1 ? std::max<int64_t>(r, 1) : s1;
-    return true;
-  }
-  return false;
-}
-
 // a @ b for two 2-D float32/float64 tensors of one dtype on one device: the product numpy's matmul made
 // (same BLAS call, alpha 1, beta 0) without the Python path's copies.
 Outcome matmul(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject*& result) {
@@ -564,41 +548,6 @@ Outcome matmul(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObj
   }
   result = wrap_tensor(std::move(out));
   return result ? Outcome::Done : Outcome::Error;
-}
-
-// numpy's pairwise summation (loops_utils.h.src pairwise_sum), accumulating in T: the Python path sums with
-// np.sum, and scripts print sums to the last digit (a gradient that sums to -0.0 in PyTorch, as numpy's
-// order gives it too), so the fast path adds in exactly numpy's order.
-template <typename T>
-T pairwise_sum(const T* a, int64_t n) {
-  if (n < 8) {
-    T res = 0;
-    for (int64_t i = 0; i < n; ++i) res += a[i];
-    return res;
-  }
-  if (n <= 128) {
-    T r[8];
-    for (int k = 0; k < 8; ++k) r[k] = a[k];
-    int64_t i = 8;
-    for (; i < n - (n % 8); i += 8)
-      for (int k = 0; k < 8; ++k) r[k] += a[i + k];
-    T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) res += a[i];
-    return res;
-  }
-  int64_t n2 = n / 2;
-  n2 -= n2 % 8;
-  return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
-}
-
-// np.sum of a contiguous array: the reduction starts from 0 and adds the pairwise sum of each block of the
-// ufunc buffer size (8192 elements, numpy's default) in turn.
-template <typename T>
-T numpy_sum(const T* a, int64_t n) {
-  constexpr int64_t kBuffer = 8192;
-  T acc = 0;
-  for (int64_t i = 0; i < n; i += kBuffer) acc += pairwise_sum(a + i, std::min(kBuffer, n - i));
-  return acc;
 }
 
 // x.sum() with no other argument, for a dense float32/float64 tensor (with or without autograd): the 0-dim result the
@@ -667,15 +616,8 @@ Outcome pow_scalar(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, P
   TensorPtr out = ds::empty(r, x.tensor->sizes(), dt, x.tensor->device(), false, false, current_storage_role());
   void* o = host_writable(r, out);
   const bool cube = power == 3.0;
-  auto run = [&](auto* dst, const auto* src) {
-    for (int64_t i = 0; i < n; ++i) {
-      const auto v = src[i];
-      const auto sq = v * v;  // (rounded to the dtype: numpy's x * x, then times x for the cube)
-      dst[i] = cube ? sq * v : sq;
-    }
-  };
-  if (dt == DType::Float32) run(static_cast<float*>(o), static_cast<const float*>(in));
-  else run(static_cast<double*>(o), static_cast<const double*>(in));
+  if (dt == DType::Float32) square_or_cube(static_cast<float*>(o), static_cast<const float*>(in), n, cube);
+  else square_or_cube(static_cast<double*>(o), static_cast<const double*>(in), n, cube);
   result = wrap_tensor(std::move(out));
   if (!result) return Outcome::Error;
   if (record && !record_node(kPowCode, args[0], e, result, Py_None)) return Outcome::Error;
