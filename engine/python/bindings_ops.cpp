@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 
 #include "bindings_common.h"
 #include "copy_origin.h"
@@ -64,7 +65,7 @@ thread_local BlasSeen t_blas_seen;
 struct Spec {
   bool matmul = false;  // 2-D @ 2-D through the system BLAS
   bool sum = false;     // x.sum() / torch.sum(x) of a whole float tensor
-  bool pow = false;     // x ** 2, x.pow(3), torch.pow(x, 2.0): a float tensor to the power 2 or 3
+  bool pow = false;     // x ** 2, x.pow(3), torch.pow(x, 2.0): a float tensor to a small integral power
   bool unary = false;
   BinaryKind binary_kind = BinaryKind::Add;
   UnaryKind unary_kind = UnaryKind::Relu;
@@ -579,19 +580,31 @@ Outcome sum_all(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyOb
   return Outcome::Done;
 }
 
-// x ** 2 and x ** 3 (pow.Tensor_Scalar with a Python int or float exponent of 2 or 3) for a dense float32/float64
-// tensor without size-1 dims, with or without autograd: elementwise._pow_float_number's case, whose values are
-// numpy's x * x and x * x * x in the tensor's dtype (pow_tensor_scalar_kernel's products), computed here in the
-// same order, into the one contiguous result it allocates. The node (PowBackward0, saving self and the exponent
-// as given) is fast_grad.record's, the Python path's own attach.
+// Row-major strides, size-1 dims included (layout.contiguous_strides): make_pointwise gives such an operand a plain
+// contiguous result; a contiguous tensor with other strides on a size-1 dim is laid out by Python.
+bool row_major_strides(const TensorImpl& t) {
+  int64_t expected = 1;
+  for (int64_t d = t.dim() - 1; d >= 0; --d) {
+    if (t.strides()[size_t(d)] != expected) return false;
+    expected *= std::max<int64_t>(t.sizes()[size_t(d)], 1);
+  }
+  return true;
+}
+
+// x ** 1, x ** 2 and x ** 3 (pow.Tensor_Scalar with a Python int or float exponent) for a dense float32/float64
+// tensor, and x ** e (integral e in 4..64) for float32, with or without autograd: elementwise._pow_float_number's
+// case, whose values are x's copy (pow_Tensor_Scalar_out's copy_ for 1), numpy's x * x and x * x * x in the
+// tensor's dtype (pow_tensor_scalar_kernel's products) and _pow_scalar_special's double powers rounded once,
+// computed here in the same order, into the one contiguous result it allocates (size-1 dims only with row-major
+// strides: make_pointwise's plain case). The node (PowBackward0, saving self and the exponent as given) is
+// fast_grad.record's, the Python path's own attach.
 Outcome pow_scalar(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject*& result) {
   if (nargs != 2 || kwnames) return Outcome::Fallback;
   Operand x;
   if (!classify(args[0], x) || !x.tensor || !plain_tensor(*x.tensor)) return Outcome::Fallback;
   const DType dt = x.tensor->dtype();
   if (dt != DType::Float32 && dt != DType::Float64) return Outcome::Fallback;
-  for (int64_t s : x.tensor->sizes())
-    if (s == 1) return Outcome::Fallback;  // (make_pointwise lays those out: Python's)
+  if (!row_major_strides(*x.tensor)) return Outcome::Fallback;  // (make_pointwise lays those out: Python's)
   PyObject* e = args[1];
   double power = 0;
   if (PyLong_CheckExact(e)) {
@@ -606,7 +619,8 @@ Outcome pow_scalar(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, P
   } else {
     return Outcome::Fallback;
   }
-  if (power != 2.0 && power != 3.0) return Outcome::Fallback;
+  const bool int_power = dt == DType::Float32 && power >= 4.0 && power <= 64.0 && power == std::floor(power);
+  if (power != 1.0 && power != 2.0 && power != 3.0 && !int_power) return Outcome::Fallback;
   const bool record = needs_autograd(&x, 1);
   if (record && !g.grad_hook) return Outcome::Fallback;
   Runtime& r = rt();
@@ -616,7 +630,9 @@ Outcome pow_scalar(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, P
   TensorPtr out = ds::empty(r, x.tensor->sizes(), dt, x.tensor->device(), false, false, current_storage_role());
   void* o = host_writable(r, out);
   const bool cube = power == 3.0;
-  if (dt == DType::Float32) square_or_cube(static_cast<float*>(o), static_cast<const float*>(in), n, cube);
+  if (power == 1.0) std::memcpy(o, in, size_t(n) * itemsize(dt));
+  else if (int_power) float_int_power(static_cast<float*>(o), static_cast<const float*>(in), n, int(power));
+  else if (dt == DType::Float32) square_or_cube(static_cast<float*>(o), static_cast<const float*>(in), n, cube);
   else square_or_cube(static_cast<double*>(o), static_cast<const double*>(in), n, cube);
   result = wrap_tensor(std::move(out));
   if (!result) return Outcome::Error;

@@ -74,4 +74,23 @@ void square_or_cube(T* dst, const T* src, int64_t n, bool cube) {
   }
 }
 
+// float32 x ** e for an integral 4 <= e <= 64: elementwise._pow_scalar_special's values - the power taken in double
+// by squaring (the same products in the same order: acc times the odd bits' squares, low bit first) and rounded
+// to float once, as std::pow's result is.
+inline void float_int_power(float* dst, const float* src, int64_t n, int e) {
+  for (int64_t i = 0; i < n; ++i) {
+    double base = double(src[i]), acc = 0;
+    bool have = false;
+    for (int k = e; k;) {
+      if (k & 1) {
+        acc = have ? acc * base : base;
+        have = true;
+      }
+      k >>= 1;
+      if (k) base = base * base;
+    }
+    dst[i] = float(acc);
+  }
+}
+
 }  // namespace ds::python

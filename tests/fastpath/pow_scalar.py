@@ -1,9 +1,11 @@
-# x ** 2 and x ** 3 (Tensor.__pow__, Tensor.pow, torch.pow with a Python int or float exponent) of a float32/float64
-# tensor: the C++ fast path computes the products and fast_grad.record attaches elementwise._pow_float_number's
-# PowBackward0; the Python path must give the same values to the last bit (NaN, infinities, -0.0, overflow,
-# subnormals), grad_fn, saved self and exponent (its type as given), version, strides, gradients and allocator trace.
-# Also the forms that stay on the Python path either way (other exponents, a bool or numpy exponent, size-1 dims,
-# a transposed tensor, an integer tensor, out=), on a simulated GPU and on the CPU.
+# x ** 1, x ** 2 and x ** 3 (Tensor.__pow__, Tensor.pow, torch.pow with a Python int or float exponent) of a
+# float32/float64 tensor, and float32 x ** 4..64: the C++ fast path computes the copy, the products or the double
+# powers and fast_grad.record attaches elementwise._pow_float_number's PowBackward0; the Python path must give the
+# same values to the last bit (NaN, infinities, -0.0, overflow, subnormals), grad_fn, saved self and exponent (its
+# type as given), version, strides, gradients and allocator trace, size-1 dims with row-major strides included
+# (make_features' x.unsqueeze(1) ** i). Also the forms that stay on the Python path either way (other exponents, a
+# bool or numpy exponent, a size-1 dim with other strides, a transposed tensor, an integer tensor, out=), on a
+# simulated GPU and on the CPU.
 # tests/tools/run_fast_path_agreement.py runs it with and without the fast path and wants the same output.
 import numpy as np
 import torch
@@ -42,9 +44,16 @@ def run(dev):
         ("special.double() ** 3", lambda: special.double() ** 3), ("x ** 2", lambda: x ** 2), ("x64 ** 3", lambda: x64 ** 3),
         ("w ** 2", lambda: w ** 2), ("w.pow(3)", lambda: w.pow(3)), ("torch.pow(w, 2.0)", lambda: torch.pow(w, 2.0)),
         ("(w * 2) ** 3.0", lambda: (w * 2) ** 3.0), ("w64 ** 2", lambda: w64 ** 2), ("w64.pow(3.0)", lambda: w64.pow(3.0)),
+        ("special ** 1", lambda: special ** 1), ("special ** 4", lambda: special ** 4),
+        ("special ** 7.0", lambda: special ** 7.0), ("special ** 64", lambda: special ** 64),
+        ("x ** 5", lambda: x ** 5), ("x64 ** 1", lambda: x64 ** 1), ("w ** 4", lambda: w ** 4),
+        ("w ** 1", lambda: w ** 1), ("w.pow(13)", lambda: w.pow(13)), ("col ** 2 (size-1 dim)", lambda: col ** 2),
+        ("col ** 4 (size-1 dim)", lambda: col ** 4), ("x.unsqueeze(1) ** 3", lambda: x.unsqueeze(1) ** 3),
         # the Python path's either way
-        ("w ** 4", lambda: w ** 4), ("w ** 2.5", lambda: w ** 2.5), ("w ** True", lambda: w ** True),
-        ("w ** np.float64(2)", lambda: w ** np.float64(2)), ("col ** 2 (size-1 dim)", lambda: col ** 2),
+        ("w ** 65", lambda: w ** 65), ("x64 ** 4", lambda: x64 ** 4), ("w ** -3", lambda: w ** -3),
+        ("w ** 2.5", lambda: w ** 2.5), ("w ** True", lambda: w ** True),
+        ("w ** np.float64(2)", lambda: w ** np.float64(2)),
+        ("col.t() ** 2 (size-1 dim, strides (1, 1))", lambda: col.t() ** 2),
         ("w.t() ** 2 (transposed)", lambda: w.t() ** 2), ("ints ** 2", lambda: ints ** 2),
         ("torch.pow(ints, 3)", lambda: torch.pow(ints, 3)), ("x ** w", lambda: x ** w),
     ]

@@ -36,14 +36,18 @@ def smooth_l1_loss(input, target, reduction, beta, allocate, reduce):
     np_dt = C.dtype_of(input)._np
     beta_t = np_dt(beta)
 
-    def compute(a, b):
+    def elementwise(a, b):
         # smooth_l1_kernel: z = |input - target|; z < beta ? 0.5 * z * z / beta : z - 0.5 * beta (scalar_t ops)
-        with np.errstate(all="ignore"):
+        with C.fp_quiet():
             z = np.abs(C.read(a) - C.read(b))
-            loss = np.where(z < beta_t, np_dt(0.5) * z * z / beta_t, z - np_dt(0.5) * beta_t).astype(np_dt)
-        return reduce(C.make(loss, C.dtype_of(a), C.device_of(a)), reduction)
+            return np.where(z < beta_t, np_dt(0.5) * z * z / beta_t, z - np_dt(0.5) * beta_t).astype(np_dt)
 
-    result = forward_result(compute, (input, target), allocate)
+    def compute(a, b):
+        return reduce(C.make(elementwise(a, b), C.dtype_of(a), C.device_of(a)), reduction)
+
+    result = _reduced(input, target, reduction, allocate, elementwise)
+    if result is None:
+        result = forward_result(compute, (input, target), allocate)
     if not (grad_mode._enabled[0] and C.needs_grad(input, target)):
         return result
     wants = (C.needs_grad(input), C.needs_grad(target))
@@ -62,6 +66,25 @@ def smooth_l1_loss(input, target, reduction, beta, allocate, reduce):
     return result
 
 
+def _reduced(input, target, reduction, allocate, elementwise):
+    """forward_result(compute, ...) for a 'mean' or 'sum' loss, from the numpy values alone: compute's elementwise
+    loss, then what the reduction's tensor op computes from it (np.sum in its order - the fast x.sum() follows it
+    - and mean's division of that sum by numel), without compute's scratch tensors (a third of a small loss's
+    time); then the same one allocation (allocate's input-sized block) with the value written into it, as
+    _loss_mse._reduced does. None for 'none' (forward_result then)."""
+    if reduction == "none":
+        return None
+    loss = elementwise(input, target)
+    with C.fp_quiet():
+        value = np.sum(loss)
+        if reduction == "mean":
+            value = np.true_divide(value, input._impl.numel)
+    result, temps = allocate(None, C.dtype_of(input), input.device)
+    C.write(result, value, bump=False)
+    del temps
+    return result
+
+
 def _backward(grad, input, target, reduction, beta):
     """smooth_l1_loss_backward(grad, input, target, reduction, beta): input-sized, norm = 1/numel for 'mean'."""
     n = input._impl.numel
@@ -73,9 +96,12 @@ def _backward(grad, input, target, reduction, beta):
         unit = (x > 0).to(input.dtype) * 2 - 1
         norm = 1.0 / n if reduction == "mean" else 1.0
         return torch.where(x.abs() >= beta, unit, x / beta) * (grad * norm)
-    with np.errstate(all="ignore"):
+    with C.fp_quiet():
         x = (C.read(input) - C.read(target)).reshape(-1)
-        g = np.broadcast_to(np.asarray(C.read(grad), dtype=np_dt), tuple(input._impl.sizes)).reshape(-1)
+        g = np.asarray(C.read(grad), dtype=np_dt)
+        # a one-element gradient (a reduced loss's) takes part as a 0-dim operand: each product is the same float
+        # op as against its broadcast copy, without making one
+        g = g.reshape(()) if g.size == 1 else np.broadcast_to(g, tuple(input._impl.sizes)).reshape(-1)
         norm = np_dt(1.0 / n) if reduction == "mean" else np_dt(1.0)  # norm.to<scalar_t>()
         beta_t = np_dt(beta)
         if device is not None and device.type == "cuda":
@@ -89,7 +115,7 @@ def _backward(grad, input, target, reduction, beta):
             unit = np.where(x > 0, np_dt(1), np_dt(-1))
             out = norm * np.where(np.abs(x) >= beta_t, unit, x / beta_t) * g
             if vec < n:
-                xs, gs = x[vec:], g[vec:]
+                xs, gs = x[vec:], g[vec:] if g.ndim else g
                 tail = ((norm * xs * gs).astype(np.float64) / beta).astype(np_dt)
                 out[vec:] = np.where(xs <= -beta, -norm * gs, np.where(xs >= beta, norm * gs, tail))
     out = np.ascontiguousarray(out, dtype=np_dt).reshape(tuple(input._impl.sizes))
