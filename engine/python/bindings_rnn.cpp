@@ -29,7 +29,7 @@
 //                                      tensor, zeros for a missing one.
 // Every output is one ds::empty (the event log sees it), contiguous unless said otherwise. Values: sums and
 // products in the tensor's dtype (float32 or float64), sigmoid and tanh in double rounded once, as the numpy
-// path computed them. The forward entries take float32 only (float64 keeps numpy: see forward_dtype).
+// path computed them (float64: numpy's own exp and tanh loops; see forward_dtype).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -39,6 +39,7 @@
 
 #include "bindings_common.h"
 #include "copy_origin.h"
+#include "numpy_loops.h"
 #include "rnn_kernels.h"
 #include "tensor/tensor_ops.h"
 
@@ -53,10 +54,10 @@ struct Mat {
 
 bool float_dtype(DType t) { return t == DType::Float32 || t == DType::Float64; }
 
-// The forward kernels take float32 only: float64 cells keep the numpy path, whose exp and tanh (numpy's SIMD
-// ones) the libm functions here do not match to the last bit (tests/rnn_kernels wants every bit). The backward
-// kernels are products and sums, exact in both dtypes.
-bool forward_dtype(DType t) { return t == DType::Float32; }
+// The forward kernels take float32, and float64 where numpy's own exp and tanh loops were found (numpy_loops.h):
+// the numpy path's float64 values come from numpy's SIMD exp and tanh, which the libm functions do not match to
+// the last bit (tests/rnn_kernels wants every bit). The backward kernels are products and sums, exact in both.
+bool forward_dtype(DType t) { return t == DType::Float32 || (t == DType::Float64 && numpy_loops::available()); }
 
 // t as a [rows, cols] operand of dtype dt on device dev, addressable on the host; false when it is not the fast
 // case (another dtype or shape, a virtual or meta tensor, real device memory).
@@ -141,12 +142,14 @@ tanh_f32(float* v, int64_t n) {
 
 void sigmoid_span(float* v, int64_t n) { sigmoid_f32(v, n); }
 void tanh_span(float* v, int64_t n) { tanh_f32(v, n); }
+// float64: the numpy path's 1.0 / (1.0 + np.exp(-v)) and np.tanh(v), with numpy's own loops (forward_dtype admits
+// float64 only when they were found)
 void sigmoid_span(double* v, int64_t n) {
-  for (int64_t k = 0; k < n; ++k) v[k] = 1.0 / (1.0 + std::exp(-v[k]));
+  for (int64_t k = 0; k < n; ++k) v[k] = -v[k];
+  numpy_loops::exp_f64(v, v, n);
+  for (int64_t k = 0; k < n; ++k) v[k] = 1.0 / (1.0 + v[k]);
 }
-void tanh_span(double* v, int64_t n) {
-  for (int64_t k = 0; k < n; ++k) v[k] = std::tanh(v[k]);
-}
+void tanh_span(double* v, int64_t n) { numpy_loops::tanh_f64(v, v, n); }
 
 // Row i's first element of a matrix with unit column stride.
 template <typename T>

@@ -387,7 +387,7 @@ py::object lstm_step(py::list box, py::handle cx, bool track) {
   // (lstm_cell takes these edges before the gates are written: neither tensor is a leaf, so the same edges now)
   py::object edge_gates = track ? edge_of(gates) : none_edge();
   py::object edge_other = track ? edge_of(other) : none_edge();
-  // else numpy (float64, half, virtual, a strided state): _lstm_gates_numpy's activated values
+  // else numpy (half, float64 without numpy_loops.h, virtual, a strided state): _lstm_gates_numpy's activated values
   py::object act = fast ? py::none()
                         : steal(PyObject_CallFunctionObjArgs(c.lstm_gates_numpy, gates.ptr(), other.ptr(),
                                                              virt ? Py_True : Py_False, nullptr));

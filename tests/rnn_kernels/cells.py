@@ -3,7 +3,7 @@
 # (DEVICESCOPE_PY_RNN=1), through tests/tools/run_rnn_kernel_agreement.py: values to the last bit, every node
 # reached from the outputs with what it saves (shapes, strides), and the allocator trace. Layers (padded and packed,
 # bidirectional, two layers), the cells used by hand, batch 1 (the GRU's one-row clone keeps the chunk's strides),
-# float32 and float64, frozen weights, no_grad, and cases the kernels leave to numpy (half, a transposed state).
+# float32 and float64 (values from 1e-9 to 1e3), frozen weights, no_grad, and cases the kernels leave to numpy (half, a transposed state).
 import torch
 from torch import nn
 from torch.nn import _rnn_cells
@@ -133,6 +133,20 @@ def extra(dev):
         gx.pow(2).sum().backward()
         report(f"{dev} double backward {cls.__name__}", [hx, gx], [x.grad, h0.grad] + [p.grad for p in m.parameters()])
         print("  hooks", seen)
+    # float64 steps through numpy's own exp / tanh loops (numpy_loops.h): inputs from 1e-9 to 1e3 of both signs and
+    # zeros (saturated and tiny gates), 7 rows of 13 (no multiple of a SIMD width)
+    torch.manual_seed(13)
+    scale = torch.tensor([1e-9, 1e-3, 3.0, 1e3], dtype=torch.float64, device=dev)
+    for cls in (nn.LSTMCell, nn.GRUCell, nn.RNNCell):
+        m = cls(4, 13).to(dev, torch.float64)
+        x = torch.randn(7, 4, device=dev, dtype=torch.float64) * scale
+        x[0] = 0
+        x.requires_grad_()
+        st = m(x)
+        st = m(x * -0.5, st)
+        hx = st[0] if isinstance(st, tuple) else st
+        hx.sum().backward()
+        report(f"{dev} float64 range {cls.__name__}", [hx], [x.grad] + [p.grad for p in m.parameters()])
     m = nn.LSTM(3, 4, proj_size=2).to(dev)
     x = torch.randn(3, 2, 3, device=dev, requires_grad=True)
     y, (h, cc) = m(x)
