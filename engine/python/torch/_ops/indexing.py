@@ -279,14 +279,48 @@ def argsort(x, dim=-1, descending=False, stable=False):
     return sort(x, dim, descending, stable).indices
 
 
+def _descending_order(xv, d):
+    """A stable descending argsort along d with NaN above every number, as PyTorch orders a largest-first
+    topk (numpy's argsort puts NaN last whichever way the key points)."""
+    if xv.dtype == np.bool_:
+        return np.argsort(~xv, axis=d, kind="stable")
+    if xv.dtype.kind in "iu":
+        return np.argsort(~xv, axis=d, kind="stable")  # (~x = -x - 1: decreasing, and no overflow at the minimum)
+    nan = np.isnan(xv)
+    if not nan.any():
+        return np.argsort(-xv, axis=d, kind="stable")
+    return np.lexsort((-xv, ~nan), axis=d)  # NaN first, then the numbers largest first (lexsort is stable)
+
+
 def topk(x, k, dim=-1, largest=True, sorted=True):  # noqa: A002
     d = C.wrap_dim(dim, x._impl.dim)
     if k > (x._impl.sizes[d] if x._impl.dim else 1) or k < 0:
         raise RuntimeError("selected index k out of range")
-    s = sort(x, d, descending=largest)
-    values = S.narrow(s.values, d, 0, k) if x._impl.dim else s.values
-    indices = S.narrow(s.indices, d, 0, k) if x._impl.dim else s.indices
-    return return_types.topk(values.contiguous(), indices.contiguous())
+    if x._impl.dim == 0:
+        s = sort(x, d, descending=largest)
+        return return_types.topk(s.values, s.indices)
+    # ATen's topk allocates the k values and the k indices only (values first), and TopkBackward0 saves what
+    # SortBackward0 saves; ties keep the lower index first, as sort's stable order does
+    xv = C.read(x)
+    order = _descending_order(xv, d) if largest else np.argsort(xv, axis=d, kind="stable")
+    idx = order[(slice(None),) * d + (slice(0, k),)]
+    del order
+    dt, dev = C.dtype_of(x), C.device_of(x)
+    values = C.make(np.take_along_axis(xv, idx, axis=d), dt, dev)
+    indices = C.make(idx.astype(np.int64, copy=False), D.int64, dev)
+    if dt.is_floating_point and C.needs_grad(x):
+        shape = xv.shape
+        del xv
+
+        def fn(gs):
+            if C.needs_grad(gs[0]):  # create_graph: value_selecting_reduction_backward, differentiable
+                return (scatter_into_zeros(shape, dt, dev, d, indices, gs[0]),)
+            gx = C.host_zeros(shape, np.float64, gs[0])
+            np.put_along_axis(gx, C.read(indices), C.read(gs[0]), axis=d)
+            return (C.make(gx, dt, dev),)
+        graph.attach("TopkBackward0", [values], [x], fn,
+                     saved={"dim": dim, "indices": indices, "self_sym_sizes": tuple(shape)})
+    return return_types.topk(values, indices)
 
 
 def unique(x, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
