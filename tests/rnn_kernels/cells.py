@@ -106,6 +106,12 @@ def run(dev):
         y = y[0] if isinstance(y, tuple) else y
         y.sum().backward()
         report(f"{dev} transposed state {cls.__name__}", [y], [hx.grad])
+    # a half simple-cell layer: rnn_simple_step declines each step, simple_layer finishes it through numpy
+    m = nn.RNN(4, 6).to(dev, torch.float16)
+    x = torch.randn(3, 2, 4, device=dev, dtype=torch.float16, requires_grad=True)
+    y, h = m(x)
+    y.float().sum().backward()
+    report(f"{dev} half RNN", [y, h], [x.grad] + [p.grad for p in m.parameters()])
 
 
 def extra(dev):

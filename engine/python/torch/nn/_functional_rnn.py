@@ -32,6 +32,7 @@ def gru_step(igates, hx, w_hh, b_hh):
 
 
 STEPS = {"RNN_TANH": rnn_tanh_step, "RNN_RELU": rnn_relu_step, "LSTM": lstm_step, "GRU": gru_step}
+_SIMPLE = ("RNN_TANH", "RNN_RELU")
 
 
 def cell(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
@@ -176,7 +177,13 @@ def rnn_forward(mode, input, batch_sizes, hx, layer_weights, num_layers, dropout
                 steps_in = igates.unbind(0)
                 step_input = steps_in.__getitem__
             state0 = tuple(h[idx] for h in hx) if isinstance(hx, tuple) else hx[idx]
-            outs, final = _run_direction(mode, step_input, sizes, state0, w, direction == 1)
+            outs = None
+            if not packed and direction == 0 and mode in _SIMPLE:  # (the simple cells' steps in one frame)
+                outs = _cells.simple_layer(steps_in, state0, w["w_hh"], w["b_hh"], mode == "RNN_RELU")
+            if outs is not None:
+                final = outs[-1] if outs else state0
+            else:
+                outs, final = _run_direction(mode, step_input, sizes, state0, w, direction == 1)
             dir_outputs.append(torch.cat(outs, 0) if packed else torch.stack(outs, 0))
             finals.append(final)
         layer_output = dir_outputs[0] if num_directions == 1 else torch.cat(dir_outputs, -1)

@@ -570,8 +570,49 @@ def simple_cell(other, hx, w_hh, b_hh, relu):
         out = _G.rnn_simple_step(gates, box, track, relu)
         if out is not None:
             return out
-        other = box[0]
-        del box
+    else:
+        box = [other]
+        del other
+    return _simple_numpy(gates, box, track, relu)
+
+
+def simple_layer(steps_in, hx, w_hh, b_hh, relu):
+    """simple_cell on each step's input gates in turn (rnn_forward's unpacked forward direction): the outputs, or
+    None where _linear_hh would not take addmm (no bias, the profiler) or the C++ steps are off. The calls
+    simple_cell makes, in one frame: a frame per step for the step, the cell and linear_hh cost more than the
+    step's own kernel (char_rnn_classification: ~8 steps per name)."""
+    if _G is None or b_hh is None or hx._impl.dim != 2 or b_hh._impl.dim != 1:
+        return None
+    recorder = sys.modules.get("torch.profiler._recorder")  # (as _linear_hh: the profiler records aten::addmm)
+    if recorder and recorder._installed:
+        return None
+    if not _OPS:
+        from .._ops import linalg, shape
+        _OPS[:] = (linalg, shape)
+    addmm, t = _OPS[0].addmm, _OPS[1].t
+    step = _G.rnn_simple_step
+    enabled = grad_mode._enabled
+    outputs = []
+    state = hx
+    for other in steps_in:
+        gates = addmm(b_hh, state, t(w_hh))  # _linear_hh
+        track = enabled[0]
+        box = [other]
+        del other
+        state = step(gates, box, track, relu)
+        if state is None:  # (not the kernels' case: nothing done)
+            state = _simple_numpy(gates, box, track, relu)
+        del gates, box  # (simple_cell's frame ends here)
+        outputs.append(state)
+    return outputs
+
+
+def _simple_numpy(gates, box, track, relu):
+    """simple_cell after linear_hh where the C++ step declines: the add_ and the activation through
+    bindings_rnn.cpp's kernels (float32 / float64), else numpy. box: [the input gates], emptied here so that they
+    go when simple_cell's `del other` dropped them (a cell's own linear_ih result: before the activation's
+    allocation)."""
+    other = box.pop()
     dt, dev = C.dtype_of(gates), C.device_of(gates)
     npd = C.compute_dtype(dt)
     virt = gates._impl.is_virtual or other._impl.is_virtual
