@@ -241,6 +241,54 @@ bool plain_tensor(const TensorImpl& t) {
          t.device().type() != DeviceType::Meta;
 }
 
+// Row-major strides, size-1 dims included (layout.contiguous_strides): make_pointwise gives such operands a plain
+// contiguous result; a contiguous tensor with other strides on a size-1 dim (a (4, 1) column's t(): (1, 1)) is laid
+// out by Python (TensorIterator keeps (1, 1) there for `col * 2`), so an out-of-place binary result takes the fast
+// path only from these. (A unary op's result is (4, 1) there, as the fast path makes it.)
+bool row_major_strides(const TensorImpl& t) {
+  int64_t expected = 1;
+  for (int64_t d = t.dim() - 1; d >= 0; --d) {
+    if (t.strides()[size_t(d)] != expected) return false;
+    expected *= std::max<int64_t>(t.sizes()[size_t(d)], 1);
+  }
+  return true;
+}
+
+// A lone tensor operand (the other is a number) laid out as a permutation of a contiguous layout other than row-major
+// (a transposed mask compared with a number): TensorIterator gives the result the same strides (its dims ordered by
+// stride; without size-1 dims there is no tie to break), so the op runs over memory order flat, into a block of
+// numel elements viewed with those strides - what make_pointwise / make_strided allocate.
+bool permuted_dense(const TensorImpl& t) {
+  if (!elementwise_kernel_dtype(t.dtype()) || t.numel() == 0 || t.is_virtual() || t.is_contiguous() ||
+      t.device().type() == DeviceType::Meta)
+    return false;
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size)
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.sizes()[size_t(d)] == 1) return false;
+    dims.emplace_back(t.strides()[size_t(d)], t.sizes()[size_t(d)]);
+  }
+  std::sort(dims.begin(), dims.end());
+  int64_t expected = 1;
+  for (const auto& [stride, size] : dims) {
+    if (stride != expected) return false;
+    expected *= size;
+  }
+  return true;
+}
+
+// A comparison between a bool tensor's 0 or 1 and an integer (the int64 comparison the Python path makes after
+// promoting the tensor).
+bool compare_int(BinaryKind k, int64_t a, int64_t b) {
+  switch (k) {
+    case BinaryKind::Eq: return a == b;
+    case BinaryKind::Ne: return a != b;
+    case BinaryKind::Lt: return a < b;
+    case BinaryKind::Le: return a <= b;
+    case BinaryKind::Gt: return a > b;
+    default: return a >= b;
+  }
+}
+
 // Broadcast shape of the tensor operands (false on a mismatch: Python raises PyTorch's error).
 bool broadcast_shape(const Operand* ops, int n, Shape& out) {
   size_t nd = 0;
@@ -397,14 +445,21 @@ Outcome binary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObje
   if (!parse_alpha(kwnames, args + nargs, spec, alpha)) return Outcome::Fallback;
   const TensorImpl* first = ops[0].tensor ? ops[0].tensor : ops[1].tensor;
   if (!first) return Outcome::Fallback;
+  const bool lone = !ops[0].tensor || !ops[1].tensor;  // one tensor and a number
+  const bool permuted = lone && !spec.inplace && permuted_dense(*first);  // (see permuted_dense)
   for (const Operand& o : ops) {
-    if (o.tensor && (!plain_tensor(*o.tensor) || !(o.tensor->device() == first->device())))
+    if (o.tensor && (!(plain_tensor(*o.tensor) || permuted) || !(o.tensor->device() == first->device())))
       return Outcome::Fallback;
+    if (o.tensor && !spec.inplace && !permuted && !row_major_strides(*o.tensor)) return Outcome::Fallback;
   }
   DType compute;
   if (!result_type(ops, 2, compute)) return Outcome::Fallback;
+  // A bool tensor compared with an int (mask == 0): the Python path promotes the tensor to int64; 0 and 1 compare
+  // with the number as they are, so each element's result is one of two values.
+  const bool bool_vs_int = lone && !spec.inplace && is_comparison(spec.binary_kind) &&
+                           first->dtype() == DType::Bool && (ops[0].tensor ? ops[1] : ops[0]).kind == Operand::Int;
   for (const Operand& o : ops) {
-    if (o.tensor && o.tensor->dtype() != compute) return Outcome::Fallback;  // would need a cast
+    if (o.tensor && o.tensor->dtype() != compute && !bool_vs_int) return Outcome::Fallback;  // would need a cast
     if (!scalar_fits(o, compute)) return Outcome::Fallback;
     if (spec.binary_kind == BinaryKind::Sub && (o.tensor ? o.tensor->dtype() == DType::Bool : o.kind == Operand::Bool))
       return Outcome::Fallback;  // PyTorch refuses bool subtraction: Python raises its message
@@ -451,12 +506,38 @@ Outcome binary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObje
   void* out_data = nullptr;
   if (spec.inplace) {
     out_data = host_writable(r, TensorPtr(TensorPtr{}, self));
+  } else if (permuted) {
+    TensorPtr flat = ds::empty(r, {first->numel()}, out_dtype, first->device(), false, false, current_storage_role());
+    out = ds::as_strided(flat, sizes, first->strides(), 0);
+    out_data = host_writable(r, out);
   } else {
     out = ds::empty(r, sizes, out_dtype, first->device(), false, false, current_storage_role());
     out_data = host_writable(r, out);
   }
-  binary_kernel(spec.binary_kind, compute, sizes, out_data, kernel_input(ops[0], sizes, data[0]),
-                kernel_input(ops[1], sizes, data[1]), alpha.fvalue, alpha.ivalue);
+  if (bool_vs_int) {  // (a lone tensor: contiguous or permuted, read and written in memory order)
+    const bool tensor_first = ops[0].tensor != nullptr;
+    const int64_t number = (tensor_first ? ops[1] : ops[0]).ivalue;
+    const bool r0 = tensor_first ? compare_int(spec.binary_kind, 0, number) : compare_int(spec.binary_kind, number, 0);
+    const bool r1 = tensor_first ? compare_int(spec.binary_kind, 1, number) : compare_int(spec.binary_kind, number, 1);
+    const auto* in = static_cast<const uint8_t*>(data[tensor_first ? 0 : 1]);
+    auto* o = static_cast<uint8_t*>(out_data);
+    for (int64_t i = 0, n = first->numel(); i < n; ++i) o[i] = in[i] ? r1 : r0;
+  } else if (permuted) {  // memory order, flat: the result has the operand's strides
+    KernelInput in[2];
+    for (int i = 0; i < 2; ++i) {
+      in[i].fscalar = ops[i].fvalue;
+      in[i].iscalar = ops[i].ivalue;
+      if (ops[i].tensor) {
+        in[i].data = data[i];
+        in[i].strides = {1};
+      }
+    }
+    binary_kernel(spec.binary_kind, compute, Shape{first->numel()}, out_data, in[0], in[1], alpha.fvalue,
+                  alpha.ivalue);
+  } else {
+    binary_kernel(spec.binary_kind, compute, sizes, out_data, kernel_input(ops[0], sizes, data[0]),
+                  kernel_input(ops[1], sizes, data[1]), alpha.fvalue, alpha.ivalue);
+  }
   if (spec.inplace) {
     self->bump_version();
     result = Py_NewRef(args[0]);
@@ -578,17 +659,6 @@ Outcome sum_all(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyOb
   if (!result) return Outcome::Error;
   if (record && !record_node(kSumCode, args[0], nullptr, result, Py_None)) return Outcome::Error;
   return Outcome::Done;
-}
-
-// Row-major strides, size-1 dims included (layout.contiguous_strides): make_pointwise gives such an operand a plain
-// contiguous result; a contiguous tensor with other strides on a size-1 dim is laid out by Python.
-bool row_major_strides(const TensorImpl& t) {
-  int64_t expected = 1;
-  for (int64_t d = t.dim() - 1; d >= 0; --d) {
-    if (t.strides()[size_t(d)] != expected) return false;
-    expected *= std::max<int64_t>(t.sizes()[size_t(d)], 1);
-  }
-  return true;
 }
 
 // x ** 1, x ** 2 and x ** 3 (pow.Tensor_Scalar with a Python int or float exponent) for a dense float32/float64
