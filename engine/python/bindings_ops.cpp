@@ -241,6 +241,11 @@ bool plain_tensor(const TensorImpl& t) {
          t.device().type() != DeviceType::Meta;
 }
 
+// plain_tensor without the contiguity: an operand the kernels read through its strides (the in-place forms' other).
+bool readable_strided(const TensorImpl& t) {
+  return elementwise_kernel_dtype(t.dtype()) && t.numel() > 0 && !t.is_virtual() && t.device().type() != DeviceType::Meta;
+}
+
 // Row-major strides, size-1 dims included (layout.contiguous_strides): make_pointwise gives such operands a plain
 // contiguous result; a contiguous tensor with other strides on a size-1 dim (a (4, 1) column's t(): (1, 1)) is laid
 // out by Python (TensorIterator keeps (1, 1) there for `col * 2`), so an out-of-place binary result takes the fast
@@ -445,9 +450,15 @@ Outcome binary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObje
   if (!parse_alpha(kwnames, args + nargs, spec, alpha)) return Outcome::Fallback;
   const TensorImpl* first = ops[0].tensor ? ops[0].tensor : ops[1].tensor;
   if (!first) return Outcome::Fallback;
+  // In place, the operand read (not self) may have any strides (a transposed or sliced gradient that backward adds
+  // into a buffer, InputBuffer::accumulate's add_): the result's layout is self's, so there is no layout decision,
+  // and the kernel reads the operand through its strides (each element's sum is the same in any order).
+  const TensorImpl* strided_ok = spec.inplace ? ops[spec.reflected ? 0 : 1].tensor : nullptr;
   const bool lone = !ops[0].tensor || !ops[1].tensor;  // one tensor and a number
   const bool permuted = lone && !spec.inplace && permuted_dense(*first);  // (see permuted_dense)
   for (const Operand& o : ops) {
+    if (o.tensor && o.tensor == strided_ok && readable_strided(*o.tensor) && o.tensor->device() == first->device())
+      continue;
     if (o.tensor && (!(plain_tensor(*o.tensor) || permuted) || !(o.tensor->device() == first->device())))
       return Outcome::Fallback;
     if (o.tensor && !spec.inplace && !permuted && !row_major_strides(*o.tensor)) return Outcome::Fallback;

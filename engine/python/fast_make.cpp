@@ -6,11 +6,13 @@
 // every other one; the Python functions then run their own path unchanged, which stays the reference for the
 // layout, the casts and the errors. The allocation is the very ds::empty call _devicescope_C.empty makes (same
 // size, dtype, device, storage role; virtual inside devicescope.virtual_mode()), the bytes the memcpy
-// write_contiguous does.
+// write_contiguous does. fast_embed_grad is the same for the gradient of a select or slice view (zeros with the
+// gradient written into the viewed region), the backward of SelectBackward0 / SliceBackward0 outside create_graph.
 #include <pybind11/numpy.h>
 
 #include <cstring>
 #include <iterator>
+#include <vector>
 
 #include "copy_origin.h"
 #include "core/errors.h"
@@ -146,7 +148,128 @@ PyObject* fast_empty(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   });
 }
 
+// The region `index` (a tuple of slices, the last of which may be an int: shape.py's select / slice index) selects
+// from a contiguous tensor of `sizes`: its offset, sizes and strides in elements. False for any other index.
+bool index_region(PyObject* index, const Shape& sizes, int64_t& offset, Shape& rsizes, Shape& rstrides) {
+  if (!PyTuple_CheckExact(index) || PyTuple_GET_SIZE(index) > Py_ssize_t(sizes.size())) return false;
+  Shape strides(sizes.size());
+  int64_t st = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = st;
+    st *= sizes[i];
+  }
+  offset = 0;
+  rsizes.clear();
+  rstrides.clear();
+  const Py_ssize_t n = PyTuple_GET_SIZE(index);
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    PyObject* item = Py_ssize_t(d) < n ? PyTuple_GET_ITEM(index, Py_ssize_t(d)) : nullptr;
+    if (!item) {  // (dims past the index: all of them)
+      rsizes.push_back(sizes[d]);
+      rstrides.push_back(strides[d]);
+      continue;
+    }
+    if (PySlice_Check(item)) {
+      Py_ssize_t start = 0, stop = 0, step = 1;
+      if (PySlice_Unpack(item, &start, &stop, &step) < 0) {
+        PyErr_Clear();
+        return false;
+      }
+      const Py_ssize_t len = PySlice_AdjustIndices(Py_ssize_t(sizes[d]), &start, &stop, step);
+      if (step <= 0) return false;
+      offset += int64_t(start) * strides[d];
+      rsizes.push_back(len);
+      rstrides.push_back(strides[d] * step);
+      continue;
+    }
+    int64_t i = 0;
+    if (Py_ssize_t(d) != n - 1 || !fast_plain_int(item, i) || i < 0 || i >= sizes[d]) return false;
+    offset += i * strides[d];  // an int (select): the dim goes
+  }
+  return true;
+}
+
+// out[region] = g, element by element through both layouts (last dim innermost).
+void copy_into_region(char* out, const Shape& rstrides, const char* g, const TensorImpl& gi, size_t item) {
+  const Shape& sizes = gi.sizes();
+  const Shape& gs = gi.strides();
+  const size_t nd = sizes.size();
+  if (nd == 0) {
+    std::memcpy(out, g, item);
+    return;
+  }
+  std::vector<int64_t> idx(nd, 0);
+  const int64_t inner = sizes[nd - 1], so = rstrides[nd - 1], sg = gs[nd - 1];
+  for (;;) {
+    int64_t oo = 0, og = 0;
+    for (size_t d = 0; d + 1 < nd; ++d) {
+      oo += idx[d] * rstrides[d];
+      og += idx[d] * gs[d];
+    }
+    if (so == 1 && sg == 1) {
+      std::memcpy(out + size_t(oo) * item, g + size_t(og) * item, size_t(inner) * item);
+    } else {
+      for (int64_t k = 0; k < inner; ++k)
+        std::memcpy(out + size_t(oo + k * so) * item, g + size_t(og + k * sg) * item, item);
+    }
+    size_t d = nd - 1;
+    for (;;) {
+      if (d == 0) return;
+      --d;
+      if (++idx[d] < sizes[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+// fast_embed_grad(g, sizes, dtype_code, device, index): torch/_ops/shape.py _embed_grad's values and allocation
+// (zeros of `sizes` with g written at `index`, made as _core.make makes a result: one ds::empty of the storage
+// role in force) for a float32/float64 g of that dtype on that device, readable on the host, whose shape is the
+// region's. None for every other case (nothing allocated): the Python path runs.
+PyObject* fast_embed_grad(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 5) {
+    PyErr_SetString(PyExc_TypeError, "fast_embed_grad(g, sizes, dtype_code, device, index)");
+    return nullptr;
+  }
+  return guarded([&]() -> PyObject* {
+    if (!fast_state().tensor_type || !PyTuple_CheckExact(args[1])) return none();
+    TensorImpl* g = fast_impl_of(args[0]);
+    long code = 0;
+    if (!g || !dtype_code_of(args[2], code)) return none();
+    const DType dt = DType(code);
+    if ((dt != DType::Float32 && dt != DType::Float64) || g->dtype() != dt || g->is_virtual()) return none();
+    Device device;
+    if (!device_arg(args[3], device) || !(g->device() == device) || device.type() == DeviceType::Meta) return none();
+    const Py_ssize_t nd = PyTuple_GET_SIZE(args[1]);
+    Shape sizes(static_cast<size_t>(nd));
+    int64_t numel = 1;
+    for (Py_ssize_t i = 0; i < nd; ++i) {
+      int64_t v = 0;
+      if (!fast_plain_int(PyTuple_GET_ITEM(args[1], i), v) || v < 0) return none();
+      numel *= (sizes[size_t(i)] = v);
+    }
+    if (numel == 0 || g->numel() == 0) return none();
+    int64_t offset = 0;
+    Shape rsizes, rstrides;
+    if (!index_region(args[4], sizes, offset, rsizes, rstrides) || rsizes != g->sizes()) return none();
+    Runtime& r = rt();
+    const void* gp = host_readable(r, TensorPtr(TensorPtr{}, g));
+    if (!gp) return none();
+    TensorPtr out = ds::empty(r, sizes, dt, device, false, false, current_storage_role());
+    if (out->is_virtual()) return fast_wrap(std::move(out));  // (virtual_mode: no bytes; not reached off it)
+    void* op = host_writable(r, out);
+    if (!op) return none();  // (a simulated or host device always gives one: the check above read g there)
+    const size_t item = itemsize(dt);
+    std::memset(op, 0, out->nbytes());
+    copy_into_region(static_cast<char*>(op) + size_t(offset) * item, rstrides, static_cast<const char*>(gp), *g,
+                     item);
+    return fast_wrap(std::move(out));
+  });
+}
+
 PyMethodDef g_defs[] = {
+    {"fast_embed_grad", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fast_embed_grad)),
+     METH_FASTCALL, "_embed_grad's float case in one call (torch/_ops/shape.py); None: take the Python path"},
     {"fast_make", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fast_make)), METH_FASTCALL,
      "make()'s plain case in one call (torch/_ops/_core.py); None: take the Python path"},
     {"fast_empty", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fast_empty)), METH_FASTCALL,

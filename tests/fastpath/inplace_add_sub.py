@@ -32,7 +32,10 @@ def run(dev):
     row = torch.randn(4, device=dev, requires_grad=True)
     c = torch.randn(3, 4, device=dev)  # no grad
     d64 = torch.randn(3, 4, device=dev, dtype=torch.float64, requires_grad=True)
-    names = {id(a): "a", id(b): "b", id(row): "row", id(c): "c", id(d64): "d64"}
+    bt = torch.randn(4, 3, device=dev, requires_grad=True)
+    wide = torch.randn(3, 8, device=dev, requires_grad=True)
+    ct = torch.randn(4, 3, device=dev)
+    names = {id(a): "a", id(b): "b", id(row): "row", id(c): "c", id(d64): "d64", id(bt): "bt", id(wide): "wide"}
 
     def iadd(x, y):
         x += y
@@ -55,9 +58,14 @@ def run(dev):
         ("(a*2)[1].add_(row) (view)", lambda: (a * 2)[1].add_(row)),
         ("(a*2).t().add_(b.t()) (view)", lambda: (a * 2).t().add_(b.t())),
         ("(a*2).add_(b).add_(row).sub_(b)", lambda: (a * 2).add_(b).add_(row).sub_(b)),
+        # a strided operand read in place (backward's buffer accumulation adds transposed / sliced gradients)
+        ("(a*2).add_(bt.t()) (strided other)", lambda: (a * 2).add_(bt.t())),
+        ("(a*2).sub_(wide[:, ::2], alpha=2) (strided other)", lambda: (a * 2).sub_(wide[:, ::2], alpha=2)),
+        ("c.clone().add_(ct.t()).add_(a) (strided other)", lambda: c.clone().add_(ct.t()).add_(a)),
+        ("c.clone().add_(row.expand(3, 4)) (expanded other)", lambda: c.clone().add_(row.expand(3, 4))),
     ]
     for label, fn in cases:
-        for t in (a, b, row, d64):
+        for t in (a, b, row, d64, bt, wide):
             t.grad = None
         before = torch.cuda.memory_allocated(0) if dev != "cpu" else 0
         y = fn()
@@ -65,10 +73,11 @@ def run(dev):
         print(f"{dev} {label}: {tuple(y.shape)} {y.dtype} v{y._version} {hexes(y)} +{after - before}B")
         print("  ", node_line(y, names))
         (y * y).sum().backward()
-        for n, t in (("a", a), ("b", b), ("row", row), ("d64", d64)):
+        for n, t in (("a", a), ("b", b), ("row", row), ("d64", d64), ("bt", bt), ("wide", wide)):
             if t.grad is not None:
                 print(f"   {n}.grad {hexes(t.grad)}")
-    for label, fn in [("a.add_(b)", lambda: a.add_(b)), ("(a*1).add_(torch.ones(2, 3, 4))",
+    sq = torch.randn(3, 3, device=dev)
+    for label, fn in [("sq.add_(sq.t())", lambda: sq.add_(sq.t())), ("a.add_(b)", lambda: a.add_(b)), ("(a*1).add_(torch.ones(2, 3, 4))",
                                                            lambda: (a * 1).add_(torch.ones(2, 3, 4, device=dev)))]:
         try:
             fn()

@@ -87,6 +87,9 @@ def cases(x, x3, z0, e, x1):
         ("e[0:0]", lambda: e[0:0]), ("e[1:]", lambda: e[1:]), ("x[np.int64(1)]", lambda: x[np.int64(1)]),
         ("x[1:np.int64(3)]", lambda: x[1:np.int64(3)]), ("x[None]", lambda: x[None]), ("x[...]", lambda: x[...]),
         ("x[2 ** 70:]", lambda: x[2 ** 70:]), ("x[:-2 ** 70]", lambda: x[:-2 ** 70]),
+        # strided gradients into select / slice backward (shape.py _embed_grad, fast_make.cpp fast_embed_grad)
+        ("x[1:4].t()", lambda: x[1:4].t()), ("x3[:, 1].t()", lambda: x3[:, 1].t()),
+        ("x3[1, :, ::3].t()", lambda: x3[1, :, ::3].t()), ("x3.transpose(0, 2)[1]", lambda: x3.transpose(0, 2)[1]),
     ]
 
 

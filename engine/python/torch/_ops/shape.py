@@ -394,6 +394,10 @@ def broadcast_to(x, shape):
     return expand(x, tuple(shape))
 
 
+_fast_embed_grad = getattr(_E, "fast_embed_grad", None) if C.FAST_KERNELS else None
+_fast_embed_grad = _fast_embed_grad or (lambda g, sizes, code, device, index: None)
+
+
 def _meta(x):
     """(sizes, dtype, device) of x: what a gradient needs to be built in x's shape, without holding x."""
     return tuple(x._impl.sizes), C.dtype_of(x), C.device_of(x)
@@ -404,9 +408,13 @@ def _embed_grad(g, meta, index, name=None, take=None):
     Under create_graph (grad mode on in backward, g part of a graph) the result gets its own node `name`
     (slice_backward / select_backward in PyTorch), whose gradient is `take(grad)`: the same view of it."""
     sizes, dtype, device = meta
-    gx = C.host_zeros(sizes, C.compute_dtype(C.dtype_of(g)), g)
-    gx[index] = C.read(g)
-    out = C.make(gx, dtype, device)
+    # float32/float64 in one C call (engine/python/fast_make.cpp: the same values and the one allocation make()
+    # gives); None for anything else
+    out = _fast_embed_grad(g, sizes, dtype._code, device, index)
+    if out is None:
+        gx = C.host_zeros(sizes, C.compute_dtype(C.dtype_of(g)), g)
+        gx[index] = C.read(g)
+        out = C.make(gx, dtype, device)
     if take is not None and C.needs_grad(g):
         graph.attach(name, [out], [g], lambda gs: (take(gs[0]),))
     return out
