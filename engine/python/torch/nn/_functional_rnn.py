@@ -87,7 +87,7 @@ def _output_of(state):
 
 
 # ----------------------------------------------------------------------------- one layer, one direction
-def _run_direction(mode, step_input, batch_sizes, state0, weights, reverse):
+def _run_direction(mode, step_input, batch_sizes, state0, weights, reverse, packed=True):
     """Runs one direction of one layer over the steps; step_input(t) gives step t's input gates
     ([batch_sizes[t], gates]: a piece of the layer's input projection, narrowed when it is asked for, as
     ATen's packed layers narrow it).
@@ -115,7 +115,9 @@ def _run_direction(mode, step_input, batch_sizes, state0, weights, reverse):
         finished.append(state)
         final = state if len(finished) == 1 else _cat_states(finished[::-1])
         return outputs, final
-    state = _narrow_state(state0, batch_sizes[-1])
+    # (ATen's ReversedPackedLayer narrows the state to the last step's rows, a SliceBackward0 even when they are all
+    # of them; the padded layers' reverse direction starts from the state itself)
+    state = _narrow_state(state0, batch_sizes[-1]) if packed else state0
     for t in range(n - 1, -1, -1):
         bs = batch_sizes[t]
         have = _rows(state)
@@ -163,6 +165,12 @@ def rnn_forward(mode, input, batch_sizes, hx, layer_weights, num_layers, dropout
         sizes = [int(b) for b in batch_sizes.tolist()]
     else:
         sizes = [input.shape[1]] * input.shape[0]
+    # ATen's rnn entry points hand the layers their initial states as hx.unbind(0) (LSTM: h's pieces, then c's):
+    # one UnbindBackward0 that every layer and direction starts from, not a select per layer
+    if isinstance(hx, tuple):
+        states = list(zip(*[h.unbind(0) for h in hx]))
+    else:
+        states = hx.unbind(0)
     layer_input = input
     finals = []
     for layer in range(num_layers):
@@ -176,14 +184,14 @@ def rnn_forward(mode, input, batch_sizes, hx, layer_weights, num_layers, dropout
             else:
                 steps_in = igates.unbind(0)
                 step_input = steps_in.__getitem__
-            state0 = tuple(h[idx] for h in hx) if isinstance(hx, tuple) else hx[idx]
+            state0 = states[idx]
             outs = None
             if not packed and direction == 0 and mode in _SIMPLE:  # (the simple cells' steps in one frame)
                 outs = _cells.simple_layer(steps_in, state0, w["w_hh"], w["b_hh"], mode == "RNN_RELU")
             if outs is not None:
                 final = outs[-1] if outs else state0
             else:
-                outs, final = _run_direction(mode, step_input, sizes, state0, w, direction == 1)
+                outs, final = _run_direction(mode, step_input, sizes, state0, w, direction == 1, packed)
             dir_outputs.append(torch.cat(outs, 0) if packed else torch.stack(outs, 0))
             finals.append(final)
         layer_output = dir_outputs[0] if num_directions == 1 else torch.cat(dir_outputs, -1)
