@@ -8,6 +8,7 @@
 //
 // Values: log_softmax and the bias sum compute in double and round once to the tensor's dtype, as the numpy
 // path did (float64 math); products are one BLAS gemm in the operands' dtype, as numpy's matmul was.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -186,9 +187,14 @@ TensorPtr addmm_kernel(const TensorPtr& input, const TensorPtr& mat1, const Tens
   TensorPtr out = ds::empty(r, {m, n}, dt, mat1->device(), false, false, current_storage_role());
   void* o = host_writable(r, out);
   const size_t row_bytes = size_t(n) * itemsize(dt);
-  for (int64_t i = 0; i < m; ++i)
-    std::memcpy(static_cast<char*>(o) + size_t(i) * row_bytes,
-                static_cast<const char*>(in) + (row ? 0 : size_t(i) * row_bytes), row_bytes);
+  if (row && n == 1) {  // nn.Linear(k, 1)'s bias: one value down the column (a memcpy call per 4 bytes cost 20%)
+    if (dt == DType::Float32) std::fill_n(static_cast<float*>(o), m, *static_cast<const float*>(in));
+    else std::fill_n(static_cast<double*>(o), m, *static_cast<const double*>(in));
+  } else {
+    for (int64_t i = 0; i < m; ++i)
+      std::memcpy(static_cast<char*>(o) + size_t(i) * row_bytes,
+                  static_cast<const char*>(in) + (row ? 0 : size_t(i) * row_bytes), row_bytes);
+  }
   if (!gemm(dt, m, n, k, ga, gb, o, 1.0)) return nullptr;
   return out;
 }

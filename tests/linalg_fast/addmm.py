@@ -88,6 +88,12 @@ for dev in ("cpu", "cuda:0"):
     lin64 = nn.Linear(5, 3).to(dev).double()
     names.update({id(lin64.weight): "w64", id(lin64.bias): "b64"})
     show(f"{dev} float64", lin64(x.double()), [lin64.weight, lin64.bias], names)
+    # one output feature: the bias is one value filled down the column (pytorch_with_examples' Linear(3, 1))
+    lin1 = nn.Linear(5, 1).to(dev)
+    lin1d = nn.Linear(5, 1).to(dev).double()
+    names.update({id(lin1.weight): "w1", id(lin1.bias): "b1", id(lin1d.weight): "w1d", id(lin1d.bias): "b1d"})
+    show(f"{dev} one output", lin1(xg), [lin1.weight, lin1.bias, xg], names)
+    show(f"{dev} one output float64", lin1d(x.double()), [lin1d.weight, lin1d.bias], names)
     full = torch.randn(4, 3, device=dev, requires_grad=True)
     m1 = torch.randn(5, 4, device=dev, requires_grad=True)  # used as m1.t(): column-major
     m2 = torch.randn(5, 3, device=dev, requires_grad=True)
