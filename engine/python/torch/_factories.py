@@ -371,6 +371,14 @@ def _infer(data):
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    if type(data) is list and dtype is None and not requires_grad and not pin_memory and data \
+            and type(data[0]) is int and set(map(type, data)) == _INT_ONLY:
+        # a flat list of Python ints (token ids: translation_transformer makes ~30k of these): _infer_numbers'
+        # int64 array, which check_tensor_data passes as it is (numpy made int64 of ints that fit), then new_empty
+        # and the copy in make's one C call (the same allocation); ints beyond int64 take the path below (its error)
+        values = np.array(data)
+        if values.dtype.kind == "i":
+            return C.make(values, D.int64, _device(device))
     if isinstance(data, C.Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
                       "or sourceTensor.clone().detach().requires_grad_(True), rather than "
