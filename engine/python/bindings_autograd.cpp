@@ -20,6 +20,9 @@
 
 #include "autograd_layout.h"
 #include "bindings_common.h"
+#include "fast_entry.h"
+#include "tensor/elementwise_kernels.h"
+#include "tensor/tensor_ops.h"
 
 namespace ds::python {
 namespace {
@@ -160,6 +163,57 @@ bool can_accumulate_inplace(PyObject* t) {
   if (Py_REFCNT(impl.ptr()) > 2) return false;  // t's attribute and `impl` here
   const TensorImpl& ti = impl.cast<const TensorImpl&>();
   return ti.storage().use_count() == 1 && non_overlapping_and_dense(ti);
+}
+
+// old.add_(grad) for the in-place accumulation above, without the Python method call, when both are float32 or
+// float64 tensors (the exact Tensor class) of one shape, dtype and device, readable on the host: the add_ fast path's
+// kernel (bindings_ops.cpp) over old's memory order (dense, any dim order: a transposed gradient stored first),
+// grad read through its strides, then old's version bumped as add_ bumps it. Each element's sum is the same whatever
+// the order, and add_ allocates nothing. False (nothing done): old.add_(grad) in Python.
+bool add_into(PyObject* old, PyObject* grad) {
+  PyTypeObject* tensor_type = fast_state().tensor_type;
+  if (!tensor_type || Py_TYPE(old) != tensor_type || Py_TYPE(grad) != tensor_type) return false;
+  TensorImpl* a = fast_impl_of(old);
+  TensorImpl* b = fast_impl_of(grad);
+  if (!a || !b || a->dtype() != b->dtype() || (a->dtype() != DType::Float32 && a->dtype() != DType::Float64) ||
+      a->sizes() != b->sizes() || !(a->device() == b->device()) || a->is_virtual() || b->is_virtual() ||
+      a->numel() == 0 || a->device().type() == DeviceType::Meta)
+    return false;
+  // old's dims of size > 1 from the largest stride down: a contiguous layout of those sizes (can_accumulate_inplace
+  // checked it is dense; a tie or gap means it is not what that check meant: Python's add_ then)
+  std::vector<size_t> dims;
+  for (size_t d = 0; d < a->sizes().size(); ++d)
+    if (a->sizes()[d] != 1) dims.push_back(d);
+  std::stable_sort(dims.begin(), dims.end(), [&](size_t x, size_t y) { return a->strides()[x] > a->strides()[y]; });
+  Shape sizes, sa, sb;
+  int64_t expect = 1;
+  for (size_t i = dims.size(); i-- > 0;) {
+    if (a->strides()[dims[i]] != expect) return false;
+    expect *= a->sizes()[dims[i]];
+  }
+  for (size_t d : dims) {
+    sizes.push_back(a->sizes()[d]);
+    sa.push_back(a->strides()[d]);
+    sb.push_back(b->strides()[d]);
+  }
+  if (sizes.empty()) {  // one element
+    sizes = {1};
+    sa = {1};
+    sb = {1};
+  }
+  Runtime& r = rt();
+  const void* bp = host_readable(r, TensorPtr(TensorPtr{}, b));
+  if (!bp) return false;
+  void* ap = host_writable(r, TensorPtr(TensorPtr{}, a));
+  if (!ap) return false;
+  KernelInput ka, kb;
+  ka.data = ap;
+  ka.strides = sa;
+  kb.data = bp;
+  kb.strides = sb;
+  binary_kernel(BinaryKind::Add, a->dtype(), sizes, ap, ka, kb, 1.0, 1);
+  a->bump_version();
+  return true;
 }
 
 struct QueueEntry {
@@ -307,9 +361,11 @@ class Engine {
       return;
     }
     // InputBuffer::accumulate: in place when the buffer holds the last reference, else old + new
-    py::object sum = (!create_graph_ && can_accumulate_inplace(old))
-                         ? steal(PyObject_CallMethodOneArg(old, names().add_, grad))
-                         : steal(PyNumber_Add(old, grad));
+    py::object sum;
+    if (!create_graph_ && can_accumulate_inplace(old))
+      sum = add_into(old, grad) ? borrow(old) : steal(PyObject_CallMethodOneArg(old, names().add_, grad));
+    else
+      sum = steal(PyNumber_Add(old, grad));
     PyList_SetItem(slot, 0, sum.release().ptr());
     Py_INCREF(Py_True);
     PyList_SetItem(slot, 1, Py_True);

@@ -188,6 +188,20 @@ def observed(dev):
         graph._observer = None
     print(dev, "observer", " ".join(obs.log))
 
+    # a node's input buffer accumulated in place over strided gradients (InputBuffer::accumulate's add_, done in C++
+    # by bindings_autograd.cpp add_into): a transposed gradient stored first, then contiguous, sliced and transposed
+    # ones added into it; float32 and float64
+    for dt in (torch.float32, torch.float64):
+        torch.manual_seed(4)
+        x = torch.randn(3, 4, device=dev, dtype=dt, requires_grad=True)
+        c = torch.randn(4, 3, device=dev, dtype=dt)
+        wide = torch.randn(3, 8, device=dev, dtype=dt)
+        y = x * 2
+        out = (y * c.t()).sum() + (y * wide[:, ::2]).sum() + (y.t() * c).sum() + (y.t() * c * 3).sum()
+        out.backward()
+        show(f"{dev} {dt} strided accumulation", x.grad)
+        print(dev, dt, "strides", x.grad.stride())
+
 
 torch.cuda.memory._record_memory_history(max_entries=200000)
 for dev in ("cpu", "cuda"):
