@@ -7,7 +7,8 @@ from collections.abc import Iterable
 import _devicescope_C as _E
 import torch
 from ..._ops import _core as _C
-from .._composite import named
+from ...autograd import graph
+from .._composite import REFERENCE as _REFERENCE, named
 
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence", "pad_packed_sequence", "pad_sequence",
            "unpad_sequence", "pack_sequence", "unpack_sequence"]
@@ -118,19 +119,66 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
         lengths, sorted_indices = torch.sort(lengths, descending=True)
         sorted_indices = sorted_indices.to(input.device)
         input = input.index_select(0 if batch_first else 1, sorted_indices)
+    unpacked = input  # (_pack_padded_sequence's own input: batch_first data is transposed inside the op)
     if batch_first:
-        input = input.transpose(0, 1)
+        input = input.transpose(0, 1) if _REFERENCE else input.detach().transpose(0, 1)
     values = _check_lengths(lengths, input.shape[1], enforce_sorted or sorted_indices is not None)
     if values[0] > input.shape[0]:
         raise RuntimeError("Expected sequence length to be larger than or equal to {} (got {})".format(
             values[0], input.shape[0]))
     batch_sizes = [sum(1 for n in values if n > t) for t in range(values[0])]
     batch_sizes_t = torch.tensor(batch_sizes, dtype=torch.int64)
-    data = named("PackPaddedSequenceBackward0",
-                 lambda x: torch.cat([x[t, :bs] for t, bs in enumerate(batch_sizes)], 0), (input,),
-                 saved={"batch_first": batch_first, "input_sym_sizes": tuple(input.shape),
-                        "result1": batch_sizes_t}, linear=(0,))
+    saved = {"batch_first": batch_first, "input_sym_sizes": tuple(unpacked.shape), "result1": batch_sizes_t}
+    if _REFERENCE:
+        data = named("PackPaddedSequenceBackward0",
+                     lambda x: torch.cat([x[t, :bs] for t, bs in enumerate(batch_sizes)], 0), (input,),
+                     saved=saved, linear=(0,))
+    else:
+        data = _pack_padded(unpacked, values, batch_sizes, batch_first, saved)
     return PackedSequence(data, batch_sizes_t, sorted_indices, None)
+
+
+def _pack_padded(input, lengths, batch_sizes, batch_first, saved):
+    """ATen's _pack_padded_sequence: for each run of steps with the same batch size (scanning the lengths from the
+    shortest), the block input[prev_l:l, :batch].contiguous() (a temporary copy unless the block is contiguous
+    already), then one cat of the blocks, the temporaries freed after it; PackPaddedSequenceBackward0 saves no
+    tensor of the input and its backward (_pack_padded_sequence_backward) is one zeros of the input's size with
+    each step's rows copied in."""
+    feature = tuple(input.shape[2:])
+    batch = len(lengths)
+    steps = input.transpose(0, 1) if batch_first else input
+    with torch.no_grad():
+        blocks = []
+        prev_l = 0
+        for i in range(batch):
+            n = lengths[batch - 1 - i]
+            if n > prev_l:
+                blocks.append(steps[prev_l:n, :batch - i].contiguous().view((-1,) + feature))
+                prev_l = n
+        data = torch.cat(blocks)
+        del blocks
+    if not (torch.is_grad_enabled() and input.requires_grad):
+        return data
+    sizes = tuple(steps.shape)  # (time-major)
+    del steps
+    dtype, device = input.dtype, input.device
+
+    def backward(grads):
+        g = grads[0]
+        if g is None:
+            return (None,)
+        with torch.no_grad():
+            gx = torch.zeros(sizes, dtype=dtype, device=device)
+            offset = 0
+            for t, bs in enumerate(batch_sizes):
+                gx[t, :bs] = g[offset:offset + bs]
+                offset += bs
+        # (double backward: the incoming gradient's gradient is that gradient packed again; PyTorch's node for the
+        # backward's slice copies is a CopySlices, then its transpose's for batch_first)
+        gx = graph.linear_grad(gx, g, "CopySlices", lambda gg: _pack_padded(gg, lengths, batch_sizes, False, None))
+        return (gx.transpose(0, 1) if batch_first else gx,)
+    graph.attach("PackPaddedSequenceBackward0", [data], [input], backward, saved=saved)
+    return data
 
 
 def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
