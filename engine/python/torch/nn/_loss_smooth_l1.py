@@ -9,6 +9,8 @@
 # composite path.
 import numpy as np
 
+import _devicescope_C as _E
+
 from .._ops import _core as C
 from ..autograd import grad_mode, graph
 from ._composite import REFERENCE, forward_result
@@ -45,7 +47,7 @@ def smooth_l1_loss(input, target, reduction, beta, allocate, reduce):
     def compute(a, b):
         return reduce(C.make(elementwise(a, b), C.dtype_of(a), C.device_of(a)), reduction)
 
-    result = _reduced(input, target, reduction, allocate, elementwise)
+    result = _reduced(input, target, reduction, allocate, elementwise, beta)
     if result is None:
         result = forward_result(compute, (input, target), allocate)
     if not (grad_mode._enabled[0] and C.needs_grad(input, target)):
@@ -66,7 +68,7 @@ def smooth_l1_loss(input, target, reduction, beta, allocate, reduce):
     return result
 
 
-def _reduced(input, target, reduction, allocate, elementwise):
+def _reduced(input, target, reduction, allocate, elementwise, beta):
     """forward_result(compute, ...) for a 'mean' or 'sum' loss, from the numpy values alone: compute's elementwise
     loss, then what the reduction's tensor op computes from it (np.sum in its order - the fast x.sum() follows it
     - and mean's division of that sum by numel), without compute's scratch tensors (a third of a small loss's
@@ -74,9 +76,12 @@ def _reduced(input, target, reduction, allocate, elementwise):
     _loss_mse._reduced does. None for 'none' (forward_result then)."""
     if reduction == "none":
         return None
-    loss = elementwise(input, target)
+    np_dt = C.dtype_of(input)._np
+    # the elementwise loss and np.sum's order in one C++ pass (engine/python/bindings_loss_smooth_l1.cpp) for
+    # contiguous operands; None: the numpy computation below
+    total = _E.nn_smooth_l1_sum(input._impl, target._impl, beta) if C.FAST_KERNELS else None
     with C.fp_quiet():
-        value = np.sum(loss)
+        value = np_dt(total) if total is not None else np.sum(elementwise(input, target))
         if reduction == "mean":
             value = np.true_divide(value, input._impl.numel)
     result, temps = allocate(None, C.dtype_of(input), input.device)
@@ -96,6 +101,12 @@ def _backward(grad, input, target, reduction, beta):
         unit = (x > 0).to(input.dtype) * 2 - 1
         norm = 1.0 / n if reduction == "mean" else 1.0
         return torch.where(x.abs() >= beta, unit, x / beta) * (grad * norm)
+    if C.FAST_KERNELS:  # the formulas below in one C++ pass (bindings_loss_smooth_l1.cpp), None where they do not apply
+        norm_t = np_dt(1.0 / n) if reduction == "mean" else np_dt(1.0)
+        fast = _E.nn_smooth_l1_backward(grad._impl, input._impl, target._impl, float(norm_t), float(beta),
+                                        device is not None and device.type == "cuda")
+        if fast is not None:
+            return C.wrap(fast)
     with C.fp_quiet():
         x = (C.read(input) - C.read(target)).reshape(-1)
         g = np.asarray(C.read(grad), dtype=np_dt)
