@@ -419,16 +419,22 @@ def argmin(x, dim=None, keepdim=False):
     return _arg(x, dim, keepdim, np.argmin, "argmin")
 
 
+def _bool_array(r):
+    """A whole-tensor np.all / np.any answers a numpy bool scalar: as a 0-dim array it takes make's one C call
+    (a scalar went through its general path: ~5 us of the causal-mask check TransformerDecoder runs each step)."""
+    return np.asarray(r) if type(r) is np.bool_ else r
+
+
 def all(x, dim=None, keepdim=False):  # noqa: A001
     dev, _ = _prep(x)
     dims = _dims(x, dim)
-    return C.make(np.all(C.read(x), axis=_axis(dims), keepdims=keepdim), D.bool, dev)
+    return C.make(_bool_array(np.all(C.read(x), axis=_axis(dims), keepdims=keepdim)), D.bool, dev)
 
 
 def any(x, dim=None, keepdim=False):  # noqa: A001
     dev, _ = _prep(x)
     dims = _dims(x, dim)
-    return C.make(np.any(C.read(x), axis=_axis(dims), keepdims=keepdim), D.bool, dev)
+    return C.make(_bool_array(np.any(C.read(x), axis=_axis(dims), keepdims=keepdim)), D.bool, dev)
 
 
 def count_nonzero(x, dim=None):
