@@ -7,7 +7,9 @@
 // layout, the casts and the errors. The allocation is the very ds::empty call _devicescope_C.empty makes (same
 // size, dtype, device, storage role; virtual inside devicescope.virtual_mode()), the bytes the memcpy
 // write_contiguous does. fast_embed_grad is the same for the gradient of a select or slice view (zeros with the
-// gradient written into the viewed region), the backward of SelectBackward0 / SliceBackward0 outside create_graph.
+// gradient written into the viewed region), the backward of SelectBackward0 / SliceBackward0 outside create_graph;
+// fast_expand_grad of sum's and mean's (the gradient broadcast back), fast_cat_grad of cat's (the slices copied),
+// fast_unbind_grad of unbind's (the pieces' gradients written into zeros).
 #include <pybind11/numpy.h>
 
 #include <cstring>
@@ -189,28 +191,28 @@ bool index_region(PyObject* index, const Shape& sizes, int64_t& offset, Shape& r
   return true;
 }
 
-// out[region] = g, element by element through both layouts (last dim innermost).
-void copy_into_region(char* out, const Shape& rstrides, const char* g, const TensorImpl& gi, size_t item) {
-  const Shape& sizes = gi.sizes();
-  const Shape& gs = gi.strides();
+// dst[i] = src[i] over `sizes`, each side through its own strides in elements (last dim innermost; a 0 stride
+// repeats an element: a broadcast source).
+void strided_copy(char* dst, const Shape& dst_strides, const char* src, const Shape& src_strides, const Shape& sizes,
+                  size_t item) {
   const size_t nd = sizes.size();
   if (nd == 0) {
-    std::memcpy(out, g, item);
+    std::memcpy(dst, src, item);
     return;
   }
   std::vector<int64_t> idx(nd, 0);
-  const int64_t inner = sizes[nd - 1], so = rstrides[nd - 1], sg = gs[nd - 1];
+  const int64_t inner = sizes[nd - 1], sd = dst_strides[nd - 1], ss = src_strides[nd - 1];
   for (;;) {
-    int64_t oo = 0, og = 0;
+    int64_t od = 0, os = 0;
     for (size_t d = 0; d + 1 < nd; ++d) {
-      oo += idx[d] * rstrides[d];
-      og += idx[d] * gs[d];
+      od += idx[d] * dst_strides[d];
+      os += idx[d] * src_strides[d];
     }
-    if (so == 1 && sg == 1) {
-      std::memcpy(out + size_t(oo) * item, g + size_t(og) * item, size_t(inner) * item);
+    if (sd == 1 && ss == 1) {
+      std::memcpy(dst + size_t(od) * item, src + size_t(os) * item, size_t(inner) * item);
     } else {
       for (int64_t k = 0; k < inner; ++k)
-        std::memcpy(out + size_t(oo + k * so) * item, g + size_t(og + k * sg) * item, item);
+        std::memcpy(dst + size_t(od + k * sd) * item, src + size_t(os + k * ss) * item, item);
     }
     size_t d = nd - 1;
     for (;;) {
@@ -220,6 +222,38 @@ void copy_into_region(char* out, const Shape& rstrides, const char* g, const Ten
       idx[d] = 0;
     }
   }
+}
+
+Shape contiguous_of(const Shape& sizes) {
+  Shape st(sizes.size());
+  int64_t s = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    st[i] = s;
+    s *= sizes[i];
+  }
+  return st;
+}
+
+// A float32/float64 gradient readable on the host whose results (dtype `dt`, on `device`) the kernels below make.
+const void* float_grad(TensorImpl* g, DType dt, const Device& device) {
+  if (!g || (dt != DType::Float32 && dt != DType::Float64) || g->dtype() != dt || g->is_virtual() ||
+      !(g->device() == device) || device.type() == DeviceType::Meta || g->numel() == 0)
+    return nullptr;
+  return host_readable(rt(), TensorPtr(TensorPtr{}, g));
+}
+
+// sizes from a tuple of plain non-negative ints (false otherwise)
+bool sizes_of(PyObject* tuple, Shape& sizes, int64_t& numel) {
+  if (!PyTuple_CheckExact(tuple)) return false;
+  const Py_ssize_t nd = PyTuple_GET_SIZE(tuple);
+  sizes.assign(size_t(nd), 0);
+  numel = 1;
+  for (Py_ssize_t i = 0; i < nd; ++i) {
+    int64_t v = 0;
+    if (!fast_plain_int(PyTuple_GET_ITEM(tuple, i), v) || v < 0) return false;
+    numel *= (sizes[size_t(i)] = v);
+  }
+  return true;
 }
 
 // fast_embed_grad(g, sizes, dtype_code, device, index): torch/_ops/shape.py _embed_grad's values and allocation
@@ -240,15 +274,9 @@ PyObject* fast_embed_grad(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if ((dt != DType::Float32 && dt != DType::Float64) || g->dtype() != dt || g->is_virtual()) return none();
     Device device;
     if (!device_arg(args[3], device) || !(g->device() == device) || device.type() == DeviceType::Meta) return none();
-    const Py_ssize_t nd = PyTuple_GET_SIZE(args[1]);
-    Shape sizes(static_cast<size_t>(nd));
-    int64_t numel = 1;
-    for (Py_ssize_t i = 0; i < nd; ++i) {
-      int64_t v = 0;
-      if (!fast_plain_int(PyTuple_GET_ITEM(args[1], i), v) || v < 0) return none();
-      numel *= (sizes[size_t(i)] = v);
-    }
-    if (numel == 0 || g->numel() == 0) return none();
+    Shape sizes;
+    int64_t numel = 0;
+    if (!sizes_of(args[1], sizes, numel) || numel == 0 || g->numel() == 0) return none();
     int64_t offset = 0;
     Shape rsizes, rstrides;
     if (!index_region(args[4], sizes, offset, rsizes, rstrides) || rsizes != g->sizes()) return none();
@@ -261,13 +289,209 @@ PyObject* fast_embed_grad(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (!op) return none();  // (a simulated or host device always gives one: the check above read g there)
     const size_t item = itemsize(dt);
     std::memset(op, 0, out->nbytes());
-    copy_into_region(static_cast<char*>(op) + size_t(offset) * item, rstrides, static_cast<const char*>(gp), *g,
+    strided_copy(static_cast<char*>(op) + size_t(offset) * item, rstrides, static_cast<const char*>(gp), g->strides(),
+                 g->sizes(), item);
+    return fast_wrap(std::move(out));
+  });
+}
+
+// divide(T) by an exact Python int the way numpy's `array / n` does for a float32/float64 array (n becomes the
+// array's dtype, then one IEEE division per element)
+template <typename T>
+void divide_all(T* p, int64_t n, int64_t divisor) {
+  const T d = T(divisor);
+  for (int64_t i = 0; i < n; ++i) p[i] = p[i] / d;
+}
+
+// fast_expand_grad(g, shape, dims, keepdim, dtype_code, device, divisor): torch/_ops/reduction.py
+// _reduction_grad's values outside create_graph (g broadcast back over the reduced dims - all of them for dims None -
+// then divided by the count for mean) as one contiguous tensor of `shape`, the one allocation make() gives. None
+// for any other case (nothing allocated).
+PyObject* fast_expand_grad(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 7) {
+    PyErr_SetString(PyExc_TypeError, "fast_expand_grad(g, shape, dims, keepdim, dtype_code, device, divisor)");
+    return nullptr;
+  }
+  return guarded([&]() -> PyObject* {
+    if (!fast_state().tensor_type) return none();
+    TensorImpl* g = fast_impl_of(args[0]);
+    long code = 0;
+    Device device;
+    Shape sizes;
+    int64_t numel = 0, divisor = 0;
+    if (!g || !dtype_code_of(args[4], code) || !device_arg(args[5], device) || !sizes_of(args[1], sizes, numel) ||
+        numel == 0 || (args[3] != Py_True && args[3] != Py_False) ||
+        (args[6] != Py_None && (!fast_plain_int(args[6], divisor) || divisor <= 0)))
+      return none();
+    const DType dt = DType(code);
+    const void* gp = float_grad(g, dt, device);
+    if (!gp) return none();
+    // g's strides over the output dims: 0 on the reduced ones (g's size-1 dims with keepdim, absent without)
+    const size_t nd = sizes.size();
+    Shape src(nd, 0);
+    if (args[2] == Py_None) {
+      if (g->numel() != 1) return none();
+    } else {
+      if (!PyTuple_CheckExact(args[2])) return none();
+      std::vector<char> reduced(nd, 0);
+      for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[2]); ++i) {
+        int64_t d = 0;
+        if (!fast_plain_int(PyTuple_GET_ITEM(args[2], i), d) || d < 0 || d >= int64_t(nd) || reduced[size_t(d)])
+          return none();
+        reduced[size_t(d)] = 1;
+      }
+      const bool keepdim = args[3] == Py_True;
+      size_t k = 0;  // g's dim
+      for (size_t d = 0; d < nd; ++d) {
+        if (reduced[d] && !keepdim) continue;
+        if (k >= size_t(g->dim())) return none();
+        const int64_t gs = g->sizes()[k];
+        if (reduced[d] ? gs != 1 : gs != sizes[d]) return none();
+        src[d] = reduced[d] ? 0 : g->strides()[k];
+        ++k;
+      }
+      if (k != size_t(g->dim())) return none();
+    }
+    Runtime& r = rt();
+    TensorPtr out = ds::empty(r, sizes, dt, device, false, false, current_storage_role());
+    if (out->is_virtual()) return fast_wrap(std::move(out));
+    void* op = host_writable(r, out);
+    if (!op) return none();
+    strided_copy(static_cast<char*>(op), contiguous_of(sizes), static_cast<const char*>(gp), src, sizes, itemsize(dt));
+    if (args[6] != Py_None) {
+      if (dt == DType::Float32) divide_all(static_cast<float*>(op), numel, divisor);
+      else divide_all(static_cast<double*>(op), numel, divisor);
+    }
+    return fast_wrap(std::move(out));
+  });
+}
+
+// fast_cat_grad(g, dim, metas): torch/_ops/join.py CatBackward0's values outside create_graph, each input's slice
+// of g along dim as a new contiguous tensor, made in order (metas: (size along dim, torch.dtype, device) per input,
+// each of g's dtype and device; no empty slice). A list, or None for any other case (nothing allocated).
+PyObject* fast_cat_grad(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 3) {
+    PyErr_SetString(PyExc_TypeError, "fast_cat_grad(g, dim, metas)");
+    return nullptr;
+  }
+  return guarded([&]() -> PyObject* {
+    static PyObject* s_code = PyUnicode_InternFromString("_code");
+    if (!fast_state().tensor_type || !PyList_CheckExact(args[2])) return none();
+    TensorImpl* g = fast_impl_of(args[0]);
+    int64_t d = 0;
+    if (!g || !fast_plain_int(args[1], d) || d < 0 || d >= g->dim()) return none();
+    const Py_ssize_t n = PyList_GET_SIZE(args[2]);
+    std::vector<int64_t> lengths(static_cast<size_t>(n));
+    int64_t total = 0;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* m = PyList_GET_ITEM(args[2], i);
+      if (!PyTuple_CheckExact(m) || PyTuple_GET_SIZE(m) != 3) return none();
+      int64_t len = 0;
+      long code = 0;
+      Device device;
+      PyObject* c = PyObject_GetAttr(PyTuple_GET_ITEM(m, 1), s_code);
+      if (!c) {
+        PyErr_Clear();
+        return none();
+      }
+      const bool ok = dtype_code_of(c, code);
+      Py_DECREF(c);
+      if (!ok || !fast_plain_int(PyTuple_GET_ITEM(m, 0), len) || len <= 0 || DType(code) != g->dtype() ||
+          !device_arg(PyTuple_GET_ITEM(m, 2), device) || !(device == g->device()))
+        return none();
+      lengths[size_t(i)] = len;
+      total += len;
+    }
+    if (total != g->sizes()[size_t(d)]) return none();
+    const void* gp = float_grad(g, g->dtype(), g->device());
+    if (!gp) return none();
+    Runtime& r = rt();
+    const size_t item = itemsize(g->dtype());
+    py::list outs;
+    int64_t start = 0;
+    for (int64_t len : lengths) {
+      Shape sizes = g->sizes();
+      sizes[size_t(d)] = len;
+      TensorPtr out = ds::empty(r, sizes, g->dtype(), g->device(), false, false, current_storage_role());
+      if (!out->is_virtual()) {
+        void* op = host_writable(r, out);
+        if (!op) throw std::runtime_error("fast_cat_grad: a host-readable gradient's device memory is not writable");
+        strided_copy(static_cast<char*>(op), contiguous_of(sizes),
+                     static_cast<const char*>(gp) + size_t(start * g->strides()[size_t(d)]) * item, g->strides(), sizes,
                      item);
+      }
+      PyObject* t = fast_wrap(std::move(out));
+      if (!t) throw py::error_already_set();
+      outs.append(py::reinterpret_steal<py::object>(t));
+      start += len;
+    }
+    return outs.release().ptr();
+  });
+}
+
+// fast_unbind_grad(gs, sizes, dim, dtype_code, device): torch/_ops/shape.py UnbindBackward0's values outside
+// create_graph (zeros of `sizes` with piece i's gradient written at index i of dim, None pieces left zero), the
+// one allocation make() gives, for float32/float64 gradients of that dtype on that device (at least one). None for
+// any other case (nothing allocated).
+PyObject* fast_unbind_grad(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 5) {
+    PyErr_SetString(PyExc_TypeError, "fast_unbind_grad(gs, sizes, dim, dtype_code, device)");
+    return nullptr;
+  }
+  return guarded([&]() -> PyObject* {
+    if (!fast_state().tensor_type || !PyList_CheckExact(args[0])) return none();
+    long code = 0;
+    Device device;
+    Shape sizes;
+    int64_t numel = 0, d = 0;
+    if (!dtype_code_of(args[3], code) || !device_arg(args[4], device) || !sizes_of(args[1], sizes, numel) ||
+        numel == 0 || !fast_plain_int(args[2], d) || d < 0 || d >= int64_t(sizes.size()))
+      return none();
+    const Py_ssize_t n = PyList_GET_SIZE(args[0]);
+    if (n != sizes[size_t(d)]) return none();
+    Shape piece = sizes;
+    piece.erase(piece.begin() + d);
+    const Shape strides = contiguous_of(sizes);
+    Shape piece_strides = strides;
+    piece_strides.erase(piece_strides.begin() + d);
+    const DType dt = DType(code);
+    std::vector<std::pair<TensorImpl*, const void*>> pieces(static_cast<size_t>(n), {nullptr, nullptr});
+    bool any = false;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* g = PyList_GET_ITEM(args[0], i);
+      if (g == Py_None) continue;
+      TensorImpl* gi = fast_impl_of(g);
+      if (!gi || gi->sizes() != piece) return none();
+      const void* gp = float_grad(gi, dt, device);
+      if (!gp) return none();
+      pieces[size_t(i)] = {gi, gp};
+      any = true;
+    }
+    if (!any) return none();
+    Runtime& r = rt();
+    TensorPtr out = ds::empty(r, sizes, dt, device, false, false, current_storage_role());
+    if (out->is_virtual()) return fast_wrap(std::move(out));
+    void* op = host_writable(r, out);
+    if (!op) return none();
+    const size_t item = itemsize(dt);
+    std::memset(op, 0, out->nbytes());
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      const auto& [gi, gp] = pieces[size_t(i)];
+      if (!gi) continue;
+      strided_copy(static_cast<char*>(op) + size_t(i * strides[size_t(d)]) * item, piece_strides,
+                   static_cast<const char*>(gp), gi->strides(), piece, item);
+    }
     return fast_wrap(std::move(out));
   });
 }
 
 PyMethodDef g_defs[] = {
+    {"fast_unbind_grad", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fast_unbind_grad)),
+     METH_FASTCALL, "UnbindBackward0's float case in one call (torch/_ops/shape.py); None: take the Python path"},
+    {"fast_expand_grad", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fast_expand_grad)),
+     METH_FASTCALL, "_reduction_grad's float case in one call (torch/_ops/reduction.py); None: take the Python path"},
+    {"fast_cat_grad", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fast_cat_grad)), METH_FASTCALL,
+     "CatBackward0's float case in one call (torch/_ops/join.py); None: take the Python path"},
     {"fast_embed_grad", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fast_embed_grad)),
      METH_FASTCALL, "_embed_grad's float case in one call (torch/_ops/shape.py); None: take the Python path"},
     {"fast_make", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fast_make)), METH_FASTCALL,

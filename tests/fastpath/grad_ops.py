@@ -59,6 +59,13 @@ def run(dev):
         ("a.sum()", lambda: a.sum()), ("torch.sum(d64)", lambda: torch.sum(d64)), ("(a * b).sum()", lambda: (a * b).sum()),
         ("torch.sigmoid(a * 30)", lambda: torch.sigmoid(a * 30)), ("torch.exp(a * 60)", lambda: torch.exp(a * 60)),
         ("a.abs()", lambda: a.abs()), ("torch.sqrt(d64 * d64)", lambda: torch.sqrt(d64 * d64)),
+        # sum's and mean's gradients broadcast back over the reduced dims (fast_make.cpp fast_expand_grad)
+        ("a.sum(1)", lambda: a.sum(1)), ("a.sum(0, keepdim=True)", lambda: a.sum(0, keepdim=True)),
+        ("torch.sum(d64, -1)", lambda: torch.sum(d64, -1)), ("a.mean()", lambda: a.mean()),
+        ("a.mean(1)", lambda: a.mean(1)), ("d64.mean((0, 1))", lambda: d64.mean((0, 1))),
+        ("a.t().mean(0, keepdim=True).t()", lambda: a.t().mean(0, keepdim=True).t()),
+        ("(a * b).unsqueeze(0).expand(2, 3, 4).sum((0, 2))", lambda: (a * b).unsqueeze(0).expand(2, 3, 4).sum((0, 2))),
+        ("a.sum(1).unsqueeze(1).t()", lambda: a.sum(1).unsqueeze(1).t()),
     ]
     for label, fn in cases:
         for t in (a, b, row, d64):

@@ -41,6 +41,10 @@ def cases(a, b, c, s0, i1, i2, h, e0, e1, special):
         ("stack([s0, s0, s0])", lambda: torch.stack([s0, s0, s0])), ("stack([i1, i1], 0)", lambda: torch.stack([i1, i1], 0)),
         ("stack([e0, e0], 1)", lambda: torch.stack([e0, e0], 1)), ("stack([e1, e1])", lambda: torch.stack([e1, e1])),
         ("stack([h, h])", lambda: torch.stack([h, h])), ("stack([a[1:], b[:2]])", lambda: torch.stack([a[1:], b[:2]])),
+        # strided gradients into CatBackward0 (fast_make.cpp fast_cat_grad)
+        ("cat([a, c.t()], 0).t()", lambda: torch.cat([a, c.t()], 0).t()),
+        ("cat((a, b, a), 1).t()", lambda: torch.cat((a, b, a), 1).t()),
+        ("cat([a.double(), c.t().double()], 1)[:, ::2]", lambda: torch.cat([a.double(), c.t().double()], 1)[:, ::2]),
     ]
 
 

@@ -90,6 +90,10 @@ def cases(x, x3, z0, e, x1):
         # strided gradients into select / slice backward (shape.py _embed_grad, fast_make.cpp fast_embed_grad)
         ("x[1:4].t()", lambda: x[1:4].t()), ("x3[:, 1].t()", lambda: x3[:, 1].t()),
         ("x3[1, :, ::3].t()", lambda: x3[1, :, ::3].t()), ("x3.transpose(0, 2)[1]", lambda: x3.transpose(0, 2)[1]),
+        # unbind's gradient: all pieces, one piece, strided pieces (fast_make.cpp fast_unbind_grad)
+        ("torch.stack(x3.unbind(1)[::-1], 2)", lambda: torch.stack(x3.unbind(1)[::-1], 2)),
+        ("x3.unbind(2)[1]", lambda: x3.unbind(2)[1]), ("x.unbind(1)[0].unsqueeze(1).t()", lambda: x.unbind(1)[0].unsqueeze(1).t()),
+        ("x3.unbind(0)[1].t() * 2", lambda: x3.unbind(0)[1].t() * 2),
     ]
 
 

@@ -58,8 +58,17 @@ def _reduction_grad(g, shape, dims, keepdim, dtype, dev, divisor=None):
         gv = C.read(g)
         if type(gv) is np.ndarray and gv.size == 1:
             return C.make(np.full(shape, gv.reshape(-1)[0], dtype=gv.dtype), dtype, dev)
+    # float32/float64 in one C call (engine/python/fast_make.cpp: the same broadcast values and division, the one
+    # allocation make() gives); None for anything else
+    out = _fast_expand_grad(g, shape, None if dims is None else tuple(dims), keepdim, dtype._code, dev, divisor)
+    if out is not None:
+        return out
     gv = _expand_grad(g, shape, dims, keepdim)
     return C.make(gv if divisor is None else gv / divisor, dtype, dev)
+
+
+_fast_expand_grad = getattr(_E, "fast_expand_grad", None) if C.FAST_KERNELS else None
+_fast_expand_grad = _fast_expand_grad or (lambda g, shape, dims, keepdim, code, dev, divisor: None)
 
 
 RESULT = object()  # in a saved dict: the op's own result

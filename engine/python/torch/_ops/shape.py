@@ -396,6 +396,8 @@ def broadcast_to(x, shape):
 
 _fast_embed_grad = getattr(_E, "fast_embed_grad", None) if C.FAST_KERNELS else None
 _fast_embed_grad = _fast_embed_grad or (lambda g, sizes, code, device, index: None)
+_fast_unbind_grad = getattr(_E, "fast_unbind_grad", None) if C.FAST_KERNELS else None
+_fast_unbind_grad = _fast_unbind_grad or (lambda gs, sizes, d, code, device: None)
 
 
 def _meta(x):
@@ -643,6 +645,10 @@ def unbind(x, dim=0):
                 ref = next(g for g in gs if g is not None)
                 gx = stack([g if g is not None else ref.new_zeros(tuple(sz)) for g in gs], d)
                 return (gx if gx.dtype is xdt else gx.to(xdt),)
+            # float32/float64 in one C call (engine/python/fast_make.cpp: the same values, the one allocation)
+            out = _fast_unbind_grad(gs, tuple(sizes), d, xdt._code, xdev) if type(gs) is list else None
+            if out is not None:
+                return (out,)
             # (in x's math dtype: the pieces' gradients hold its values, so a float64 buffer gave the same bits
             # after twice the memory traffic and a cast back - an LSTM's [T, B, 4H] input gates every backward)
             gx = C.host_zeros(tuple(sizes), C.compute_dtype(xdt) if xdt.is_floating_point else np.float64, *gs)

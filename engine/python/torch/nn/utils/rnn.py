@@ -191,7 +191,18 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
                              "but got total_length={} and max sequence length being {}".format(
                                  total_length, max_seq_length))
         max_seq_length = total_length
-    data = sequence.data
+    if _REFERENCE:
+        padded, lengths = _pad_steps(sequence.data, sizes, batch_first, padding_value, max_seq_length)
+    else:
+        padded, lengths = _pad_packed(sequence.data, sizes, batch_first, padding_value, max_seq_length)
+    unsorted_indices = sequence.unsorted_indices
+    if unsorted_indices is not None:
+        return padded.index_select(0 if batch_first else 1, unsorted_indices), lengths[unsorted_indices.cpu()]
+    return padded, lengths
+
+
+def _pad_steps(data, sizes, batch_first, padding_value, max_seq_length):
+    """pad_packed_sequence's reference (DEVICESCOPE_PY_COMPOSITE=1): each step's rows padded and stacked."""
     batch = sizes[0]
     feature = tuple(data.shape[1:])
 
@@ -208,10 +219,56 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
     if batch_first:
         padded = padded.transpose(0, 1)
     lengths = torch.tensor([sum(1 for bs in sizes if bs > b) for b in range(batch)], dtype=torch.int64)
-    unsorted_indices = sequence.unsorted_indices
-    if unsorted_indices is not None:
-        return padded.index_select(0 if batch_first else 1, unsorted_indices), lengths[unsorted_indices.cpu()]
     return padded, lengths
+
+
+def _pad_packed(data, sizes, batch_first, padding_value, max_seq_length):
+    """ATen's _pad_packed_sequence: one full() output, then each run of steps with the same batch size copied into
+    its block, output.slice(0, ...).slice(1, ...).copy_(data.slice(0, ...).view(...)); while autograd records,
+    each copy is a CopySlices node over the previous one and the block's SliceBackward0 -> ViewBackward0 (its
+    backward: a copy of the gradient with the block zeroed for the output so far, and a contiguous clone of the
+    block's rows for the data). Returns (output, lengths as a CPU int64 tensor)."""
+    batch = sizes[0]
+    feature = tuple(data.shape[1:])
+    output = torch.full((max_seq_length, batch) + feature, padding_value, dtype=data.dtype, device=data.device)
+    track = torch.is_grad_enabled() and data.requires_grad
+    lengths = [0] * batch
+    n_steps = len(sizes)
+    offset, prev_batch, prev_i = 0, batch, 0
+    for i in range(n_steps + 1):
+        bs = sizes[i] if i != n_steps else 0
+        if bs != prev_batch:
+            rows = prev_batch * (i - prev_i)
+            block = data.narrow(0, offset, rows).view((i - prev_i, prev_batch) + feature)
+            region = (slice(prev_i, i), slice(0, prev_batch))
+            before = graph.edge_of(output) if track else None
+            with torch.no_grad():
+                output[region] = block
+            if track:
+                graph.attach_edges("CopySlices", [output], [before, graph.edge_of(block)],
+                                   _copy_slices_backward(region, before[0] is not None))
+            offset += rows
+            prev_i = i
+        for b in range(bs, prev_batch):  # (the sequences that ended before step i)
+            lengths[b] = i
+        prev_batch = bs
+    if batch_first:
+        output = output.transpose(0, 1)
+    return output, torch.tensor(lengths, dtype=torch.int64)
+
+
+def _copy_slices_backward(region, base_has_history):
+    def backward(grads):
+        g = grads[0]
+        if g is None:
+            return (None, None)
+        # CopySlices: the output's gradient copied and the block's part zeroed (the copy overwrote it), then the
+        # block's part cloned for the copied-in values
+        base = g.clone()
+        part = g[region].clone()
+        base[region] = 0
+        return (base if base_has_history else None, part)
+    return backward
 
 
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
