@@ -3,7 +3,8 @@
 # tests/tools/run_composite_backward_agreement.py: gradients to the last bit, node names, saved values, the
 # allocator trace. Repeated indices, padding_idx, scale_grad_by_freq (counts 1, 2 and 4: 1/count is exact, so the
 # reference's division and PyTorch's multiplication agree), non-contiguous gradients, max_norm, index_select's
-# own backward (IndexSelectBackward0, whose accumulation add_rows now does) and errors.
+# own backward (IndexSelectBackward0, whose accumulation add_rows now does), int32 and empty indices and
+# errors.
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -54,6 +55,13 @@ def run(dev):
             z = torch.index_select(x, d, i)
             z.backward(torch.randn(z.shape, device=dev, dtype=dtype))
             print(dev, dtype, "index_select dim", d, type(z.grad_fn).__name__, hexes(x.grad))
+    # indices the direct path's lookup (_lookup) takes without index_select: int32, none at all
+    for tag, ix in (("int32", idx.to(torch.int32)), ("empty", idx[:, :0])):
+        w.grad = None
+        y = F.embedding(ix, w)
+        node(f"{dev} {tag}", y)
+        y.backward(torch.linspace(-2, 3, y.numel(), device=dev, dtype=w.dtype).reshape(y.shape))
+        show(y, w)
     # the nn.Embedding module, with max_norm (rows renormed in place before the lookup)
     emb = nn.Embedding(10, 3, max_norm=1.0).to(dev)
     y = emb(torch.tensor([[2, 3], [3, 9]], device=dev))

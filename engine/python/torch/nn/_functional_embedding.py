@@ -41,12 +41,14 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         return _composite(input, weight, padding_idx, scale_grad_by_freq, sparse)
     # at::embedding: weight.index_select(0, indices.reshape(-1)).view(indices' sizes + [dim]); the view is the
     # op's output, not a view for autograd
-    prev = grad_mode._enabled[0]
-    grad_mode._enabled[0] = False
-    try:
-        out = _indexing.index_select(weight, 0, input.reshape(-1))
-    finally:
-        grad_mode._enabled[0] = prev
+    out = _lookup(input, weight)
+    if out is None:
+        prev = grad_mode._enabled[0]
+        grad_mode._enabled[0] = False
+        try:
+            out = _indexing.index_select(weight, 0, input.reshape(-1))
+        finally:
+            grad_mode._enabled[0] = prev
     if input.dim() != 1:
         shape = tuple(input.shape) + (weight.shape[1],)
         out = C.wrap(_E.as_strided(out._impl, shape, contiguous_strides(shape), 0))
@@ -67,6 +69,30 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
                  saved={"indices": input, "padding_idx": padding_idx, "scale_grad_by_freq": scale_grad_by_freq,
                         "sparse": sparse, "weight_sym_argsize_0": num_weights})
     return out
+
+
+def _lookup(input, weight):
+    """index_select(weight, 0, input.reshape(-1)) without grad for the common lookup - contiguous real indices (the
+    reshape is a view), a real 2-D weight, every index in [0, rows) - without the grad-mode switch,
+    the reshape and index_select's checks (a word-level model does one lookup per step): the same take and the same
+    one allocation. None otherwise: index_select runs and words the errors."""
+    ii, wi = input._impl, weight._impl
+    if ii.is_virtual or wi.is_virtual or not ii.is_contiguous or wi.dim != 2:
+        return None
+    iv = C.read(input).reshape(-1)
+    rows = wi.sizes[0]
+    if iv.size:
+        if iv.size <= 32:  # (as index_select: a few indices compare faster as Python ints)
+            ivl = iv.tolist()
+            lo, hi = min(ivl), max(ivl)
+        else:
+            lo, hi = iv.min(), iv.max()
+        if hi >= rows or lo < 0:  # (PyTorch refuses a negative index: index_select takes those calls)
+            return None
+    wv = C.read(weight)
+    if type(wv) is not np.ndarray:  # (anything but plain host values: index_select's path)
+        return None
+    return C.make(wv.take(iv, axis=0), C.dtype_of(weight), C.device_of(weight))
 
 
 def embedding_dense_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq):
