@@ -189,3 +189,15 @@ try:
     print("no error")
 except RuntimeError as e:
     print("RuntimeError:", str(e).split(";")[0])
+
+# the cells' argument checks (their common case reads the engine sizes once): PyTorch's messages, including states of
+# another rank, which reach the size checks too
+for cell, states in ((nn.LSTMCell(4, 5), lambda *s: (torch.zeros(*s), torch.zeros(*s))), (nn.GRUCell(4, 5), torch.zeros),
+                     (nn.RNNCell(4, 5), torch.zeros)):
+    for x_shape, h_shape in (((3, 4), (2, 5)), ((3, 4), (3, 6)), ((3, 7), (3, 5)), ((3, 4), (1, 3, 5)),
+                             ((3, 4), (3, 5))):
+        try:
+            out = cell(torch.zeros(*x_shape), states(*h_shape))
+            print(type(cell).__name__, x_shape, h_shape, "ok", tuple((out[0] if isinstance(out, tuple) else out).shape))
+        except (RuntimeError, IndexError, ValueError) as e:
+            print(type(cell).__name__, x_shape, h_shape, type(e).__name__, str(e).splitlines()[0][:100])

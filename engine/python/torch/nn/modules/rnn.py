@@ -374,11 +374,18 @@ class RNNCellBase(Module):
 
     def _check(self, input, hx):
         # (no device check here: ATen's cells have none, a mixed-device call fails in the input's addmm)
+        states = hx if isinstance(hx, tuple) else (hx,)
+        sizes = input._impl.sizes
+        if len(sizes) == 2 and all(len(h._impl.sizes) == 2 for h in states):
+            # (the common case, read once from the engine tensors: a cell runs once per time step)
+            rows = sizes[0]
+            if sizes[1] == self.input_size and all(h._impl.sizes == (rows, self.hidden_size) for h in states):
+                return
         if input.size(1) != self.input_size:
             raise RuntimeError("input has inconsistent input_size: got {} expected {}".format(
                 input.size(1), self.input_size))
         label = 0  # PyTorch labels both of LSTMCell's states "hidden0"
-        for h in (hx if isinstance(hx, tuple) else (hx,)):
+        for h in states:
             if h.size(0) != input.size(0):
                 raise RuntimeError("Input batch size {} doesn't match hidden{} batch size {}".format(
                     input.size(0), label, h.size(0)))
