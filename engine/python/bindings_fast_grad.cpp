@@ -415,10 +415,12 @@ TensorPtr fast_mm_kernel(const TensorPtr& a, const TensorPtr& b, bool ta, bool t
 TensorPtr fast_sum_rows_kernel(const TensorPtr& g) { return sum_rows_kernel(g); }
 void bind_linalg_fast(py::module_& m);  // bindings_linalg_fast.cpp
 void bind_loss_smooth_l1(py::module_& m);  // bindings_loss_smooth_l1.cpp
+void bind_loss_mse(py::module_& m);        // bindings_loss_mse.cpp
 
 void bind_fast_grad(py::module_& m) {
   bind_linalg_fast(m);
   bind_loss_smooth_l1(m);
+  bind_loss_mse(m);
   // Arguments are TensorImpl objects (a Tensor's _impl); None when the fast kernel does not apply.
   m.def("nn_log_softmax", [](py::handle x, int64_t dim) { return log_softmax(x.cast<TensorPtr>(), dim); });
   m.def("nn_log_softmax_backward", [](py::handle grad, py::handle result, int64_t dim) {

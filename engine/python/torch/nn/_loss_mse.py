@@ -6,6 +6,8 @@
 # loss spent 4 ms a backward in the recomputation).
 import numpy as np
 
+import _devicescope_C as _E
+
 from .._dtype import float32, float64
 from .._ops import _core as C
 from ..autograd import grad_mode, graph
@@ -30,9 +32,14 @@ def _reduced(input, target, reduction, allocate):
     a, b = input._impl, target._impl
     if reduction == "none" or a.is_virtual or b.is_virtual:
         return None
+    # (a - b) * (a - b) and np.sum's order in one C++ pass (engine/python/bindings_loss_mse.cpp); None: numpy below
+    total = _E.nn_mse_sum(a, b) if C.FAST_KERNELS else None
     with C.fp_quiet():
-        d = C.read(input) - C.read(target)
-        loss = np.sum(d * d)
+        if total is not None:
+            loss = C.dtype_of(input)._np(total)
+        else:
+            d = C.read(input) - C.read(target)
+            loss = np.sum(d * d)
         if reduction == "mean":
             loss = np.true_divide(loss, a.numel)
     result, temps = allocate(None, C.dtype_of(input), input.device)
@@ -56,6 +63,11 @@ def mse_loss(input, target, reduction, reduction_enum, compute, allocate):
         """mse_loss_backward(grad, a, b): norm * (a - b) * grad, in a's dtype."""
         if grad_mode._enabled[0]:  # create_graph: the formula in differentiable ops
             return norm * (a - b) * g
+
+        if C.FAST_KERNELS:  # the kernel below in one C++ pass (bindings_loss_mse.cpp) for a one-element gradient
+            fast = _E.nn_mse_backward(g._impl, a._impl, b._impl, norm)
+            if fast is not None:
+                return C.wrap(fast)
 
         def kernel(gv, av, bv):
             return av.dtype.type(norm) * (av - bv) * gv
