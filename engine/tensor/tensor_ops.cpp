@@ -197,6 +197,10 @@ TensorPtr zeros(Runtime& rt, const Shape& sizes, DType dtype, Device device, Rol
   return t;
 }
 
+namespace {
+void copy_values(Runtime& rt, const TensorPtr& dst, const TensorPtr& src, bool non_blocking, const CopyOrigin& origin);
+}  // namespace
+
 TensorPtr to(Runtime& rt, const TensorPtr& self, const ToOptions& o) {
   const Device target = o.device ? rt.resolve(*o.device) : self->device();
   const DType dtype = o.dtype.value_or(self->dtype());
@@ -216,7 +220,7 @@ TensorPtr to(Runtime& rt, const TensorPtr& self, const ToOptions& o) {
   if (pin_out && (role == Role::Tensor || role == Role::Activation)) role = Role::PinnedStaging;
   out->storage()->set_role(role);
   out->storage()->set_owner(self->storage()->owner());
-  copy_(rt, out, self, o.non_blocking, o.origin);
+  copy_values(rt, out, self, o.non_blocking, o.origin);
   return out;
 }
 
@@ -245,13 +249,23 @@ TensorPtr pin_memory(Runtime& rt, const TensorPtr& self, const CopyOrigin& origi
                                    self->is_virtual(), origin.role);
   out->storage()->set_role(Role::PinnedStaging);
   out->storage()->set_moved_from(self->storage()->id());
-  copy_(rt, out, self, false, origin);
+  copy_values(rt, out, self, false, origin);
   return out;
 }
 
+// Tensor.copy_: an in-place write, so dst's version counter moves (autograd's saved-tensor check sees it).
 void copy_(Runtime& rt, const TensorPtr& dst, const TensorPtr& src, bool non_blocking, const CopyOrigin& origin) {
   check(!(src->is_virtual() && !dst->is_virtual()), kVirtualRead);
   dst->bump_version();
+  copy_values(rt, dst, src, non_blocking, origin);
+}
+
+namespace {
+// The copy itself. to / clone / contiguous / pin_memory fill their fresh result with it without a version bump:
+// ATen's _to_copy and clone run copy_ below the autograd layer, so a new tensor starts at version 0 (x.float(),
+// x.t().contiguous(), x.cuda() all report _version 0 in PyTorch).
+void copy_values(Runtime& rt, const TensorPtr& dst, const TensorPtr& src, bool non_blocking, const CopyOrigin& origin) {
+  check(!(src->is_virtual() && !dst->is_virtual()), kVirtualRead);
   if (dst->numel() == 0) return;
   const Place dp = dst->storage()->place(), sp = src->storage()->place();
 
@@ -294,19 +308,20 @@ void copy_(Runtime& rt, const TensorPtr& dst, const TensorPtr& src, bool non_blo
                 -1, origin);
   copy_within_place(rt, dst, landing, origin);
 }
+}  // namespace
 
 TensorPtr contiguous(Runtime& rt, const TensorPtr& self, const CopyOrigin& origin) {
   if (self->is_contiguous()) return self;
   TensorPtr out = empty_strided_on(rt, self->sizes(), contiguous_strides(self->sizes()), self->dtype(),
                                    self->storage()->place(), self->is_virtual(), origin.role);
-  copy_(rt, out, self, false, origin);
+  copy_values(rt, out, self, false, origin);
   return out;
 }
 
 TensorPtr clone(Runtime& rt, const TensorPtr& self, const CopyOrigin& origin) {
   TensorPtr out = empty_strided_on(rt, self->sizes(), preserved_strides(*self), self->dtype(),
                                    self->storage()->place(), self->is_virtual(), origin.role);
-  copy_(rt, out, self, false, origin);
+  copy_values(rt, out, self, false, origin);
   return out;
 }
 

@@ -24,3 +24,10 @@ y = torch.ones(2)
 r = y.add_(1)
 print(r is y, y.add(1) is y, y.clamp_(max=1.5) is y, y)
 print(y.fill_(3) is y, y.zero_() is y, y.copy_(torch.ones(2)) is y, y.mul_(4) is y, y)
+# A fresh tensor made by a copy starts at version 0 (ATen's _to_copy / clone copy below the autograd layer); copy_
+# into an existing tensor is an in-place write
+z = torch.randn(3, 4)
+print(z.float()._version, z.double()._version, z.int().float()._version, z.t().contiguous()._version,
+      z.clone()._version, z.t().clone()._version, (z > 0).float()._version, z.to(torch.float16)._version)
+w = torch.zeros(3, 4)
+print(w.copy_(z)._version, w.t().copy_(z.t())._version, w._version)
