@@ -575,8 +575,11 @@ Outcome unary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObjec
   // libm's double tanh/exp cost 5-15 ns an element where numpy's vectorized loops cost about 1: past a few
   // thousand elements the Python path (numpy, the same values) is faster than this loop despite its overhead.
   // (measured: tanh breaks even near 2048 elements, exp near 4096, sigmoid - three numpy passes - past 8192)
+  // Past that, tanh / exp / sigmoid run numpy's own float64 loops here (fast_op_kernels.h numpy_unary_f32: the Python
+  // path's values to the bit) when numpy_loops.h found them.
   const int64_t limit = spec.unary_kind == UnaryKind::Tanh ? 2048 : spec.unary_kind == UnaryKind::Exp ? 4096 : 16384;
-  if ((transcendental || exact) && x.tensor->numel() > limit) return Outcome::Fallback;
+  const bool wide = (transcendental || exact) && x.tensor->numel() > limit;
+  if (wide && !(transcendental && numpy_loops::available())) return Outcome::Fallback;
   // Under autograd: out of place and floating only (in-place forms rebase history in Python); the node is
   // fast_grad.record's, as for binary ops.
   // (abs's and sqrt's nodes are the Python path's: fast_grad.record does not make them)
@@ -587,15 +590,19 @@ Outcome unary(const Spec& spec, PyObject* const* args, Py_ssize_t nargs, PyObjec
   const TensorPtr self(TensorPtr{}, x.tensor);
   const void* in = host_readable(r, self);
   if (!in) return Outcome::Fallback;
+  const auto kernel = [&](void* dst) {
+    if (wide) numpy_unary_f32(spec.unary_kind, x.tensor->numel(), static_cast<float*>(dst), static_cast<const float*>(in));
+    else unary_kernel(spec.unary_kind, x.tensor->dtype(), x.tensor->numel(), dst, in);
+  };
   if (spec.inplace) {
-    unary_kernel(spec.unary_kind, x.tensor->dtype(), x.tensor->numel(), host_writable(r, self), in);
+    kernel(host_writable(r, self));
     x.tensor->bump_version();
     result = Py_NewRef(args[0]);
     return Outcome::Done;
   }
   TensorPtr out =
       ds::empty(r, x.tensor->sizes(), x.tensor->dtype(), x.tensor->device(), false, false, current_storage_role());
-  unary_kernel(spec.unary_kind, x.tensor->dtype(), x.tensor->numel(), host_writable(r, out), in);
+  kernel(host_writable(r, out));
   result = wrap_tensor(std::move(out));
   if (!result) return Outcome::Error;
   if (record && !record_node(kUnaryCodeBase + int(spec.unary_kind), args[0], nullptr, result, Py_None))

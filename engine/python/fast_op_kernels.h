@@ -4,9 +4,13 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <vector>
 
+#include "numpy_loops.h"
 #include "tensor/blas_gemm.h"
+#include "tensor/elementwise_kernels.h"
 #include "tensor/tensor.h"
 
 namespace ds::python {
@@ -91,6 +95,27 @@ inline void float_int_power(float* dst, const float* src, int64_t n, int e) {
     }
     dst[i] = float(acc);
   }
+}
+
+// tanh / exp / sigmoid of float32 values as unary.py computes them (precise: in float64 with numpy's own loops, then
+// rounded once to float32): numpy_loops.h's exp and tanh, the sigmoid in _sigmoid_np's form (exp(-|v|) on either
+// side of 0). Needs numpy_loops::available(); `out` may be `in`.
+inline void numpy_unary_f32(UnaryKind kind, int64_t n, float* out, const float* in) {
+  std::vector<double> v(in, in + n);
+  if (kind == UnaryKind::Tanh) {
+    numpy_loops::tanh_f64(v.data(), v.data(), n);
+  } else if (kind == UnaryKind::Exp) {
+    numpy_loops::exp_f64(v.data(), v.data(), n);
+  } else {  // Sigmoid
+    std::vector<double> e(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) e[size_t(i)] = -std::fabs(v[size_t(i)]);
+    numpy_loops::exp_f64(e.data(), e.data(), n);
+    for (int64_t i = 0; i < n; ++i) {
+      const double x = v[size_t(i)], ex = e[size_t(i)];
+      v[size_t(i)] = x >= 0 ? 1.0 / (1.0 + ex) : ex / (1.0 + ex);
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) out[i] = float(v[size_t(i)]);
 }
 
 }  // namespace ds::python
