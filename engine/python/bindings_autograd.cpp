@@ -21,6 +21,7 @@
 #include "autograd_layout.h"
 #include "bindings_common.h"
 #include "fast_entry.h"
+#include "node_slots.h"
 #include "tensor/elementwise_kernels.h"
 #include "tensor/tensor_ops.h"
 
@@ -76,6 +77,94 @@ py::object call(PyObject* fn, std::initializer_list<PyObject*> args) {
   for (PyObject* a : args) argv[n++] = a;
   return steal(PyObject_Vectorcall(fn, argv, n, nullptr));
 }
+
+// graph.Node's slots read and written where they live (node_slots.h) instead of through an attribute lookup each
+// (~8 per node): for a node whose class resolves every one of these names to Node's own member descriptor and
+// keeps object's __getattribute__ / __setattr__ (graph.node_class's classes, AccumulateGrad), which is exactly what
+// getattr / setattr would do there; an unset slot, or any other class, takes getattr / setattr (and their errors).
+// One per execute() call (a nested backward inside a node function makes its own), made from AccumulateGrad's base.
+enum Slot { kNext, kNoutputs, kSeq, kFn, kSaved, kNames, kHooks, kRetain, kNumSlots };
+
+class NodeAccess {
+ public:
+  explicit NodeAccess(PyObject* accumulate_grad_cls) {
+    const Names& nm = names();
+    name_[kNext] = nm.next;
+    name_[kNoutputs] = nm.noutputs;
+    name_[kSeq] = nm.seq;
+    name_[kFn] = nm.fn;
+    name_[kSaved] = nm.saved;
+    name_[kNames] = nm.names;
+    name_[kHooks] = nm.hooks;
+    name_[kRetain] = nm.retain;
+    PyTypeObject* acc = reinterpret_cast<PyTypeObject*>(accumulate_grad_cls);
+    node_type_ = PyType_Check(accumulate_grad_cls) ? acc->tp_base : nullptr;
+    if (!node_type_) return;
+    for (int i = 0; i < kNumSlots; ++i) {
+      PyObject* d = PyDict_GetItemWithError(node_type_->tp_dict, name_[i]);
+      if (!d || !Py_IS_TYPE(d, &PyMemberDescr_Type)) {
+        PyErr_Clear();
+        node_type_ = nullptr;  // not the Node this file expects: getattr everywhere
+        return;
+      }
+      descr_[i] = d;
+      member_[i] = reinterpret_cast<PyMemberDescrObject*>(d)->d_member;
+    }
+    getattribute_ = _PyType_Lookup(&PyBaseObject_Type, intern_getattribute());
+    setattr_ = _PyType_Lookup(&PyBaseObject_Type, intern_setattr());
+  }
+
+  py::object get(PyObject* node, Slot s) {
+    if (plain(Py_TYPE(node))) {
+      PyObject* v = *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(node) + member_[s]->offset);
+      if (v) return borrow(v);
+    }
+    return getattr(node, name_[s]);
+  }
+
+  void set(PyObject* node, Slot s, PyObject* v) {
+    if (plain(Py_TYPE(node))) set_slot(node, member_[s], v);
+    else if (PyObject_SetAttr(node, name_[s], v) < 0) throw py::error_already_set();
+  }
+
+ private:
+  bool plain(PyTypeObject* t) {
+    if (t == last_) return last_plain_;
+    auto it = plain_.find(t);
+    const bool p = it != plain_.end() ? it->second : plain_.emplace(t, decide(t)).first->second;
+    last_ = t;
+    last_plain_ = p;
+    return p;
+  }
+
+  bool decide(PyTypeObject* t) const {
+    if (!node_type_ || !PyType_IsSubtype(t, node_type_) || !getattribute_ || !setattr_) return false;
+    if (_PyType_Lookup(t, intern_getattribute()) != getattribute_ || _PyType_Lookup(t, intern_setattr()) != setattr_)
+      return false;
+    for (int i = 0; i < kNumSlots; ++i)
+      if (_PyType_Lookup(t, name_[i]) != descr_[i]) return false;
+    return true;
+  }
+
+  static PyObject* intern_getattribute() {
+    static PyObject* s = intern("__getattribute__");
+    return s;
+  }
+  static PyObject* intern_setattr() {
+    static PyObject* s = intern("__setattr__");
+    return s;
+  }
+
+  PyTypeObject* node_type_ = nullptr;
+  PyObject* name_[kNumSlots] = {};
+  PyObject* descr_[kNumSlots] = {};
+  PyMemberDef* member_[kNumSlots] = {};
+  PyObject* getattribute_ = nullptr;
+  PyObject* setattr_ = nullptr;
+  std::unordered_map<PyTypeObject*, bool> plain_;
+  PyTypeObject* last_ = nullptr;
+  bool last_plain_ = false;
+};
 
 // What graph.py hands over once (graph._engine_context()).
 struct Context {
@@ -148,8 +237,8 @@ py::object fresh_buffer(Py_ssize_t n) {
   return buf;
 }
 
-Py_ssize_t noutputs_of(PyObject* node) {
-  py::object n = getattr(node, names().noutputs);
+Py_ssize_t noutputs_of(NodeAccess& acc, PyObject* node) {
+  py::object n = acc.get(node, kNoutputs);
   const Py_ssize_t v = PyNumber_AsSsize_t(n.ptr(), PyExc_OverflowError);
   if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
   return v;
@@ -227,8 +316,8 @@ struct RunsLater {
   }
 };
 
-unsigned long long seq_of(PyObject* node) {
-  py::object s = getattr(node, names().seq);
+unsigned long long seq_of(NodeAccess& acc, PyObject* node) {
+  py::object s = acc.get(node, kSeq);
   if (PyFloat_Check(s.ptr())) {
     const double d = PyFloat_AS_DOUBLE(s.ptr());
     if (d == std::numeric_limits<double>::infinity()) return ~0ULL;
@@ -241,10 +330,10 @@ unsigned long long seq_of(PyObject* node) {
 
 // graph._release: the node's backward function and saved tensors go (plain saved values stay readable); a
 // saved number is freed as a tensor is. A node that saved neither keeps its function: a second backward runs.
-void release(PyObject* node, const Context& cx) {
+void release(NodeAccess& acc, PyObject* node, const Context& cx) {
   const Names& nm = names();
-  bool holds = truthy(getattr(node, nm.saved).ptr());
-  py::object slots = getattr(node, nm.names);
+  bool holds = truthy(acc.get(node, kSaved).ptr());
+  py::object slots = acc.get(node, kNames);
   const bool named = truthy(slots.ptr()) && PyDict_Check(slots.ptr());
   PyObject* key = nullptr;
   PyObject* v = nullptr;
@@ -254,8 +343,8 @@ void release(PyObject* node, const Context& cx) {
     holds = is_wrapped != 0;
   }
   if (!holds) return;
-  if (PyObject_SetAttr(node, nm.fn, Py_None) < 0 || PyObject_SetAttr(node, nm.saved, Py_None) < 0)
-    throw py::error_already_set();
+  acc.set(node, kFn, Py_None);
+  acc.set(node, kSaved, Py_None);
   if (!named) return;
   // values are replaced in place (the key set stays the same, which PyDict_Next allows)
   for (Py_ssize_t pos = 0; PyDict_Next(slots.ptr(), &pos, &key, &v);) {
@@ -319,7 +408,8 @@ bool same_thread(PyObject* current, int key) {
 class Engine {
  public:
   Engine(const Context& cx, PyObject* capture, bool create_graph, PyObject* create_graph_obj)
-      : cx_(cx), capture_(capture), create_graph_(create_graph), create_graph_obj_(create_graph_obj) {}
+      : cx_(cx), acc_(cx.accumulate_grad_cls), capture_(capture), create_graph_(create_graph),
+        create_graph_obj_(create_graph_obj) {}
 
   void count_dependencies(const std::vector<PyObject*>& roots) {
     std::unordered_set<PyObject*> seen;
@@ -329,7 +419,7 @@ class Engine {
       PyObject* n = stack.back();
       stack.pop_back();
       if (!seen.insert(n).second) continue;
-      unpack_edges(getattr(n, names().next).ptr(), holders_, edges);
+      unpack_edges(acc_.get(n, kNext).ptr(), holders_, edges);
       for (const Edge& e : edges) {
         if (!e.node) continue;
         auto it = deps_.find(e.node);
@@ -347,7 +437,7 @@ class Engine {
   // deliver(node, nr, grad, owned)
   void deliver(PyObject* node, Py_ssize_t nr, PyObject* grad, bool owned) {
     auto it = buffers_.find(node);
-    if (it == buffers_.end()) it = buffers_.emplace(node, fresh_buffer(noutputs_of(node))).first;
+    if (it == buffers_.end()) it = buffers_.emplace(node, fresh_buffer(noutputs_of(acc_, node))).first;
     PyObject* buf = it->second.ptr();
     if (nr < 0) nr += PyList_GET_SIZE(buf);
     if (nr < 0 || nr >= PyList_GET_SIZE(buf)) throw py::index_error("list index out of range");
@@ -371,7 +461,7 @@ class Engine {
     PyList_SetItem(slot, 1, Py_True);
   }
 
-  void push(PyObject* node) { ready_.push(QueueEntry{seq_of(node), tie_++, node}); }
+  void push(PyObject* node) { ready_.push(QueueEntry{seq_of(acc_, node), tie_++, node}); }
 
   int deps_of(PyObject* node) const {
     auto it = deps_.find(node);
@@ -394,7 +484,7 @@ class Engine {
         next_buf = std::move(it->second);
         buffers_.erase(it);
       }
-      if (!next_buf || PyList_GET_SIZE(next_buf.ptr()) == 0) next_buf = fresh_buffer(noutputs_of(node));
+      if (!next_buf || PyList_GET_SIZE(next_buf.ptr()) == 0) next_buf = fresh_buffer(noutputs_of(acc_, node));
       buf_ = std::move(next_buf);
       PyObject* buf = buf_.ptr();
       const bool is_acc = PyObject_TypeCheck(node, reinterpret_cast<PyTypeObject*>(cx_.accumulate_grad_cls));
@@ -421,24 +511,24 @@ class Engine {
       }
       grads_ = std::move(grads);
       edge_holders.clear();
-      unpack_edges(getattr(node, nm.next).ptr(), edge_holders, edges);
+      unpack_edges(acc_.get(node, kNext).ptr(), edge_holders, edges);
       if (!any) {
         outs_ = steal(PyList_New(0));
         for (size_t i = 0; i < edges.size(); ++i)
           if (PyList_Append(outs_.ptr(), Py_None) < 0) throw py::error_already_set();
-        if (!retain_graph) release(node, cx_);
+        if (!retain_graph) release(acc_, node, cx_);
       } else {
-        py::object fn = getattr(node, nm.fn);
+        py::object fn = acc_.get(node, kFn);
         if (fn.is_none()) {
           PyErr_SetObject(PyExc_RuntimeError, cx_.second_time);
           throw py::error_already_set();
         }
-        py::object saved = getattr(node, nm.saved);
+        py::object saved = acc_.get(node, kSaved);
         if (truthy(saved.ptr())) check_saved(node, saved.ptr(), cx_);
         saved = py::object();
         outs_ = call_on_device_thread(fn.ptr());
         fn = py::object();
-        if (!retain_graph) release(node, cx_);
+        if (!retain_graph) release(acc_, node, cx_);
       }
       deliver_outputs(edges);
       outs_ = py::object();  // outs = g = None: the list first (it frees its items last to first), then g
@@ -463,7 +553,7 @@ class Engine {
  private:
   bool needs_output_hooks(PyObject* node, bool is_acc, const py::object& var_dict) {
     const Names& nm = names();
-    if (truthy(getattr(node, nm.hooks).ptr()) || truthy(getattr(node, nm.retain).ptr())) return true;
+    if (truthy(acc_.get(node, kHooks).ptr()) || truthy(acc_.get(node, kRetain).ptr())) return true;
     if (!is_acc) return false;
     PyObject* hooks = PyDict_Check(var_dict.ptr()) ? PyDict_GetItemWithError(var_dict.ptr(), nm.hooks) : nullptr;
     if (!hooks && PyErr_Occurred()) throw py::error_already_set();
@@ -603,6 +693,7 @@ class Engine {
   }
 
   const Context& cx_;
+  NodeAccess acc_;
   PyObject* capture_;
   bool create_graph_;
   PyObject* create_graph_obj_;

@@ -4,12 +4,10 @@
 // for every tensor, and only then the writes, so a call either does the whole list or nothing (False / None:
 // _foreach.py's per-tensor Python path then runs, which stays the reference for semantics and errors).
 //
-// Values: the same bits as the per-tensor Python path, which on these plain tensors is the elementwise fast
-// path (bindings_ops.cpp): each step of a composite is a binary_kernel call over a host scratch buffer, as
-// that path computes `start + weight * (end - start)` or `x + value * t1 * t2` one op at a time, each rounded
-// to the tensor's dtype. Allocations: only the out-of-place ops' results (one ds::empty per tensor, in list
-// order, as _foreach_sqrt's empty_like each); the composites' intermediates were scratch there (no device
-// allocation, Note [Scratch allocations]) and are host buffers here. Every in-place op bumps each written
+// Values: the same bits as the per-tensor Python path: the binary ops are the elementwise fast path's kernels
+// (bindings_ops.cpp); lerp_, addcmul_ and addcdiv_ are one ATen kernel each (ternary_pointwise.py), whose float32
+// multiply-adds are fused as ATen's AVX2 kernels fuse them. Allocations: only the out-of-place ops' results (one
+// ds::empty per tensor, in list order, as _foreach_sqrt's empty_like each); nothing else touches a device. Every in-place op bumps each written
 // tensor's version once, as the Python path's write does.
 //
 // Entries (pybind11; the optimizer runs them under torch.no_grad, and with grad mode on they decline):
@@ -22,9 +20,9 @@
 //                                       kind: "add", "mul", "div".
 //   foreach_unary(kind, tensors)        a list of new tensors: "sqrt" (float32 as double, rounded once, as
 //                                       unary.py's precise sqrt), "neg".
-//   foreach_pointwise_(kind, tensors, t1, t2, scalars)  "lerp": tensors[i] += w * (t1[i] - tensors[i]) (t2
-//                                       None, scalars one number); "addcmul" / "addcdiv": tensors[i] +=
-//                                       scalar * t1[i] * t2[i] (or / t2[i]), scalars one number or a list.
+//   foreach_pointwise_(kind, tensors, t1, t2, scalars)  "lerp": tensors[i].lerp_(t1[i], w) (t2 None, scalars
+//                                       one number); "addcmul" / "addcdiv": tensors[i] += scalar * t1[i] * t2[i]
+//                                       (or / t2[i]), scalars one number or a list.
 //   foreach_items(tensors)              [t.item() ...] of one-element float CPU tensors, or None.
 //   foreach_norm2_into(results, tensors) each tensor's 2-norm into its 0-dim result (_foreach_norm's values).
 // foreach_binary_'s other may also be a 0-dim tensor of the tensors' dtype and device (_foreach_mul_(tensors, t)).
@@ -33,6 +31,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bindings_common.h"
@@ -218,6 +217,42 @@ py::object foreach_unary(const std::string& kind, py::handle tensors) {
   return std::move(out);
 }
 
+// x * y + z rounded once to float (ATen's fused multiply-add on AVX2 machines), computed as
+// ternary_pointwise._fma32 computes it: the float product is exact in double, the sum rounded to double, then float.
+inline float fma32(float x, float y, float z) { return float(double(x) * double(y) + double(z)); }
+
+// ternary_pointwise.py's values of lerp_ / addcmul_ / addcdiv_ (the per-tensor path), element by element:
+// float32 with addcmul's and lerp's multiply-adds fused, float64 step by step.
+template <typename T>
+void pointwise_loop(const std::string& kind, int64_t n, void* out, const void* self, const void* t1, const void* t2,
+                    double scalar) {
+  T* r = static_cast<T*>(out);
+  const T* s = static_cast<const T*>(self);
+  const T* a = static_cast<const T*>(t1);
+  const T* b = static_cast<const T*>(t2);
+  const T v = T(scalar);
+  constexpr bool f32 = std::is_same_v<T, float>;
+  if (kind == "lerp") {  // self + w * (end - self) for w < 0.5, end - (end - self) * (1 - w) otherwise
+    const T one_minus = T(1) - v;
+    for (int64_t i = 0; i < n; ++i) {
+      const T d = a[i] - s[i];
+      if constexpr (f32) r[i] = v < T(0.5) ? fma32(v, d, s[i]) : fma32(-d, one_minus, a[i]);
+      else r[i] = v < T(0.5) ? s[i] + v * d : a[i] - d * one_minus;
+    }
+  } else if (kind == "addcmul") {  // self + (value * t1) * t2
+    for (int64_t i = 0; i < n; ++i) {
+      const T p = v * a[i];
+      if constexpr (f32) r[i] = fma32(p, b[i], s[i]);
+      else r[i] = s[i] + p * b[i];
+    }
+  } else {  // addcdiv: self + (value * t1) / t2
+    for (int64_t i = 0; i < n; ++i) {
+      const T q = (v * a[i]) / b[i];
+      r[i] = s[i] + q;
+    }
+  }
+}
+
 bool foreach_pointwise_(const std::string& kind, py::handle tensors, py::handle t1, py::handle t2,
                         py::handle scalar_obj) {
   const bool lerp = kind == "lerp", addcdiv = kind == "addcdiv";
@@ -228,28 +263,19 @@ bool foreach_pointwise_(const std::string& kind, py::handle tensors, py::handle 
   if (!lerp && !plain_list(t2.ptr(), b, false, &self)) return false;
   if (!numbers(scalar_obj.ptr(), self.size(), scalars)) return false;
   if (lerp && PyList_CheckExact(scalar_obj.ptr())) return false;  // _foreach_lerp_ with one weight only
-  // Scratch for the intermediates: the Python path's scratch tensors, rounded to the dtype at each step. The
-  // result goes through it too, so that a self overlapping an input reads its old values, as there.
+  // The result goes through a scratch buffer, so that a self overlapping an input reads its old values, as there.
   std::vector<double> scratch;
   for (size_t i = 0; i < self.size(); ++i) {
     TensorImpl& t = *self[i].t;
-    const Shape& sizes = t.sizes();
-    const DType dt = t.dtype();
-    const size_t bytes = size_t(t.numel()) * itemsize(dt);
+    const int64_t n = t.numel();
+    const size_t bytes = size_t(n) * itemsize(t.dtype());
     scratch.resize((bytes + sizeof(double) - 1) / sizeof(double));
-    void* tmp = scratch.data();
-    const KernelInput in_self = tensor_in(self[i].data, sizes), in_a = tensor_in(a[i].data, sizes),
-                      in_tmp = tensor_in(tmp, sizes), s = scalar_in(scalars[i]);
-    if (lerp) {  // start + weight * (end - start)
-      binary_kernel(BinaryKind::Sub, dt, sizes, tmp, in_a, in_self, 1, 1);
-      binary_kernel(BinaryKind::Mul, dt, sizes, tmp, s, in_tmp, 1, 1);
-    } else {  // x + value * t1 * t2, x + value * t1 / t2
-      binary_kernel(BinaryKind::Mul, dt, sizes, tmp, s, in_a, 1, 1);
-      binary_kernel(addcdiv ? BinaryKind::Div : BinaryKind::Mul, dt, sizes, tmp, in_tmp, tensor_in(b[i].data, sizes),
-                    1, 1);
-    }
-    binary_kernel(BinaryKind::Add, dt, sizes, tmp, in_self, in_tmp, 1, 1);
-    std::memcpy(self[i].data, tmp, bytes);
+    const void* b_data = lerp ? nullptr : b[i].data;
+    if (t.dtype() == DType::Float32)
+      pointwise_loop<float>(kind, n, scratch.data(), self[i].data, a[i].data, b_data, scalars[i]);
+    else
+      pointwise_loop<double>(kind, n, scratch.data(), self[i].data, a[i].data, b_data, scalars[i]);
+    std::memcpy(self[i].data, scratch.data(), bytes);
     t.bump_version();
   }
   return true;

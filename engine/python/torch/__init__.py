@@ -36,10 +36,10 @@ from ._factories import range  # noqa: F401,A004
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import return_types  # noqa: F401
 from ._ops import _core as _core
-from ._ops.elementwise import (abs, add, addcdiv, addcmul, allclose, atan2, bitwise_and, bitwise_not,  # noqa: F401,A004
+from ._ops.elementwise import (abs, add, allclose, atan2, bitwise_and, bitwise_not,  # noqa: F401,A004
                                bitwise_or, bitwise_xor, ceil, clamp, clamp_max, clamp_min, cos, div, eq, equal,
                                erf, erfinv, exp, expm1, floor, floor_divide, fmod, frac, ge, gt, isclose, isfinite,
-                               isinf, isnan, le, lerp, log, log10, log1p, log2, logical_and, logical_not,
+                               isinf, isnan, le, log, log10, log1p, log2, logical_and, logical_not,
                                logical_or, logical_xor, lt, maximum, minimum, mul, nan_to_num, ne, neg, pow,
                                reciprocal, relu, remainder, round, rsqrt, rsub, sigmoid, sign, sin, sqrt, square, sub,
                                tan, tanh, trunc, where)
@@ -58,6 +58,8 @@ from ._ops.indexing import (argsort, argwhere, bincount, gather, index_add, inde
 from ._ops.masked_fill import masked_fill  # noqa: F401
 from ._ops import registry as _registry
 _registry.install(_sys.modules[__name__], Tensor)  # torch.add & co. with out=, Tensor.add / add_ (op_table.py)
+from ._ops import ternary_pointwise as _ternary  # noqa: E402
+_ternary.install(_sys.modules[__name__], Tensor)  # addcmul, addcdiv, lerp and their methods
 from ._numpy_names import accepting_numpy_names as _accepting_numpy_names
 for _name in ("all", "any", "argmax", "argmin", "aminmax", "count_nonzero", "cumprod", "cumsum", "log_softmax",
               "logsumexp", "max", "min", "nanmean", "nansum", "norm", "softmax", "std", "std_mean", "var", "var_mean"):

@@ -30,7 +30,7 @@ def _method(fn):
 # The elementwise ops (add, exp, clamp, ...) with their in-place and out= forms and their aliases are built
 # from their declarations in _ops/op_table.py by _ops/registry.py (installed by torch/__init__).
 
-for _name in ("isnan", "isinf", "isfinite", "isclose", "allclose", "equal", "where", "lerp", "addcmul", "addcdiv"):
+for _name in ("isnan", "isinf", "isfinite", "isclose", "allclose", "equal", "where"):
     setattr(Tensor, _name, _method(getattr(E, _name)))
 
 
@@ -39,18 +39,6 @@ def _where_method(self, condition, other):
 
 
 Tensor.where = _where_method
-
-
-def _lerp_(self, end, weight):
-    return self.copy_(E.lerp(self, end, weight)) if C.needs_grad(self, end) else _write(self, E.lerp(self, end, weight))
-
-
-def _addcmul_(self, t1, t2, value=1):
-    return _assign(self, E.addcmul(self, t1, t2, value))
-
-
-def _addcdiv_(self, t1, t2, value=1):
-    return _assign(self, E.addcdiv(self, t1, t2, value))
 
 
 def _write(self, r):
@@ -71,9 +59,6 @@ def _assign(self, r):
     return self
 
 
-Tensor.lerp_ = lambda self, end, weight: _assign(self, E.lerp(self, end, weight))
-Tensor.addcmul_ = _addcmul_
-Tensor.addcdiv_ = _addcdiv_
 
 # Python operators
 Tensor.__add__ = lambda self, other: E.add(self, other)

@@ -1,4 +1,4 @@
-# Binary elementwise ops (arithmetic with broadcasting and type promotion, comparisons, where, lerp) with
+# Binary elementwise ops (arithmetic with broadcasting and type promotion, comparisons, where) with
 # PyTorch's device checks, result dtypes, in-place rules and autograd. Unary ops live in unary.py and are
 # re-exported here, so `elementwise` stays the one namespace for all of them.
 import math
@@ -106,10 +106,25 @@ def attach_binary(name, a, b, result, grad, save):
             held[k] = v
     # the held dict itself when it holds no SavedOutput to unpack (no formula changes its argument)
     fn = (lambda gs: grad(gs[0], la, lb, _unpacked(held))) if outs else (lambda gs: grad(gs[0], la, lb, held))
-    node = graph.attach(name, [result], [a if ta else None, b if tb else None], fn, saved=saved)
+    if name in _SCALAR_OVERLOADS:
+        node = graph.attach(name, [result], [a if ta else b], _tensor_side(fn, ta), saved=saved)
+    else:
+        node = graph.attach(name, [result], [a if ta else None, b if tb else None], fn, saved=saved)
     if outs:
         for v in outs:
             v.bind(node)
+
+
+# Nodes of ATen overloads that take the number operand as a Scalar (pow.Tensor_Scalar, pow.Scalar, xlogy.Scalar_Self /
+# Scalar_Other, fmod.Scalar, remainder.Scalar, rsub.Scalar, copysign.Scalar): one edge, the tensor's. (mul, add, sub
+# and div wrap a number in a tensor: their nodes keep two edges, the number's empty.)
+_SCALAR_OVERLOADS = frozenset(("PowBackward0", "PowBackward2", "XlogyBackward1", "XlogyBackward2", "FmodBackward0",
+                               "RemainderBackward0", "RsubBackward1", "CopysignBackward1"))
+
+
+def _tensor_side(fn, first):
+    """fn's gradient of the one tensor operand (the first or the second), for a one-edge node."""
+    return (lambda gs: (fn(gs)[0],)) if first else (lambda gs: (fn(gs)[1],))
 
 
 # In-place ops whose node saves no operand (only alpha): binary_inplace rebases their history without a snapshot.
@@ -155,11 +170,12 @@ def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_d
         C.write(self, C.elementwise_compute(compute, C.values_of(a, npd), C.values_of(b, npd)))
         attach_rebased(name, self, other, grad, save)
         return self
+    if grad is not None and C.needs_grad(self, other) and self._base is None:
+        _rebased(name, self, a, b, compute, grad, mdt, save)
+        return self
     if grad is not None and C.needs_grad(self, other):
-        # Rebase history: compute out of place from a snapshot of self, then write and take its grad_fn. The
-        # snapshot and the out-of-place result are scratch (Note [Scratch allocations]): an in-place kernel
-        # allocates nothing. (PyTorch does keep a real clone of self when the formula needs the original
-        # self, as mul_ does for other's gradient; that clone is not modelled.)
+        # A view written in place: PyTorch rebases its base's history (CopySlices), not modelled; the view takes
+        # the node of the op computed out of place from a snapshot (scratch: an in-place kernel allocates nothing).
         with scratch():
             snap = self.clone()
             r = binary(name, snap if not swapped else other, other if not swapped else snap, compute, grad,
@@ -171,6 +187,34 @@ def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_d
     res = C.elementwise_compute(compute, C.values_of(a, npd), C.values_of(b, npd))
     C.write(self, res)
     return self
+
+
+def _rebased(name, self, a, b, compute, grad, mdt, save):
+    """`self op= other` under autograd as VariableType runs it (rebase_history): the values are computed in place;
+    the node's edges are the operands' own histories (self's old grad_fn first, no copy's node in between); a
+    formula that needs self's old values saves `original_self`, a clone taken before the write (with autograd,
+    CloneBackward0: a real allocation the node keeps, as PyTorch's); a saved result is self after the write."""
+    la, lb = _like(a), _like(b)
+    saved = save(a, b, self, la is not None, lb is not None) if save else None
+    original = None
+    if saved and any(v is self for k, v in saved.items() if k != "result"):
+        original = self.clone()
+        saved = {k: (original if v is self and k != "result" else v) for k, v in saved.items()}
+    if name in _SCALAR_OVERLOADS:
+        edges = [graph.edge_of(self)]
+    else:
+        edges = [graph.edge_of(a) if isinstance(a, C.Tensor) else (None, 0),
+                 graph.edge_of(b) if isinstance(b, C.Tensor) else (None, 0)]
+    npd = C.compute_dtype(mdt)
+    C.write(self, C.elementwise_compute(compute, C.values_of(a, npd), C.values_of(b, npd)))
+    held = _held(saved, self)
+    outs = [v for v in held.values() if isinstance(v, graph.SavedOutput)]
+    fn = (lambda gs: grad(gs[0], la, lb, _unpacked(held))) if outs else (lambda gs: grad(gs[0], la, lb, held))
+    if len(edges) == 1:
+        fn = _tensor_side(fn, a is self)
+    node = graph.attach_edges(name, [self], edges, fn, saved=saved)
+    for v in outs:
+        v.bind(node)
 
 
 def _public_name(node_name):
@@ -323,7 +367,16 @@ def div(a, b, rounding_mode=None, out=None):
     else:
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                            f"'{rounding_mode}'")
-    return binary("DivBackward1", a, b, compute, lambda g, la, lb, s: (None, None), out=out)
+    # div.Tensor_mode (a number is wrapped: two edges), saving what div's formulas save plus the mode; both
+    # gradients are zeros (the rounded quotient is piecewise constant), allocated as PyTorch's zeros_like
+    return binary("DivBackward2", a, b, compute, _div_mode_grad, out=out,
+                  save=lambda a, b, r, need_a, need_b: dict(_save_div(a, b, r, need_a, need_b),
+                                                            rounding_mode=rounding_mode))
+
+
+def _div_mode_grad(g, la, lb, s):
+    return (None if la is None else _sum_to(g.new_zeros(g.shape, dtype=la.dtype), la),
+            None if lb is None else _sum_to(g.new_zeros(g.shape, dtype=lb.dtype), lb))
 
 
 def div_grad(g, la, lb, s):
@@ -388,6 +441,12 @@ def fmod(a, b, out=None):
 
 
 def pow(a, b, out=None):  # noqa: A001
+    if not isinstance(a, C.Tensor) and not isinstance(b, C.Tensor):
+        raise TypeError(f"pow() received an invalid combination of arguments - got ({type(a).__name__}, "
+                        f"{type(b).__name__}), but expected one of:\n"
+                        " * (Tensor input, Tensor exponent, *, Tensor out)\n"
+                        " * (Number self, Tensor exponent, *, Tensor out)\n"
+                        " * (Tensor input, Number exponent, *, Tensor out)\n")
     if out is None and (type(b) is int or type(b) is float) and isinstance(a, C.Tensor):
         r = _pow_float_number(a, b)
         if r is not None:
@@ -500,8 +559,9 @@ def _pow_scalar_special(x, e):
 
 
 def _save_pow(a, b, r, need_a, need_b):
-    # self and exponent serve both gradients; the result only the exponent's (Scalars stay plain numbers)
-    return {"self": a, "exponent": b, "result": r if need_b else None} if isinstance(b, C.Tensor) \
+    # self and exponent serve both gradients, the result the exponent's: saved even when the exponent needs none
+    # (PyTorch guards the saving of inputs, never of outputs); Scalars stay plain numbers
+    return {"self": a, "exponent": b, "result": r} if isinstance(b, C.Tensor) \
         else {"self": a, "exponent": b}
 
 
@@ -611,20 +671,6 @@ def where(condition, x=None, y=None):
                     _sum_to(where(condition, 0.0, g), ly) if ly is not None else None)
         graph.attach("WhereBackward0", [result], [None, tx, ty], fn, saved={"condition": condition})
     return result
-
-
-def lerp(start, end, weight, out=None):
-    if out is not None:
-        return out.copy_(start + weight * (end - start))
-    return start + weight * (end - start)
-
-
-def addcmul(x, t1, t2, value=1):
-    return x + value * t1 * t2
-
-
-def addcdiv(x, t1, t2, value=1):
-    return x + value * t1 / t2
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):

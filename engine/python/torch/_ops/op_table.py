@@ -39,7 +39,8 @@ OPS = (
      "castable", "method inplace", "default"),
     ("fmod(Tensor input, Scalar other, *, Tensor out=None)", "elementwise.fmod", "binary", "castable",
      "method inplace", "default"),
-    ("pow(Tensor input, Scalar exponent, *, Tensor out=None)", "elementwise.pow", "binary", "castable",
+    # (pow.Scalar: a number base with a tensor exponent; two numbers are refused by elementwise.pow)
+    ("pow(Scalar input, Scalar exponent, *, Tensor out=None)", "elementwise.pow", "binary", "castable",
      "method inplace", "default"),
     ("atan2(Tensor input, Tensor other, *, Tensor out=None)", "elementwise.atan2", "binary", "castable",
      "method inplace", "float"),
@@ -77,6 +78,8 @@ OPS = (
      "castable", "method inplace", "int_only"),
     # (special_ops.py: xlogy's input may be a number too; hypot/logaddexp/logaddexp2 refuse integers in the kernel)
     ("xlogy(Scalar input, Scalar other, *, Tensor out=None)", "special_ops.xlogy", "binary", "castable",
+     "method inplace", "float"),
+    ("copysign(Tensor input, Scalar other, *, Tensor out=None)", "special_ops.copysign", "binary", "castable",
      "method inplace", "float"),
     ("hypot(Tensor input, Tensor other, *, Tensor out=None)", "special_ops.hypot", "binary", "castable",
      "method inplace", "default"),

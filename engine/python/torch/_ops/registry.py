@@ -279,9 +279,13 @@ class Op:
 
     def out_rule_for(self, values):
         """The declared out rule; pow with a number exponent is ATen's non-promoting unary pow
-        (pow.Tensor_Scalar: out must be exactly the result's dtype), with a tensor one a binary op."""
+        (pow.Tensor_Scalar: out must be exactly the result's dtype), with a tensor one a binary op; clamp's
+        tensor bounds likewise."""
         if self.name in ("pow", "square") and not isinstance(values.get("exponent"), C.Tensor):
             return "found"
+        if self.name in ("clamp", "clamp_min", "clamp_max") and any(isinstance(values.get(k), C.Tensor)
+                                                                     for k in ("min", "max")):
+            return "castable"  # clamp.Tensor: a promoting TensorIterator op (ternary_pointwise.clamp_tensor)
         return self.out_rule
 
     def result_dtype(self, values):

@@ -1,5 +1,5 @@
 # The special pointwise ops as PyTorch has them: erfc, lgamma, digamma, polygamma, sinc, logit (unary, integers
-# promoted to float) and xlogy (float result), hypot, logaddexp, logaddexp2 (binary; the last three refuse
+# promoted to float) and xlogy, copysign (float result), hypot, logaddexp, logaddexp2 (binary; the last three refuse
 # integer inputs in the kernel, as ATen's do). The numbers come from special_math.py; this file adds the
 # nodes with PyTorch's names, saved values and backward formulas (tools/autograd/derivatives.yaml), written
 # with torch ops so that create_graph differentiates them again (digamma's backward is polygamma(1, x),
@@ -234,6 +234,26 @@ def _logaddexp2_grad(g, la, lb, s):
     x, y = s["self"], s["other"]
     return (_sum_to(g / (1 + B.pow(2, y - x)), la) if la is not None else None,
             _sum_to(g / (1 + B.pow(2, x - y)), lb) if lb is not None else None)
+
+
+def copysign(a, b, out=None):
+    """copysign.Tensor (CopysignBackward0: self saved only for its own gradient, the result always; other's
+    gradient is zeros) or copysign.Scalar (CopysignBackward1, one edge: self and the result)."""
+    if isinstance(b, C.Tensor):
+        return B.binary("CopysignBackward0", a, b, np.copysign, _copysign_grad, out_dtype=_float_of, out=out,
+                        save=lambda a, b, r, need_a, need_b: {"self": a if need_a else None, "result": r})
+    return B.binary("CopysignBackward1", a, b, np.copysign, _copysign_grad, out_dtype=_float_of, out=out,
+                    save=lambda a, b, r, need_a, need_b: {"self": a, "result": r})
+
+
+def _copysign_grad(g, la, lb, s):
+    ga = gb = None
+    if la is not None:  # copysign_tensor_self_backward: grad * result / self, 0 where self is 0
+        self_ = s["self"]
+        ga = _sum_to(g * (s["result"] / self_).masked_fill(self_ == 0, 0), la)
+    if lb is not None:
+        gb = g.new_zeros(lb.sizes, dtype=lb.dtype)
+    return ga, gb
 
 
 # ----------------------------------------------------------------------------- install

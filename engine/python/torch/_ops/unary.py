@@ -400,25 +400,22 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None, out=None):
                  lambda g, x, r: g * isfinite(x), out=out, save="x")
 
 
+# clamp.Tensor: ternary_pointwise.clamp_tensor, set by ternary_pointwise.install (that module builds on elementwise,
+# which imports this one: an import from here would close a circle)
+clamp_tensor = None
+
+
 def clamp(x, min=None, max=None, out=None, _node="ClampBackward1"):  # noqa: A002
     """_node: clamp_min/clamp_max with a number bound are ops of their own in ATen (ClampMinBackward0 saving
-    self and min, ClampMaxBackward0 self and max; F.normalize's clamp_min shows it)."""
+    self and min, ClampMaxBackward0 self and max; F.normalize's clamp_min shows it). Tensor bounds are clamp.Tensor
+    (ternary_pointwise.clamp_tensor)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, C.Tensor) or isinstance(max, C.Tensor):
+        return clamp_tensor(x, min, max, out, {"ClampMinBackward0": "ClampMinBackward1",
+                                                "ClampMaxBackward0": "ClampMaxBackward1"}.get(_node, "ClampBackward0"))
     if out is not None and out is not x:
-        return O.write_out("clamp", lambda: clamp(x, min, max), [v for v in (x, min, max) if isinstance(v, C.Tensor)],
-                           out)
-    tmin, tmax = isinstance(min, C.Tensor), isinstance(max, C.Tensor)
-    if tmin or tmax:
-        r = x
-        if min is not None:
-            r = B.maximum(r, min if tmin else C.make(np.asarray(min), C.dtype_of(x), C.device_of(x)))
-        if max is not None:
-            r = B.minimum(r, max if tmax else C.make(np.asarray(max), C.dtype_of(x), C.device_of(x)))
-        if out is not None:
-            C.write(out, C.read(r))
-            return out
-        return r
+        return O.write_out("clamp", lambda: clamp(x, min, max), [x], out)
     xdt = C.dtype_of(x)
     odt = C.result_type(x, *(v for v in (min, max) if v is not None))
     for bound in (min, max):  # the kernel's min.to<scalar_t>() in the computing dtype
