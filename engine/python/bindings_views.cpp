@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "fast_entry.h"
+#include "tensor/tensor_ops.h"
 
 namespace ds::python {
 namespace {
@@ -298,6 +299,21 @@ PyObject* try_view(const FastSpecHead& head, PyObject* const* args, Py_ssize_t n
 
 void bind_views(py::module_& m) {
   m.def("_fast_views_setup", [](py::object node_hook) { g_node_hook = node_hook.release().ptr(); });
+  // torch/_ops/shape.py unbind's pieces along dim d (already wrapped: 0 <= d < dim): the engine views, one call
+  // instead of an as_strided call per piece (an RNN layer unbinds its input gates on every forward)
+  m.def("unbind_views", [](const TensorPtr& t, int64_t d) {
+    if (!t || d < 0 || d >= t->dim()) raise(ErrorKind::IndexError, "unbind_views: dim out of range");
+    Shape sz, st;
+    for (int64_t k = 0; k < t->dim(); ++k) {
+      if (k == d) continue;
+      sz.push_back(t->sizes()[size_t(k)]);
+      st.push_back(t->strides()[size_t(k)]);
+    }
+    const int64_t n = t->sizes()[size_t(d)], step = t->strides()[size_t(d)];
+    py::tuple out(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) out[size_t(i)] = py::cast(ds::as_strided(t, sz, st, t->offset() + i * step));
+    return out;
+  });
   // kind: "view" | "reshape" | "t" | "transpose" | "unsqueeze" | "permute" | "squeeze" | "select" | "narrow" |
   // "getitem" (Tensor.__getitem__ only); fallback:
   // the Python implementation

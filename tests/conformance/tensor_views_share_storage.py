@@ -24,3 +24,15 @@ print(base.unbind(0)[1])
 print(base.narrow(1, 1, 2))
 print(base.flatten()._base is base, base.unsqueeze(0).shape, base.unsqueeze(0)._base is base)
 print(base.permute(1, 0).shape, base.permute(1, 0).stride())
+
+# unbind's pieces of a strided, offset tensor along each dim (one engine call makes them all): shapes, strides,
+# storage offsets, values, where in src's memory; an out-of-range dim
+src = torch.arange(48.0).reshape(2, 4, 6).transpose(0, 2)[1:]
+for dim in (0, 1, 2, -1):
+    pieces = src.unbind(dim)
+    print("unbind", dim, len(pieces), [(tuple(p.shape), p.stride(), p.storage_offset()) for p in pieces][:3],
+          [p.sum().item() for p in pieces], [(p.data_ptr() - src.data_ptr()) // 4 for p in pieces])
+try:
+    src.unbind(3)
+except IndexError as e:
+    print("IndexError:", e)

@@ -628,14 +628,13 @@ def unbind(x, dim=0):
     d = C.wrap_dim(dim, x._impl.dim)
     if x._impl.dim == 0:  # (the dim wraps to 0, then self.size(0) refuses)
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    sizes, strides = list(x._impl.sizes), list(x._impl.strides)
-    n = sizes[d]
+    sizes = list(x._impl.sizes)
     sz = sizes[:d] + sizes[d + 1:]
-    st = strides[:d] + strides[d + 1:]
-    outs = [C.wrap(_E.as_strided(x._impl, tuple(sz), tuple(st), x._impl.offset + i * strides[d]))
-            for i in range(n)]
+    # the n views in one engine call (bindings_views.cpp unbind_views: as_strided(sz, st, offset + i * stride) each)
+    base = _base_of(x)
+    outs = [C.wrap(v) for v in _E.unbind_views(x._impl, d)]
     for o in outs:
-        o._base = _base_of(x)
+        o._base = base
     if C.needs_grad(x):
         xdt, xdev = C.dtype_of(x), C.device_of(x)  # unbind saves only dim: the closure must not hold x
 
