@@ -9,7 +9,8 @@
 // write_contiguous does. fast_embed_grad is the same for the gradient of a select or slice view (zeros with the
 // gradient written into the viewed region), the backward of SelectBackward0 / SliceBackward0 outside create_graph;
 // fast_expand_grad of sum's and mean's (the gradient broadcast back), fast_cat_grad of cat's (the slices copied),
-// fast_unbind_grad of unbind's (the pieces' gradients written into zeros).
+// fast_unbind_grad of unbind's (the pieces' gradients written into zeros); fast_sum_keepdim reduces a broadcast
+// operand's gradient back to its shape (numpy's order).
 #include <pybind11/numpy.h>
 
 #include <cstring>
@@ -485,7 +486,85 @@ PyObject* fast_unbind_grad(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   });
 }
 
+// np.sum(x, axis=dims, keepdims=True)'s order for a C-contiguous x whose last dim is not reduced and has two or
+// more elements (numpy then runs its add loop over that last dim, out[j] = out[j] + x[..., j], the reduced indices
+// visited in C order after the identity +0.0; a last dim of size 1 would make a reduced dim the inner loop, where
+// numpy sums pairwise): out[o] accumulates x in memory order, in T.
+template <typename T>
+void sum_leading(const T* x, const Shape& sizes, const std::vector<char>& reduced, T* out, int64_t out_numel) {
+  for (int64_t i = 0; i < out_numel; ++i) out[i] = T(0);
+  const size_t nd = sizes.size();
+  const int64_t inner = sizes[nd - 1];
+  Shape out_strides(nd, 0);
+  int64_t st = 1;
+  for (size_t d = nd; d-- > 0;) {
+    if (reduced[d]) continue;
+    out_strides[d] = st;
+    st *= sizes[d];
+  }
+  std::vector<int64_t> idx(nd, 0);
+  const T* p = x;
+  for (;;) {
+    int64_t o = 0;
+    for (size_t d = 0; d + 1 < nd; ++d) o += idx[d] * out_strides[d];
+    T* q = out + o;
+    for (int64_t k = 0; k < inner; ++k) q[k] = q[k] + p[k];
+    p += inner;
+    size_t d = nd - 1;
+    for (;;) {
+      if (d == 0) return;
+      --d;
+      if (++idx[d] < sizes[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+// fast_sum_keepdim(x, dims): _core.sum_to_shape's reduction.sum(x, dims, keepdim=True) outside autograd, for a
+// C-contiguous float32/float64 x readable on the host, dims sorted and distinct, none of them the last dim (of 2 or
+// more elements): the same values (sum_leading) and the one allocation the reduction's make() gives (x's dtype and
+// device, the reduced dims kept as 1). None for any other case (nothing allocated).
+PyObject* fast_sum_keepdim(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 2) {
+    PyErr_SetString(PyExc_TypeError, "fast_sum_keepdim(x, dims)");
+    return nullptr;
+  }
+  return guarded([&]() -> PyObject* {
+    if (!fast_state().tensor_type || !PyList_CheckExact(args[1])) return none();
+    TensorImpl* x = fast_impl_of(args[0]);
+    if (!x || !x->is_contiguous() || x->dim() < 2 || x->sizes().back() < 2) return none();
+    const size_t nd = size_t(x->dim());
+    std::vector<char> reduced(nd, 0);
+    int64_t prev = -1;
+    const Py_ssize_t n = PyList_GET_SIZE(args[1]);
+    if (n == 0) return none();
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      int64_t d = 0;
+      if (!fast_plain_int(PyList_GET_ITEM(args[1], i), d) || d <= prev || d >= int64_t(nd) - 1) return none();
+      reduced[size_t(d)] = 1;
+      prev = d;
+    }
+    const void* xp = float_grad(x, x->dtype(), x->device());
+    if (!xp) return none();
+    Shape out_sizes = x->sizes();
+    for (size_t d = 0; d < nd; ++d)
+      if (reduced[d]) out_sizes[d] = 1;
+    Runtime& r = rt();
+    TensorPtr out = ds::empty(r, out_sizes, x->dtype(), x->device(), false, false, current_storage_role());
+    if (out->is_virtual()) return fast_wrap(std::move(out));
+    void* op = host_writable(r, out);
+    if (!op) return none();
+    if (x->dtype() == DType::Float32)
+      sum_leading(static_cast<const float*>(xp), x->sizes(), reduced, static_cast<float*>(op), out->numel());
+    else
+      sum_leading(static_cast<const double*>(xp), x->sizes(), reduced, static_cast<double*>(op), out->numel());
+    return fast_wrap(std::move(out));
+  });
+}
+
 PyMethodDef g_defs[] = {
+    {"fast_sum_keepdim", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fast_sum_keepdim)),
+     METH_FASTCALL, "sum_to_shape's reduction in one call (torch/_ops/_core.py); None: take the Python path"},
     {"fast_unbind_grad", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fast_unbind_grad)),
      METH_FASTCALL, "UnbindBackward0's float case in one call (torch/_ops/shape.py); None: take the Python path"},
     {"fast_expand_grad", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fast_expand_grad)),

@@ -38,6 +38,10 @@ def run(dev):
     c = torch.randn(3, 4, device=dev)  # no grad
     d64 = torch.randn(3, 4, device=dev, dtype=torch.float64, requires_grad=True)
     names = {id(a): "a", id(b): "b", id(row): "row", id(c): "c", id(d64): "d64"}
+    big3 = torch.randn(40, 3, 4, device=dev) * 100
+    mid3 = torch.randn(3, 300, 4, device=dev)
+    big64 = torch.randn(9, 3, 4, device=dev, dtype=torch.float64)
+    col3 = torch.randn(3, 4, 50, device=dev)
     cases = [
         ("a + b", lambda: a + b), ("a + row", lambda: a + row), ("row + a", lambda: row + a),
         ("a + 2", lambda: a + 2), ("2 + a", lambda: 2 + a), ("a + 1.5", lambda: a + 1.5),
@@ -66,6 +70,13 @@ def run(dev):
         ("a.t().mean(0, keepdim=True).t()", lambda: a.t().mean(0, keepdim=True).t()),
         ("(a * b).unsqueeze(0).expand(2, 3, 4).sum((0, 2))", lambda: (a * b).unsqueeze(0).expand(2, 3, 4).sum((0, 2))),
         ("a.sum(1).unsqueeze(1).t()", lambda: a.sum(1).unsqueeze(1).t()),
+        # broadcast operands' gradients summed back (_core.sum_to_shape, fast_make.cpp fast_sum_keepdim: numpy's
+        # order when the last dim is kept; a reduced or size-1 last dim stays on numpy)
+        ("a.unsqueeze(0) * big3", lambda: a.unsqueeze(0) * big3), ("a.unsqueeze(1) + mid3", lambda: a.unsqueeze(1) + mid3),
+        ("(d64 * 1).unsqueeze(0) - big64", lambda: (d64 * 1).unsqueeze(0) - big64),
+        ("row * big3", lambda: row * big3), ("row.reshape(4, 1) * a.t()", lambda: row.reshape(4, 1) * a.t()),
+        ("a.reshape(3, 4, 1) * col3", lambda: a.reshape(3, 4, 1) * col3),
+        ("a.unsqueeze(0) * big3.transpose(1, 0).transpose(1, 0)", lambda: a.unsqueeze(0) * big3.transpose(1, 0).transpose(1, 0)),
     ]
     for label, fn in cases:
         for t in (a, b, row, d64):

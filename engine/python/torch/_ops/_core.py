@@ -365,6 +365,10 @@ def dims_arg(dim, ndim):
     return (wrap_dim(dim, ndim),)
 
 
+_fast_sum_keepdim = getattr(_E, "fast_sum_keepdim", None) if FAST_KERNELS else None
+_fast_sum_keepdim = _fast_sum_keepdim or (lambda t, dims: None)
+
+
 def sum_to_shape(t, shape):
     """Reduces a broadcast gradient back to `shape` (sum over the broadcast dims)."""
     tshape = t._impl.sizes
@@ -380,8 +384,14 @@ def sum_to_shape(t, shape):
     for i, n in enumerate(shape):
         if n == 1 and tshape[lead + i] != 1:
             dims.append(lead + i)
-    from . import reduction
-    out = reduction.sum(t, dims, keepdim=True) if dims else t
+    out = t
+    if dims:
+        # outside autograd, a contiguous float32/float64 gradient whose last dim is kept: one C call
+        # (engine/python/fast_make.cpp fast_sum_keepdim: np.sum's values and order, the same one allocation)
+        out = _fast_sum_keepdim(t, dims) if not grad_mode._enabled[0] else None
+        if out is None:
+            from . import reduction
+            out = reduction.sum(t, dims, keepdim=True)
     if lead:
         from . import shape as S
         out = S.reshape(out, tuple(shape))
