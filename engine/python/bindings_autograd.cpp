@@ -9,7 +9,9 @@
 // bookkeeping stays in Python and is called from here: the nodes' backward functions, tensor hooks and
 // retain_grad (_apply_output_hooks), AccumulateGrad's accumulation (_accumulate), the saved-tensor version error
 // (_check_saved, only once a version differs), the device-thread switch (only when the device changes) and the
-// observer.
+// observer. Done here in the common case only: a buffer's in-place accumulation of float gradients (add_into, the
+// add_ kernel without the method call) and a leaf's plain first or in-place .grad (accumulate_common); nodes'
+// slots are read where they live (NodeAccess).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
