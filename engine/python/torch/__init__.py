@@ -33,6 +33,7 @@ from ._factories import (arange, as_tensor, asarray, empty, empty_like, eye, fro
                          linspace, logspace, normal, ones, ones_like, rand, rand_like, randint, randint_like,
                          randn, randn_like, randperm, tensor, zeros, zeros_like, bernoulli, multinomial)
 from ._factories import range  # noqa: F401,A004
+from . import _factories  # noqa: E402  (the legacy types' constructor)
 from ._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from . import return_types  # noqa: F401
 from ._ops import _core as _core
@@ -257,7 +258,7 @@ class _LegacyType:
         self.dtype = dtype_
 
     def __call__(self, *args):
-        return Tensor(*args).to(self.dtype)
+        return _factories.legacy_new(self.dtype, args)
 
     def __instancecheck__(self, obj):
         return isinstance(obj, Tensor) and not obj.is_cuda and obj.dtype is self.dtype

@@ -289,20 +289,21 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
 # ----------------------------------------------------------------------------- from data
 _NUMBER_TYPES = frozenset((int, float))
 _INT_ONLY = {int}
+_SEQUENCES = (list, tuple)  # (zip_longest's rows of padded token ids are tuples)
 
 
 def _infer_numbers(data):
-    """_infer's result for the common case of a flat list (or a list of equal-length lists) of plain Python
-    ints and floats: the element types checked at C speed instead of a walk call per element; None for
-    anything else (bools, numpy scalars, tensors, ragged or empty lists), which _infer walks."""
+    """_infer's result for the common case of a flat list (or a list of equal-length lists; tuples alike) of
+    plain Python ints and floats: the element types checked at C speed instead of a walk call per element; None
+    for anything else (bools, numpy scalars, tensors, ragged or empty lists), which _infer walks."""
     if not data:
         return None
     first = data[0]
-    if type(first) is list:
+    if type(first) in _SEQUENCES:
         n = len(first)
         types = set()
         for row in data:
-            if type(row) is not list or len(row) != n:
+            if type(row) not in _SEQUENCES or len(row) != n:
                 return None
             types.update(map(type, row))
         shape = (len(data), n)
@@ -321,7 +322,7 @@ def _infer_numbers(data):
 
 def _infer(data):
     """(values, dtype) for nested Python data, with PyTorch's inference and ragged-list errors."""
-    if type(data) is list:
+    if type(data) in _SEQUENCES:
         fast = _infer_numbers(data)
         if fast is not None:
             return fast
@@ -403,6 +404,18 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         else:
             C.write(t, values, bump=False)
     return _finish(t, requires_grad)
+
+
+def legacy_new(dtype, args):
+    """torch.LongTensor(...) & co.: PyTorch's legacy constructor makes data (one list or tuple that is not a
+    torch.Size) and sizes in the type's own dtype (through float32 first, large ints and doubles were rounded and a
+    float32 tensor allocated too); anything else is Tensor(...) converted."""
+    if len(args) == 1 and type(args[0]) in (list, tuple):
+        return tensor(args[0], dtype=dtype)
+    if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args) or \
+            len(args) == 1 and type(args[0]).__name__ == "Size":
+        return empty(*args, dtype=dtype)
+    return C.Tensor(*args).to(dtype)
 
 
 def as_tensor(data, dtype=None, device=None):
