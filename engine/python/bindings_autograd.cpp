@@ -673,21 +673,35 @@ class Engine {
   // incoming / out_ids / the edge loop of the Python engine
   void deliver_outputs(const std::vector<Edge>& edges) {
     PyObject* grads = grads_.ptr();
-    std::unordered_set<PyObject*> incoming;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(grads); ++i)
-      if (PyList_GET_ITEM(grads, i) != Py_None) incoming.insert(PyList_GET_ITEM(grads, i));
     PyObject* outs = outs_.ptr();
-    const Py_ssize_t nouts = PyList_GET_SIZE(outs);
+    const Py_ssize_t ngrads = PyList_GET_SIZE(grads), nouts = PyList_GET_SIZE(outs);
+    // owned: g is none of the incoming gradients and appears once among the outputs. A few entries (nearly every
+    // node) are scanned in place; more are counted in hash tables once (a cat or unbind of many tensors).
+    const bool few = ngrads + nouts <= 16;
+    std::unordered_set<PyObject*> incoming;
     std::unordered_map<PyObject*, int> out_ids;
-    for (Py_ssize_t i = 0; i < nouts; ++i)
-      if (PyList_GET_ITEM(outs, i) != Py_None) ++out_ids[PyList_GET_ITEM(outs, i)];
+    if (!few) {
+      for (Py_ssize_t i = 0; i < ngrads; ++i)
+        if (PyList_GET_ITEM(grads, i) != Py_None) incoming.insert(PyList_GET_ITEM(grads, i));
+      for (Py_ssize_t i = 0; i < nouts; ++i)
+        if (PyList_GET_ITEM(outs, i) != Py_None) ++out_ids[PyList_GET_ITEM(outs, i)];
+    }
+    auto owned = [&](PyObject* g) {
+      if (!few) return incoming.count(g) == 0 && out_ids[g] == 1;
+      for (Py_ssize_t j = 0; j < ngrads; ++j)
+        if (PyList_GET_ITEM(grads, j) == g) return false;
+      int count = 0;
+      for (Py_ssize_t j = 0; j < nouts; ++j)
+        if (PyList_GET_ITEM(outs, j) == g && ++count > 1) return false;
+      return count == 1;
+    };
     const size_t n = std::min(edges.size(), size_t(nouts));
     for (size_t i = 0; i < n; ++i) {
       const Edge& e = edges[i];
       PyObject* g = PyList_GET_ITEM(outs, Py_ssize_t(i));
       g_ = borrow(g);  // the loop variable g: it outlives the outs list by one statement
       if (!e.node) continue;
-      if (g != Py_None) deliver(e.node, e.nr, g, incoming.count(g) == 0 && out_ids[g] == 1);
+      if (g != Py_None) deliver(e.node, e.nr, g, owned(g));
       auto it = deps_.find(e.node);
       if (it == deps_.end()) throw py::key_error("autograd: an edge to a node outside the traversed graph");
       if (--it->second == 0) push(e.node);
