@@ -61,6 +61,7 @@ from ._ops import registry as _registry
 _registry.install(_sys.modules[__name__], Tensor)  # torch.add & co. with out=, Tensor.add / add_ (op_table.py)
 from ._ops import ternary_pointwise as _ternary  # noqa: E402
 _ternary.install(_sys.modules[__name__], Tensor)  # addcmul, addcdiv, lerp and their methods
+from ._ops.fill_ops import index_fill  # noqa: E402,F401
 from ._numpy_names import accepting_numpy_names as _accepting_numpy_names
 for _name in ("all", "any", "argmax", "argmin", "aminmax", "count_nonzero", "cumprod", "cumsum", "log_softmax",
               "logsumexp", "max", "min", "nanmean", "nansum", "norm", "softmax", "std", "std_mean", "var", "var_mean"):

@@ -459,6 +459,7 @@ class Tensor(TensorProtocols):
         need = C.needs_grad(self, src)
         if need:
             old_edge = graph.edge_of(self)
+            before = graph.base_edge(self)  # written through a view: the base's history continues
         _E.copy_(self._impl, src._impl, bool(non_blocking))
         if need:
             # CopyBackwards saves nothing: the closure keeps src's metadata, not src
@@ -469,6 +470,7 @@ class Tensor(TensorProtocols):
                 gsrc = C.sum_to_shape(g, shape).to(device=sdev, dtype=sdt) if src_grad else None
                 return (g * 0.0 if old_edge[0] is not None else None, gsrc)
             graph.attach_edges("CopyBackwards", [self], [old_edge, graph.edge_of(src)], fn)
+            graph.rebase_view(self, before)
         return self
 
     def clone(self, memory_format=None):

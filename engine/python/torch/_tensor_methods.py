@@ -2,17 +2,16 @@
 # in-place variants (add_, mul_, clamp_, uniform_, ...) with PyTorch's in-place rules.
 import numpy as np
 
-from . import _default
 from . import _dtype as D
 from ._numpy_names import accepting_numpy_names
 from . import _random
 from ._ops import _core as C
 from ._ops import elementwise as E
+from ._ops import fill_ops as FO
 from ._ops import indexing as I
 from ._ops import linalg as L
 from ._ops import masked_fill as MF
 from ._ops import reduction as R
-from ._ops import scalar_check
 from ._ops import shape as S
 from ._ops import subscript as Sub
 from ._ops import subscript_assign as SubAssign
@@ -212,34 +211,10 @@ Tensor.masked_fill = _method(MF.masked_fill)
 Tensor.masked_fill_ = _method(MF.masked_fill_)
 
 
-# Fills and random fills (in place; allowed under no_grad on parameters, as nn.init does)
-def _fill(self, values):
-    """Writes `values` (an array, or a function making it) into self. A random fill passes a function,
-    so that a virtual tensor (no bytes) never has its values generated: a 70B-parameter virtual model's
-    initialisers would otherwise build and discard gigabytes of random numbers."""
-    C.check_inplace(self)
-    if self._impl.is_virtual:
-        # building a virtual model (initialisers), or zero_() / fill_() in a virtual step: nothing to write,
-        # and the values are never generated
-        if not _default.virtual_mode():
-            self._impl.bump_version()
-        return self
-    C.write(self, values() if callable(values) else values)
-    return self
-
-
-def _fill_(self, value):
-    if isinstance(value, Tensor):
-        if value._impl.dim != 0:
-            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
-                               f"{value._impl.dim} dimensions.")
-        value = value.item()
-    scalar_check.check(value, C.dtype_of(self))  # fill_'s value.to<scalar_t>()
-    return _fill(self, np.asarray(value))
-
-
-Tensor.fill_ = _fill_
-Tensor.zero_ = lambda self: _fill(self, np.asarray(0))
+# Fills and random fills (in place; allowed under no_grad on parameters, as nn.init does): _ops/fill_ops.py
+_fill = FO.fill
+Tensor.fill_ = FO.fill_
+Tensor.zero_ = FO.zero_
 
 
 def _shape(self):
@@ -247,49 +222,51 @@ def _shape(self):
 
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
-    return _fill(self, lambda: _random.uniform_values(self, a, b, generator))
+    return _fill(self, lambda: _random.uniform_values(self, a, b, generator), "UniformBackward0")
 
 
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
-    return _fill(self, lambda: _random.normal_values(self, mean, std, generator))
+    return _fill(self, lambda: _random.normal_values(self, mean, std, generator), "NormalBackward0")
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):
     if isinstance(p, Tensor):
-        return _fill(self, lambda: _random.bernoulli_values(self, C.read(p), C.dtype_of(p), generator))
-    return _fill(self, lambda: _random.bernoulli_values(self, p, "float64", generator))
+        return _fill(self, lambda: _random.bernoulli_values(self, C.read(p), C.dtype_of(p), generator),
+                     "BernoulliBackward1", ((p, lambda g: g.new_zeros(p.shape, dtype=C.dtype_of(p))),))
+    return _fill(self, lambda: _random.bernoulli_values(self, p, "float64", generator), "BernoulliBackward2")
 
 
 def _random_(self, from_=0, to=None, *, generator=None):
     if to is None and not from_:
-        return _fill(self, lambda: _random.random_values(self, generator))
+        return _fill(self, lambda: _random.random_values(self, generator), "RandomBackward2")
+    node = "RandomBackward0" if to is not None else "RandomBackward1"  # random_.from / random_.to
     if to is None:
         from_, to = 0, from_
-    return _fill(self, lambda: _random.randint_values(self, from_, to, generator))
+    return _fill(self, lambda: _random.randint_values(self, from_, to, generator), node)
 
 
 def _exponential_(self, lambd=1.0, *, generator=None):
     if not lambd >= 0.0:
         raise RuntimeError(f"exponential_ expects lambda >= 0.0, but found lambda={lambd:g}")
-    return _fill(self, lambda: _random.exponential_values(self, lambd, generator))
+    return _fill(self, lambda: _random.exponential_values(self, lambd, generator), "ExponentialBackward0")
 
 
 def _log_normal_(self, mean=1.0, std=2.0, *, generator=None):
     if not std > 0.0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
-    return _fill(self, lambda: _random.log_normal_values(self, mean, std, generator))
+    return _fill(self, lambda: _random.log_normal_values(self, mean, std, generator), "LogNormalBackward0")
 
 
 def _geometric_(self, p, *, generator=None):
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
-    return _fill(self, lambda: _random.geometric_values(self, p, generator))
+    return _fill(self, lambda: _random.geometric_values(self, p, generator), "GeometricBackward0")
 
 
 def _cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     if not C.dtype_of(self).is_floating_point:
         raise RuntimeError(f"\"cauchy_cpu\" not implemented for '{_scalar_name(C.dtype_of(self))}'")
-    return _fill(self, lambda: _random.cauchy_values(self, median, sigma, generator))
+    return _fill(self, lambda: _random.cauchy_values(self, median, sigma, generator), "CauchyBackward0")
 
 
 def _scalar_name(dtype):
@@ -331,21 +308,8 @@ Tensor.ravel = lambda self: S.reshape(self, (-1,))
 Tensor.positive = lambda self: self
 
 
-def _index_fill(self, dim, index, value):
-    scalar_check.check(C.read(value).reshape(-1)[0].item() if isinstance(value, Tensor) and value._impl.numel == 1
-                       else value, C.dtype_of(self))
-    d = C.wrap_dim(dim, self._impl.dim)
-    idx = C.read(index).reshape(-1)
-    xv = np.array(C.read(self))
-    sl = [slice(None)] * xv.ndim
-    sl[d] = idx
-    xv[tuple(sl)] = C.read(value) if isinstance(value, Tensor) else value
-    return xv
-
-
-Tensor.index_fill = lambda self, dim, index, value: C.make(_index_fill(self, dim, index, value), C.dtype_of(self),
-                                                           C.device_of(self))
-Tensor.index_fill_ = lambda self, dim, index, value: _fill(self, _index_fill(self, dim, index, value))
+Tensor.index_fill = FO.index_fill
+Tensor.index_fill_ = FO.index_fill_
 
 
 def _fill_diagonal_(self, fill_value, wrap=False):

@@ -456,9 +456,25 @@ def elementwise_compute(compute, *values):
 
 
 def check_inplace(t):
-    """PyTorch refuses in-place ops on a leaf that requires grad while grad mode is on."""
-    if grad_mode._enabled[0] and t._grad_fn is None and t._requires_grad:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    """PyTorch refuses in-place ops on a leaf that requires grad, or on a view of one, while grad mode is on."""
+    if grad_mode._enabled[0]:
+        if t._grad_fn is None and t._requires_grad:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        base = t._base
+        if base is not None:
+            if base._grad_fn is None and base._requires_grad:
+                raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place "
+                                   "operation.")
+            node = type(t._grad_fn).__name__
+            if node in _MULTI_VIEW_NODES:
+                raise RuntimeError(f"Output {t._output_nr} of {node} is a view and is being modified inplace. This "
+                                   "view is the output of a function that returns multiple views. Such functions do "
+                                   "not allow the output views to be modified inplace. You should replace the inplace "
+                                   "operation by an out-of-place one.")
+
+
+# The views of split/chunk/unbind (CreationMeta::MULTI_OUTPUT_NODE): no in-place op under autograd
+_MULTI_VIEW_NODES = frozenset(("SplitBackward0", "SplitWithSizesBackward0", "UnbindBackward0"))
 
 
 # ----------------------------------------------------------------------------- kernel results

@@ -6,7 +6,6 @@ import math
 import numpy as np
 
 from .. import _dtype as D
-from .._scratch import scratch
 from ..autograd import graph
 from . import _core as C
 from . import scalar_check
@@ -170,18 +169,10 @@ def binary_inplace(name, self, other, compute, grad=None, out_dtype=None, math_d
         C.write(self, C.elementwise_compute(compute, C.values_of(a, npd), C.values_of(b, npd)))
         attach_rebased(name, self, other, grad, save)
         return self
-    if grad is not None and C.needs_grad(self, other) and self._base is None:
-        _rebased(name, self, a, b, compute, grad, mdt, save)
-        return self
     if grad is not None and C.needs_grad(self, other):
-        # A view written in place: PyTorch rebases its base's history (CopySlices), not modelled; the view takes
-        # the node of the op computed out of place from a snapshot (scratch: an in-place kernel allocates nothing).
-        with scratch():
-            snap = self.clone()
-            r = binary(name, snap if not swapped else other, other if not swapped else snap, compute, grad,
-                       out_dtype, math_dtype, save=save)
-        C.write(self, C.read(r))
-        self._grad_fn, self._output_nr = r._grad_fn, 0
+        before = graph.base_edge(self)  # a view written in place: its base's history continues (CopySlices)
+        _rebased(name, self, a, b, compute, grad, mdt, save)
+        graph.rebase_view(self, before)
         return self
     npd = C.compute_dtype(mdt)
     res = C.elementwise_compute(compute, C.values_of(a, npd), C.values_of(b, npd))

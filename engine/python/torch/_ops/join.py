@@ -198,6 +198,8 @@ _TRI_MASKS = {}  # (rows, cols, diagonal, upper) -> the bool mask of the element
 def _tri_values(xv, diagonal, upper):
     """np.triu(xv, diagonal) / np.tril's values (the zeroed elements are the dtype's 0, NaNs there too) from a cached
     mask of the last two dims: np.triu builds np.tri and a where() each call (~8 us of a 7x7 attention mask's 10)."""
+    if not isinstance(xv, np.ndarray):  # a virtual tensor's shape-only values: numpy's functions take them
+        return np.triu(xv, diagonal) if upper else np.tril(xv, diagonal)
     r, c = xv.shape[-2:]
     key = (r, c, diagonal, upper)
     mask = _TRI_MASKS.get(key)

@@ -127,7 +127,9 @@ def masked_fill_(x, mask, value):
         return x
     values = _filled(x, mask, value, shape)
     edges = _edges(x, value) if wants else None
+    before = graph.base_edge(x) if wants else None
     C.write(x, values)
     if wants:
         _attach(x, x, mask, value, edges)
+        graph.rebase_view(x, before)  # written through a view: its base's history continues (CopySlices)
     return x

@@ -598,17 +598,20 @@ def _split_views(x, d, sections, name, saved=None):
 
 
 def tensor_split(x, indices_or_sections, dim=0):
+    """ATen's tensor_split: a slice per piece (each its own SliceBackward0, so each may be written in place);
+    indices are slice bounds as given (x[7:3] is empty, the next piece starts at 3 again)."""
     d = C.wrap_dim(dim, x._impl.dim)
     size = x._impl.sizes[d]
     if isinstance(indices_or_sections, int):
         n = indices_or_sections
+        if n <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {n}")
         base, extra = divmod(size, n)
         sections = [base + 1] * extra + [base] * (n - extra)
+        bounds = [sum(sections[:i]) for i in range(n + 1)]
     else:
-        idx = [0] + [min(max(i, 0), size) for i in indices_or_sections] + [size]
-        sections = [max(b - a, 0) for a, b in zip(idx, idx[1:])]
-    return _split_views(x, d, sections, "SplitWithSizesBackward0",
-                        {"dim": dim, "self_sym_sizes": tuple(x._impl.sizes), "split_sizes": tuple(sections)})
+        bounds = [0] + list(indices_or_sections) + [size]
+    return tuple(slice_dim(x, d, a, b) for a, b in zip(bounds, bounds[1:]))
 
 
 def chunk(x, chunks, dim=0):

@@ -45,20 +45,26 @@ def _strip_leading_ones(sizes):
     return sizes
 
 
-def _copy_to(dst, src):
+def _copy_to(dst, src, record_copy=True):
     """copy_to: the same shape copies, a host 0-dim value fills, anything else is expanded to dst first.
-    Returns the op's node name: copy_ records its own (CopyBackwards), fill_ leaves it to the caller."""
+    Returns the op's node name: copy_ records its own (CopyBackwards) when record_copy, fill_ leaves it to the
+    caller, which records the assignment's node (so neither writes history here)."""
+    from ..autograd import grad_mode
     if not isinstance(src, C.Tensor):  # a number fills as the host 0-dim tensor of dst's dtype it stands for
-        dst.fill_(src)
+        with grad_mode.no_grad():
+            dst.fill_(src)
         return "FillBackward3"
-    if tuple(dst._impl.sizes) == tuple(src._impl.sizes):
+    if src._impl.dim == 0 and src._impl.device_key == -1 and tuple(dst._impl.sizes) != tuple(src._impl.sizes):
+        with grad_mode.no_grad():
+            dst.fill_(src)
+        return "FillBackward3"
+    if tuple(dst._impl.sizes) != tuple(src._impl.sizes):
+        src = S.expand(S.view(src, _strip_leading_ones(src._impl.sizes)), tuple(dst._impl.sizes))
+    if record_copy:
         dst.copy_(src)
-    elif src._impl.dim == 0 and src._impl.device_key == -1:
-        dst.fill_(src)
-        return "FillBackward3"
     else:
-        view = S.view(src, _strip_leading_ones(src._impl.sizes))
-        dst.copy_(S.expand(view, tuple(dst._impl.sizes)))
+        with grad_mode.no_grad():
+            dst.copy_(src)
     return "CopyBackwards"
 
 
@@ -198,7 +204,7 @@ def _assign(x, index_, value, on_host):
                     value = S.view(value, stripped)
             index_put_(dst, indices, value, on_host)
             return "IndexPutBackward0" if dst is x else "CopySlices"
-    op = _copy_to(dst, value)
+    op = _copy_to(dst, value, record_copy=dst is x)
     if dst is x:  # written directly: named after the op (copy_ has recorded itself)
         return None if op == "CopyBackwards" else op
     return "CopySlices"  # (a write through a view of x: PyTorch rebases x's history with CopySlices)
@@ -228,5 +234,8 @@ def _attach_assign_grad(x, index_, value, name):
                 if n == 1 and gv.shape[d] != 1:
                     gv = gv.sum(d, keepdims=True)
             out.append(C.make(gv.reshape(shape), vmeta[1], vmeta[2]))
+        else:
+            out.append(None)
         return tuple(out)
-    graph.attach(name, [x], [x, value] if vmeta is not None else [x], fn)
+    # two edges, the value's empty when it needs no gradient (a number is a wrapped tensor: copy_'s src)
+    graph.attach(name, [x], [x, value if isinstance(value, C.Tensor) else None], fn)

@@ -61,9 +61,11 @@ def _run(name, operands, common, compute, saves, grad, inplace):
     if spec is not None and any(isinstance(v, _Arg) and v.i == 0 for v in spec.values()):
         original = self.clone()
     edges = [graph.edge_of(o) if isinstance(o, C.Tensor) else (None, 0) for o in operands] if spec else None
+    before = graph.base_edge(self) if spec is not None else None
     C.write(self, compute(*values))
     if spec is not None:
         _attach(name, self, operands, needs, spec, grad, edges, original)
+        graph.rebase_view(self, before)
     return self
 
 

@@ -50,6 +50,16 @@ def unary(name, x, compute, grad=None, out_dtype=None, out=None, precise=False, 
         _check_kernel(_kernel_of(name), x)
     res = C.elementwise_compute(compute, C.values_of(x, npd))
     if out is not None:
+        if grad is not None and out is x and C.needs_grad(out) and x._base is not None:
+            # written through a view: the op as on any tensor, then the base's history continues (CopySlices)
+            before = graph.base_edge(x)
+            x._base, base = None, x._base
+            try:
+                unary(name, x, compute, grad, out_dtype, out=x, precise=precise, save=save, extra=extra)
+            finally:
+                x._base = base
+            graph.rebase_view(x, before)
+            return x
         if grad is not None and C.needs_grad(out) and out is x and save != "x" and odt is C.dtype_of(out):
             # In place (relu_, sigmoid_, ...): the node continues x's old history and, when it saves its
             # result, saves x itself after the write, as PyTorch does: no copy of x stays allocated.

@@ -11,6 +11,7 @@ import _devicescope_C as _E
 
 from . import grad_mode
 from .. import _blas_workspace as _workspace
+from .view_rebase import ViewGeometry
 
 # DEVICESCOPE_PY_AUTOGRAD=1: graph construction and the backward loop in Python (the reference the C++ versions
 # follow; tests/autograd_engine/*.py compare the two)
@@ -560,3 +561,58 @@ def _accumulate(var, grad, owned, create_graph):
         var.grad = var._grad + grad
     else:
         var._grad.add_(grad)
+
+
+# ----------------------------------------------------------------------------- in-place ops through views
+# As VariableType records them (rebase_history for a view): the op's own node N does not become the view's history;
+# the view's base gets CopySlices(N) - its gradient is the incoming one with the view's region replaced by N's
+# gradient of that region, N's other edges (the other operands) kept - and the view gets AsStridedBackward0 over the
+# base's new history (PyTorch 1.13 regenerates a modified view's grad_fn as as_strided of its base). Without this,
+# `y[0].mul_(2)` left y's history untouched: y's gradient ignored the write.
+_UNSAFE_VIEW_NODES = frozenset(("UnsafeSplitBackward0", "UnsafeSplitWithSizesBackward0"))
+
+
+def base_edge(t):
+    """The history of t's base, to be taken before an in-place op writes through t (None: t is not a view, or a
+    piece of unsafe_chunk/unsafe_split, which autograd treats as a tensor of its own: the base keeps its history)."""
+    base = t._base
+    if base is None or type(t._grad_fn).__name__ in _UNSAFE_VIEW_NODES:
+        return None
+    return edge_of(base)
+
+
+def rebase_view(view, before):
+    """After an in-place op on `view` attached its node to the view: the base's CopySlices and the view's
+    AsStridedBackward0, as above. `before`: base_edge(view) taken before the op (None: nothing to do)."""
+    node = view._grad_fn
+    if before is None or node is None:
+        return
+    base = view._base
+    geometry = ViewGeometry(base, view)
+    copy_slices = attach_edges("CopySlices", [base], [before] + list(node._next[1:]),
+                               lambda gs: _copy_slices_backward(gs[0], node, geometry))
+    attach_edges("AsStridedBackward0", [view], [(copy_slices, 0)],
+                 lambda gs: (_as_strided_backward(gs[0], geometry),),
+                 saved={"size": geometry.view_sizes, "stride": geometry.view_strides,
+                        "storage_offset": geometry.view_offset + geometry.base_offset})
+
+
+def _copy_slices_backward(g, node, geometry):
+    from .._ops import _core as _C
+    values = _C.read(g)
+    base, view = geometry.arrays(values.dtype)
+    base[...] = values
+    grads = node._fn((_C.make(view.copy(), _C.dtype_of(g), _C.device_of(g)),))
+    if grads[0] is None:
+        view[...] = 0
+    else:
+        view[...] = _C.read(grads[0])
+    return (_C.make(base.copy(), _C.dtype_of(g), _C.device_of(g)),) + tuple(grads[1:])
+
+
+def _as_strided_backward(g, geometry):
+    from .._ops import _core as _C
+    values = _C.read(g)
+    base, view = geometry.arrays(values.dtype)
+    view += values
+    return _C.make(base.copy(), _C.dtype_of(g), _C.device_of(g))

@@ -43,6 +43,7 @@ def inplace_kernel(name, compute, input, saved, result_grad=None):
         C.write(input, C.read(values))
         return input
     edge = graph.edge_of(input)
+    before = graph.base_edge(input)  # written through a view: its base's history continues (CopySlices)
     original = None
     if result_grad is None:
         with torch.no_grad():
@@ -67,6 +68,7 @@ def inplace_kernel(name, compute, input, saved, result_grad=None):
             return (gi if torch.is_grad_enabled() else C.materialize(gi),)
         node = graph.attach_edges(name, [input], [edge], backward, saved={**saved, "result": input})
         rs.bind(node)
+        graph.rebase_view(input, before)
         return input
 
     kept = original.detach()
@@ -84,6 +86,7 @@ def inplace_kernel(name, compute, input, saved, result_grad=None):
             gi, = torch.autograd.grad([out], [x], [g], create_graph=create_graph)
         return (gi if create_graph else C.materialize(gi),)
     graph.attach_edges(name, [input], [edge], backward, saved={**saved, "self": original})
+    graph.rebase_view(input, before)
     return input
 
 
