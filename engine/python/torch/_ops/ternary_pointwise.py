@@ -119,10 +119,7 @@ def _fma32(a, b, c):
 
 # ----------------------------------------------------------------------------- addcmul / addcdiv
 def addcmul(input, tensor1, tensor2, value, out):  # noqa: A002
-    common = C.result_type(input, tensor1, tensor2)
-    inplace, done = _begin("addcmul", input, (input, tensor1, tensor2), out,
-                           lambda: _checked_output(out, common, (input, tensor1, tensor2),
-                                                   lambda: addcmul(input, tensor1, tensor2, value, None)))
+    common, inplace, done = _addc_begin(addcmul, input, tensor1, tensor2, value, out)
     if done is not None:
         return done
     kernel = "addcmul_cuda" if _on_cuda((input, tensor1, tensor2)) else "addcmul_cpu_out"
@@ -147,10 +144,7 @@ def addcmul(input, tensor1, tensor2, value, out):  # noqa: A002
 
 
 def addcdiv(input, tensor1, tensor2, value, out):  # noqa: A002
-    common = C.result_type(input, tensor1, tensor2)
-    inplace, done = _begin("addcdiv", input, (input, tensor1, tensor2), out,
-                           lambda: _checked_output(out, common, (input, tensor1, tensor2),
-                                                   lambda: addcdiv(input, tensor1, tensor2, value, None)))
+    common, inplace, done = _addc_begin(addcdiv, input, tensor1, tensor2, value, out)
     if done is not None:
         return done
     if not C.dtype_of(tensor1).is_floating_point and not C.dtype_of(tensor2).is_floating_point:
@@ -174,6 +168,17 @@ def addcdiv(input, tensor1, tensor2, value, out):  # noqa: A002
                 _sum_to(g * (value / t2), likes[1]) if likes[1] else None,
                 _sum_to(-g * (value * t1 / (t2 * t2)), likes[2]) if likes[2] else None)
     return _run("AddcdivBackward0", [input, tensor1, tensor2], common, compute, saves, grad, inplace)
+
+
+def _addc_begin(kernel, input, tensor1, tensor2, value, out):  # noqa: A002
+    """(common dtype, in place, the finished out= result or None) of addcmul/addcdiv: _begin, with out='s
+    computation followed by the CPU kernel's refusal of an out of another dtype."""
+    common = C.result_type(input, tensor1, tensor2)
+    tensors = (input, tensor1, tensor2)
+    inplace, done = _begin(kernel.__name__, input, tensors, out,
+                           lambda: _checked_output(out, common, tensors,
+                                                   lambda: kernel(input, tensor1, tensor2, value, None)))
+    return common, inplace, done
 
 
 def _checked_output(out, common, tensors, compute):
