@@ -36,7 +36,7 @@ def index_select(x, dim, index):
             lo, hi = min(ivl), max(ivl)
         else:
             lo, hi = iv.min(), iv.max()
-        if hi >= size or lo < -size:
+        if hi >= size or lo < 0:  # (ATen's check: a negative index is out of range, not wrapped)
             raise IndexError("index out of range in self")
     xv = C.read(x)
     if C.shape_only(iv) and not C.shape_only(xv):  # (numpy's take does not dispatch on its indices)
@@ -254,15 +254,15 @@ def sort(x, dim=-1, descending=False, stable=False):
     xv = C.read(x)
     if x._impl.dim == 0:
         return return_types.sort(x.clone(), C.make(np.asarray(0), D.int64, C.device_of(x)))
-    key = -xv if descending and xv.dtype != np.bool_ else xv
-    idx = np.argsort(key, axis=d, kind="stable")
+    # descending: NaN first (PyTorch ranks it above every number), as topk's order
+    idx = _descending_order(xv, d) if descending else np.argsort(xv, axis=d, kind="stable")
     vals = np.take_along_axis(xv, idx, axis=d)
     values = C.make(vals, C.dtype_of(x), C.device_of(x))
     indices = C.make(idx.astype(np.int64), D.int64, C.device_of(x))
     if C.dtype_of(x).is_floating_point and C.needs_grad(x):
         # sort saves dim, the indices and self's sizes, not self
         shape, xdt, xdev = xv.shape, C.dtype_of(x), C.device_of(x)
-        del xv, key
+        del xv
 
         def fn(gs):
             if C.needs_grad(gs[0]):  # create_graph: value_selecting_reduction_backward, differentiable
