@@ -37,9 +37,10 @@ def run(dev):
         out = F.embedding(cols[:, 3].unsqueeze(1), w)
         out.backward(torch.randn(out.shape, device=dev, dtype=dtype))
         print(dev, dtype, "strided index", hexes(w.grad))
-        # index_select's backward, negative indices included
+        # index_select's backward, repeated rows included (a negative index is refused, as PyTorch's "index out of
+        # range in self")
         w.grad = None
-        sel = torch.index_select(w, 0, torch.tensor([-1, 2, 9, -8, 2, 0], device=dev))
+        sel = torch.index_select(w, 0, torch.tensor([9, 2, 9, 2, 2, 0], device=dev))
         (sel * torch.arange(36.0, device=dev, dtype=dtype).view(6, 6)).sum().backward()
         print(dev, dtype, "index_select", hexes(w.grad))
         # no index at all
